@@ -1,0 +1,40 @@
+// Runs every test file under test/ with Node's test runner (through tsx) and fails when no test
+// ran: on Node 20 a glob or a bare --test can silently find nothing and still exit 0.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+function findTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...findTests(full));
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out.sort();
+}
+
+const only = process.argv.slice(2);
+const files = only.length ? only : findTests('test');
+if (!files.length) {
+  console.error('no test files found under test/');
+  process.exit(1);
+}
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, NODE_ENV: 'test' },
+});
+let tail = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  tail = (tail + chunk.toString()).slice(-4000);
+});
+child.on('close', (code) => {
+  const m = /ℹ tests (\d+)/.exec(tail);
+  if (code === 0 && (!m || Number(m[1]) === 0)) {
+    console.error('the test runner ran no test');
+    process.exit(1);
+  }
+  process.exit(code ?? 1);
+});

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  /** requests per minute per user (per IP when unauthenticated) */
+  global: number;
+  /** requests per minute per IP under /api/auth/ */
+  auth: number;
+  /** demo logins per minute per IP */
+  demo: number;
+  /** key prefix of the shared counters */
+  namespace?: string;
+}
+
+export interface Config {
+  version: string;
+  port: number;
+  host: string;
+  /** PostgreSQL URL; null selects the embedded database */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** embedded database location; null keeps it in memory (tests) */
+  embeddedDbDir: string | null;
+  jwtSecret: string;
+  jwtSecretGenerated: boolean;
+  logDir: string;
+  logLevel: string;
+  /** false: no log files (tests) */
+  logToFile: boolean;
+  logToStdout: boolean;
+  appTimezone: string;
+  demoLogin: boolean;
+  wechat: { appId: string | null; secret: string | null; apiBase: string };
+  adminOpenids: string[];
+  redisUrl: string | null;
+  corsOrigins: string[];
+  rateLimit: RateLimitConfig;
+  /** how long a user's role/status/deletion lookup may be cached */
+  authCacheTtlMs: number;
+  /** run the minute scheduler (recurring bills, demo purge) */
+  scheduler: boolean;
+  /** serve the web client at / */
+  webClient: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+export function isValidTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseBool(name: string, raw: string | undefined, dflt: boolean): boolean {
+  if (raw === undefined || raw === '') return dflt;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+  return Number(raw);
+}
+
+function parseUrl(name: string, raw: string | undefined, protocols: string[]): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
+  return raw.trim();
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Reads the JWT secret from the environment, or the one generated earlier in the data folder. */
+function resolveSecret(raw: string | undefined, dataDir: string): { secret: string; generated: boolean } {
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+    return { secret: raw, generated: false };
+  }
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return { secret: stored, generated: true };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url').slice(0, 64);
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return { secret, generated: true };
+}
+
+/** The only reader of process.env. Throws ConfigError with a readable message on a bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const databaseUrl = parseUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']);
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const appTimezone = env.APP_TIMEZONE || 'UTC';
+  if (!isValidTimezone(appTimezone)) throw new ConfigError(`APP_TIMEZONE "${appTimezone}" is not an IANA time zone`);
+  const host = env.HOST || '127.0.0.1';
+  const corsOrigins = list(env.CORS_ORIGINS);
+  for (const origin of corsOrigins) {
+    if (!parseUrl('CORS_ORIGINS', origin, ['http:', 'https:'])) throw new ConfigError('CORS_ORIGINS holds an empty origin');
+  }
+  const { secret, generated } = resolveSecret(env.JWT_SECRET, dataDir);
+  return Object.freeze({
+    version: pkg.version,
+    port: parsePort(env.PORT),
+    host,
+    databaseUrl,
+    dataDir,
+    embeddedDbDir: databaseUrl ? null : path.join(dataDir, 'db'),
+    jwtSecret: secret,
+    jwtSecretGenerated: generated,
+    logDir: path.resolve(env.LOG_DIR || path.join(dataDir, 'logs')),
+    logLevel,
+    logToFile: true,
+    logToStdout: true,
+    appTimezone,
+    demoLogin: parseBool('DEMO_LOGIN', env.DEMO_LOGIN, true),
+    wechat: {
+      appId: env.WECHAT_APPID || null,
+      secret: env.WECHAT_SECRET || null,
+      apiBase: parseUrl('WECHAT_API_BASE', env.WECHAT_API_BASE, ['http:', 'https:']) ?? 'https://api.weixin.qq.com',
+    },
+    adminOpenids: list(env.ADMIN_OPENIDS),
+    redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
+    corsOrigins,
+    rateLimit: { enabled: true, global: 600, auth: 30, demo: 5 },
+    authCacheTtlMs: 60_000,
+    scheduler: true,
+    webClient: true,
+  });
+}

@@ -1,0 +1,108 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type SQL } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** a database handle or an open transaction: repositories accept either */
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'pg';
+  /** PostgreSQL only: the pool, for work that needs a dedicated connection */
+  pool: pg.Pool | null;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+// Calendar dates stay strings and bigint sums stay exact: no implicit Date or float conversion.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 1082) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export interface DbOptions {
+  databaseUrl: string | null;
+  /** embedded database folder; null keeps it in memory */
+  embeddedDbDir: string | null;
+  poolSize?: number;
+}
+
+export async function createDatabase(opts: DbOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, types: pgTypes });
+    // an idle client losing its connection must not crash the process
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'pg',
+      pool,
+      async ping() {
+        await pool.query('select 1');
+      },
+      async close() {
+        await pool.end();
+      },
+    };
+  }
+  if (opts.embeddedDbDir) mkdirSync(opts.embeddedDbDir, { recursive: true });
+  const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir) : new PGlite();
+  await client.waitReady;
+  await client.exec("set time zone 'UTC'");
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    pool: null,
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** Applies the committed migrations; on PostgreSQL under an advisory lock so that processes starting together take turns. */
+export async function runMigrations(database: Database): Promise<void> {
+  if (database.kind === 'pglite') {
+    await migratePglite(database.db as never, { migrationsFolder });
+    return;
+  }
+  const client = await database.pool!.connect();
+  try {
+    await client.query('select pg_advisory_lock(727274001)');
+    try {
+      await migratePg(drizzlePg(client), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock(727274001)');
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Runs raw SQL and returns its rows, the same on both drivers. */
+export async function query<T>(db: Executor, statement: SQL): Promise<T[]> {
+  const res = (await db.execute(statement)) as unknown as { rows: T[] };
+  return res.rows;
+}
+
+export async function tableExists(db: Executor, name: string): Promise<boolean> {
+  const [row] = await query<{ ok: boolean }>(db, sql`select to_regclass(${'public.' + name}) is not null as ok`);
+  return Boolean(row?.ok);
+}

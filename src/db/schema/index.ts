@@ -1,0 +1,5 @@
+export * from './users.ts';
+export * from './system.ts';
+export * from './groups.ts';
+export * from './books.ts';
+export * from './messages.ts';

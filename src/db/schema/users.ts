@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    /** identity provider name, e.g. "wechat"; null for demo users */
+    provider: text('provider'),
+    /** the provider's subject (WeChat openid) */
+    providerSubject: text('provider_subject'),
+    nickname: text('nickname').notNull(),
+    avatarUrl: text('avatar_url'),
+    slogan: text('slogan').notNull().default(''),
+    /** IANA zone; null means APP_TIMEZONE */
+    timezone: text('timezone'),
+    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    isDemo: boolean('is_demo').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('users_provider_subject_uq').on(t.provider, t.providerSubject).where(sql`${t.provider} is not null`),
+    index('users_demo_created_idx').on(t.createdAt).where(sql`${t.isDemo}`),
+    index('users_created_idx').on(t.createdAt),
+  ],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the token's jti; the token itself is never stored */
+    jtiHash: text('jti_hash').notNull(),
+    family: text('family').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** set when the token was exchanged for a new pair */
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    /** set when the token can no longer be used for any reason */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_jti_uq').on(t.jtiHash),
+    index('refresh_tokens_user_idx').on(t.userId),
+    index('refresh_tokens_family_idx').on(t.family),
+  ],
+);

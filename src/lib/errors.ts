@@ -1,0 +1,43 @@
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** An expected failure carrying the contract's numeric code; the error handler answers it as is. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const Errors = {
+  validation: (message: string, details?: ErrorDetail[]) => new AppError(400, 40001, message, details),
+  field: (field: string, message: string) => new AppError(400, 40001, `${field} ${message}`, [{ field, message }]),
+  unauthorized: (message = 'access token missing or invalid') => new AppError(401, 40101, message),
+  badRefresh: (message = 'refresh token invalid, expired or already used') => new AppError(401, 40102, message),
+  providerRefused: (message = 'the identity provider rejected the login code') => new AppError(401, 40103, message),
+  accountBlocked: (message = 'account deleted or disabled') => new AppError(401, 40104, message),
+  adminRequired: () => new AppError(403, 40301, 'administrator required'),
+  groupForbidden: (message = 'not a member of that group') => new AppError(403, 40302, message),
+  notFound: (what = 'resource') => new AppError(404, 40401, `${what} not found`),
+  conflict: (message: string) => new AppError(409, 40901, message),
+  dissolved: () => new AppError(409, 40902, 'the group is dissolved'),
+  idempotencyInProgress: () => new AppError(409, 40903, 'a request with this Idempotency-Key is still in progress'),
+  tooLarge: (message = 'body or file too large') => new AppError(413, 41301, message),
+  unsupportedMedia: (message = 'unsupported media type') => new AppError(415, 41501, message),
+  rule: (message: string) => new AppError(422, 42201, message),
+  idempotencyMismatch: () => new AppError(422, 42202, 'Idempotency-Key reused with a different body'),
+  importRejected: (errors: { row: number; message: string }[]) =>
+    new AppError(422, 42203, `import refused: ${errors.length} invalid row(s)`, undefined, { errors }),
+  rateLimited: (message = 'too many requests') => new AppError(429, 42901, message),
+  internal: () => new AppError(500, 50001, 'internal error'),
+  inviteCollision: () => new AppError(500, 50002, 'could not allocate a unique invite code'),
+  unavailable: (message = 'a dependency is unavailable') => new AppError(503, 50301, message),
+};

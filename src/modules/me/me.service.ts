@@ -1,0 +1,84 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { Type, type Static } from 'typebox';
+import { isValidTimezone } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { users } from '../../db/schema/index.ts';
+import { Errors } from '../../lib/errors.ts';
+import { Id, Nullable, Timestamp } from '../../lib/schemas.ts';
+import { cleanText } from '../../lib/text.ts';
+import { isSafeLink } from '../../lib/url.ts';
+import { storeImage } from './images.ts';
+
+export const Profile = Type.Object({
+  id: Id,
+  nickname: Type.String(),
+  avatar_url: Nullable(Type.String()),
+  slogan: Type.String(),
+  timezone: Nullable(Type.String({ description: 'IANA zone; null means the server default (APP_TIMEZONE)' })),
+  role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  is_demo: Type.Boolean(),
+  created_at: Timestamp,
+});
+export type Profile = Static<typeof Profile>;
+
+export const ProfileUpdate = Type.Object(
+  {
+    nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: '1 to 30 characters after trimming' })),
+    avatar_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL or an in-app path such as /api/avatars/<key>' }))),
+    slogan: Type.Optional(Type.String({ maxLength: 200, description: '0 to 60 characters after trimming' })),
+    timezone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'an IANA time zone such as Asia/Shanghai; null resets' }))),
+  },
+  { additionalProperties: false },
+);
+
+export function toProfile(row: typeof users.$inferSelect): Profile {
+  return {
+    id: row.id,
+    nickname: row.nickname,
+    avatar_url: row.avatarUrl,
+    slogan: row.slogan,
+    timezone: row.timezone,
+    role: row.role,
+    status: row.status,
+    is_demo: row.isDemo,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function createMeService(db: Db) {
+  async function get(userId: number): Promise<Profile> {
+    const [row] = await db.select().from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    if (!row) throw Errors.notFound('user');
+    return toProfile(row);
+  }
+
+  return {
+    get,
+    async update(userId: number, body: Static<typeof ProfileUpdate>): Promise<Profile> {
+      const patch: Partial<typeof users.$inferInsert> = {};
+      if (body.nickname !== undefined) patch.nickname = cleanText(body.nickname, 'nickname', 1, 30);
+      if (body.slogan !== undefined) patch.slogan = cleanText(body.slogan, 'slogan', 0, 60);
+      if (body.avatar_url !== undefined) {
+        if (body.avatar_url !== null && !isSafeLink(body.avatar_url)) throw Errors.field('avatar_url', 'must be an http(s) URL or an in-app path');
+        patch.avatarUrl = body.avatar_url;
+      }
+      if (body.timezone !== undefined) {
+        if (body.timezone !== null && !isValidTimezone(body.timezone)) throw Errors.field('timezone', 'must be an IANA time zone');
+        patch.timezone = body.timezone;
+      }
+      if (Object.keys(patch).length) {
+        await db.update(users).set({ ...patch, updatedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+      }
+      return get(userId);
+    },
+    async setAvatar(userId: number, buf: Buffer): Promise<{ avatar_url: string }> {
+      return db.transaction(async (tx) => {
+        const img = await storeImage(tx, userId, buf);
+        const avatarUrl = `/api/avatars/${img.key}`;
+        await tx.update(users).set({ avatarUrl, updatedAt: new Date() }).where(eq(users.id, userId));
+        return { avatar_url: avatarUrl };
+      });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { createConfigService, PublicConfig } from './config.service.ts';
+
+const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  db: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  version: Type.String(),
+  uptime_s: Type.Integer(),
+  time: Type.String({ format: 'date-time' }),
+});
+
+const ConfigUpdate = Type.Object(
+  {
+    app_version: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    tagline: Type.Optional(Type.String({ maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+  },
+  { minProperties: 1 },
+);
+
+const startedAt = Date.now();
+
+export default async function systemRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const configService = createConfigService(app.db, app.config.version);
+  await configService.seed();
+
+  app.get(
+    '/api/health',
+    {
+      config: { auth: 'public' },
+      schema: {
+        summary: 'Service health: 200 when the database answers, 503 otherwise',
+        response: { 200: Health, 503: Health },
+      },
+    },
+    async (_req, reply) => {
+      let dbOk = true;
+      try {
+        await Promise.race([
+          app.database.ping(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 3000).unref()),
+        ]);
+      } catch {
+        dbOk = false;
+      }
+      const body = {
+        status: dbOk ? ('ok' as const) : ('degraded' as const),
+        db: dbOk ? ('ok' as const) : ('error' as const),
+        version: app.config.version,
+        uptime_s: Math.floor((Date.now() - startedAt) / 1000),
+        time: new Date().toISOString(),
+      };
+      return reply.code(dbOk ? 200 : 503).send(body);
+    },
+  );
+
+  app.get(
+    '/api/config',
+    { config: { auth: 'public' }, schema: { summary: 'App version, tagline and description (about dialog)', response: { 200: PublicConfig } } },
+    async () => configService.get(),
+  );
+
+  app.put(
+    '/api/admin/config',
+    { config: { auth: 'admin' }, schema: { summary: 'Edit the system configuration', body: ConfigUpdate, response: { 200: PublicConfig } } },
+    async (req) => configService.update(req.body),
+  );
+}

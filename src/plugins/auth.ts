@@ -1,0 +1,83 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema/index.ts';
+import { Errors } from '../lib/errors.ts';
+import type { AuthUser } from '../types.ts';
+
+export interface UserState {
+  role: 'user' | 'admin';
+  status: 'active' | 'disabled';
+  deleted: boolean;
+}
+
+export interface UserStateCache {
+  /** role, status and deletion of a user; null when there is no such user */
+  get(userId: number): Promise<UserState | null>;
+  /** drop a cached entry at once (after a change of role, status or deletion) */
+  invalidate(userId: number): void;
+  clear(): void;
+}
+
+/**
+ * The deleted/disabled lookup of every authenticated request, cached for at most `ttlMs`
+ * (the contract allows 5 minutes). Changes made through this process invalidate at once.
+ */
+export function createUserStateCache(db: Db, ttlMs: number, maxEntries = 50_000): UserStateCache {
+  const entries = new Map<number, { state: UserState | null; at: number }>();
+  return {
+    async get(userId) {
+      const hit = entries.get(userId);
+      if (hit && Date.now() - hit.at < ttlMs) return hit.state;
+      const [row] = await db
+        .select({ role: users.role, status: users.status, deletedAt: users.deletedAt })
+        .from(users)
+        .where(eq(users.id, userId));
+      const state = row ? { role: row.role, status: row.status, deleted: row.deletedAt !== null } : null;
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(userId, { state, at: Date.now() });
+      return state;
+    },
+    invalidate(userId) {
+      entries.delete(userId);
+    },
+    clear() {
+      entries.clear();
+    },
+  };
+}
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer[ \t]+([A-Za-z0-9\-_.]+)[ \t]*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+/** Verifies an access token and the user's current state; throws 40101/40104. */
+export async function authenticateAccessToken(app: FastifyInstance, token: string): Promise<AuthUser> {
+  const claims = await app.tokens.verifyAccess(token);
+  const state = await app.userState.get(claims.userId);
+  if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
+  return { id: claims.userId, role: state.role };
+}
+
+/** The signed-in user of a route whose auth mode is `user` or `admin`. */
+export function userOf(request: FastifyRequest): AuthUser {
+  if (!request.user) throw Errors.unauthorized();
+  return request.user;
+}
+
+export function installAuth(app: FastifyInstance): void {
+  app.decorateRequest('user', null);
+  // onRequest runs before body parsing and validation, which gives the contract's order:
+  // unknown route, then authentication, then administrator role, then body size and validation.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const mode = request.routeOptions.config.auth ?? 'user';
+    if (mode === 'public' || mode === 'token') return;
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw Errors.unauthorized('access token missing');
+    request.user = await authenticateAccessToken(app, token);
+    if (mode === 'admin' && request.user.role !== 'admin') throw Errors.adminRequired();
+  });
+}

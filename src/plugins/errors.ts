@@ -1,0 +1,89 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, Errors, type ErrorDetail } from '../lib/errors.ts';
+
+interface AjvLikeError {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+function detailsOf(errors: AjvLikeError[], context: string | undefined): ErrorDetail[] {
+  const seen = new Set<string>();
+  const out: ErrorDetail[] = [];
+  for (const e of errors) {
+    let field = (e.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    if (e.keyword === 'required' && typeof e.params?.missingProperty === 'string') {
+      field = field ? `${field}.${e.params.missingProperty}` : e.params.missingProperty;
+    }
+    if (e.keyword === 'additionalProperties' && typeof e.params?.additionalProperty === 'string') {
+      field = field ? `${field}.${e.params.additionalProperty}` : e.params.additionalProperty;
+    }
+    if (!field) field = context === 'querystring' ? 'query' : (context ?? 'body');
+    const message = e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid');
+    const key = `${field}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ field, message });
+  }
+  return out;
+}
+
+export function toAppError(err: FastifyError & { validation?: AjvLikeError[]; validationContext?: string }): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err.validation) {
+    const details = detailsOf(err.validation, err.validationContext);
+    const first = details[0];
+    return Errors.validation(first ? `${first.field} ${first.message}` : 'validation failed', details);
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return Errors.validation('malformed JSON body', [{ field: 'body', message: 'is not valid JSON' }]);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return Errors.tooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return Errors.unsupportedMedia();
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return Errors.validation('invalid Content-Length');
+    case 'FST_ERR_VALIDATION':
+      return Errors.validation(err.message);
+  }
+  if (err.statusCode === 429) return Errors.rateLimited();
+  if (err instanceof SyntaxError && err.statusCode === 400) return Errors.validation('malformed JSON body');
+  return null;
+}
+
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  const body: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.details) body.details = err.details;
+  if (err.extra) Object.assign(body, err.extra);
+  return reply.code(err.status).type('application/json; charset=utf-8').send(body);
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = toAppError(error);
+    if (known) {
+      if (known.status >= 500) request.log.error({ err: error }, known.message);
+      return sendError(reply, known);
+    }
+    // An unexpected error: log everything with the request id, tell the client nothing internal.
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, Errors.internal());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // the web client routes on its own: unknown pages outside /api get its index page
+    if (app.config.webClient && request.method === 'GET' && !path.startsWith('/api/') && path !== '/api') {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return sendError(reply, Errors.notFound(`route ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

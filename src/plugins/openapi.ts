@@ -1,0 +1,85 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ErrorBody } from '../lib/schemas.ts';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'validation failed (40001)',
+  401: 'not authenticated (40101, 40102, 40103, 40104)',
+  403: 'administrator required (40301) or not allowed in that group (40302)',
+  404: 'not found or not visible to the caller (40401)',
+  409: 'conflict (40901, 40902, 40903)',
+  413: 'body or file too large (41301)',
+  415: 'unsupported media type (41501)',
+  422: 'refused by a business rule (42201, 42202, 42203)',
+  429: 'rate limited (42901)',
+  500: 'internal error (50001, 50002)',
+  503: 'a dependency is unavailable (50301)',
+};
+
+const errorResponse = (status: number) => ({ ...ErrorBody, description: ERROR_TEXT[status] ?? 'error' });
+
+function operationId(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\/?/, '')
+    .split(/[/-]/)
+    .filter(Boolean)
+    .map((w) => (w.startsWith(':') ? 'by' + w.slice(1, 2).toUpperCase() + w.slice(2) : w));
+  return [method.toLowerCase(), ...words].map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+}
+
+/**
+ * Every /api route gets the shared error responses, its security requirement and an operation id,
+ * so that each route's schema declares only what is particular to it.
+ */
+export function decorateRoute(route: RouteOptions): void {
+  const url = route.url;
+  const config = (route.config ??= {}) as { auth?: string };
+  const isApi = url.startsWith('/api/') && !url.startsWith('/api/docs') && url !== '/api/openapi.json';
+  if (!isApi) {
+    config.auth ??= 'public';
+    route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
+    return;
+  }
+  const auth = (config.auth ??= 'user');
+  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  const response = (schema.response ??= {}) as Record<string, unknown>;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const writes = methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
+  const codes = [400, 404, 429, 500];
+  if (auth !== 'public') codes.push(401);
+  if (auth === 'admin' || auth === 'user') codes.push(403);
+  if (writes) codes.push(409, 413, 415, 422);
+  for (const c of codes) response[c] ??= errorResponse(c);
+  if (auth === 'user' || auth === 'admin') schema.security ??= [{ bearerAuth: [] }];
+  if (auth === 'token') schema.security ??= [{ bearerAuth: [] }, { queryToken: [] }];
+  if (auth === 'public') schema.security ??= [];
+  schema.operationId ??= operationId(methods[0]!, url);
+  if (!schema.tags) schema.tags = [url.split('/')[2] ?? 'api'];
+}
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Bookkeeping service API',
+        version: app.config.version,
+        description:
+          'Personal books, shared groups, statistics, budgets, notifications, feedback and administration. ' +
+          'Errors answer `{code, message, details?}` with the numeric codes of the contract. Lists take `page` (from 1) and `pageSize` (1 to 100, default 20). ' +
+          'Money is sent as a number or decimal string (> 0, at most 2 decimals) and returned as a number in major units.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: '/', description: 'this server' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'access token from login, demo login or refresh' },
+          queryToken: { type: 'apiKey', in: 'query', name: 'token', description: 'short-lived download token' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,28 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { TokenService } from './modules/auth/tokens.ts';
+import type { UserStateCache } from './plugins/auth.ts';
+
+export type AuthMode = 'public' | 'user' | 'admin' | 'token';
+
+export interface AuthUser {
+  id: number;
+  role: 'user' | 'admin';
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Readonly<Config>;
+    database: Database;
+    db: Db;
+    tokens: TokenService;
+    userState: UserStateCache;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    /** who may call the route; default `user` */
+    auth?: AuthMode;
+  }
+}
