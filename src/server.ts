@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { lockDataDir } from './lib/datadir-lock.ts';
 import { createLogger } from './lib/logger.ts';
+import { tasks } from './modules/index.ts';
 import { startScheduler } from './modules/scheduler.ts';
 
 async function main() {
@@ -34,7 +35,7 @@ async function main() {
   }
 
   const app = await buildApp(config, { logger });
-  const scheduler = config.scheduler ? startScheduler(app) : null;
+  const scheduler = config.scheduler ? startScheduler(app, tasks) : null;
 
   closeWithGrace({ delay: 10_000, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'closing after an error');

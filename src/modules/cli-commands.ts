@@ -1,5 +1,6 @@
 import type { Config } from './../config.ts';
 import type { Database } from '../db/client.ts';
+import { backupCommands } from './backups/backups.cli.ts';
 
 export interface CliCommand {
   name: string;
@@ -9,4 +10,4 @@ export interface CliCommand {
 }
 
 /** Commands contributed by features (backup restore, ...). */
-export const cliCommands: CliCommand[] = [];
+export const cliCommands: CliCommand[] = [...backupCommands];

@@ -5,11 +5,8 @@ export interface SchedulerTask {
   run(app: FastifyInstance, now: Date): Promise<unknown>;
 }
 
-/** Jobs run at start-up and then every minute. */
-export const schedulerTasks: SchedulerTask[] = [];
-
-export async function runSchedulerOnce(app: FastifyInstance, now: Date = new Date()): Promise<void> {
-  for (const task of schedulerTasks) {
+export async function runSchedulerOnce(app: FastifyInstance, tasks: SchedulerTask[], now: Date = new Date()): Promise<void> {
+  for (const task of tasks) {
     try {
       await task.run(app, now);
     } catch (err) {
@@ -18,11 +15,11 @@ export async function runSchedulerOnce(app: FastifyInstance, now: Date = new Dat
   }
 }
 
-export function startScheduler(app: FastifyInstance, everyMs = 60_000): { stop(): Promise<void> } {
+export function startScheduler(app: FastifyInstance, tasks: SchedulerTask[], everyMs = 60_000): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   const tick = () => {
     if (running) return;
-    running = runSchedulerOnce(app).finally(() => {
+    running = runSchedulerOnce(app, tasks).finally(() => {
       running = null;
     });
   };

@@ -1,0 +1,3 @@
+import type { CliCommand } from '../cli-commands.ts';
+
+export const backupCommands: CliCommand[] = [];
