@@ -31,7 +31,10 @@ export function daysInMonth(year: number, month: number): number {
 
 function toUtc(s: string): number {
   const [y, m, d] = s.split('-').map(Number) as [number, number, number];
-  return Date.UTC(y, m - 1, d);
+  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999
+  const dt = new Date(0);
+  dt.setUTCFullYear(y, m - 1, d);
+  return dt.getTime();
 }
 
 function fromUtc(ms: number): string {
@@ -52,7 +55,7 @@ export function addMonthsClamped(s: string, n: number, day?: number): string {
   const [y, m, d] = s.split('-').map(Number) as [number, number, number];
   const total = y * 12 + (m - 1) + n;
   const ny = Math.floor(total / 12);
-  const nm = (total % 12) + 1;
+  const nm = (((total % 12) + 12) % 12) + 1;
   const nd = Math.min(day ?? d, daysInMonth(ny, nm));
   return `${String(ny).padStart(4, '0')}-${String(nm).padStart(2, '0')}-${String(nd).padStart(2, '0')}`;
 }
@@ -67,7 +70,8 @@ export function isoWeekday(s: string): number {
 export function todayIn(tz: string, now: Date = new Date()): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  // 'numeric' years are not padded (year 99 prints as "99")
+  return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
 }
 
 export function monthOf(s: string): string {
