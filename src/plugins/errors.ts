@@ -55,6 +55,10 @@ export function toAppError(err: FastifyError & { validation?: AjvLikeError[]; va
       return Errors.validation(err.message);
   }
   if (err.statusCode === 429) return Errors.rateLimited();
+  // the multipart parser reports a broken body with plain errors
+  if (/^(Unexpected end of (multipart|form) data|Malformed part header|Multipart: Boundary not found|Part terminated early)/i.test(err.message ?? '')) {
+    return Errors.validation('malformed multipart body');
+  }
   if (err instanceof SyntaxError && err.statusCode === 400) return Errors.validation('malformed JSON body');
   return null;
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import type { Database, Db } from '../../src/db/client.ts';
@@ -48,7 +49,9 @@ export interface TestContext {
  */
 export async function createTestApp(overrides: Partial<Config> = {}, shared?: TestDatabase): Promise<TestContext> {
   const testDb = shared ?? (await createTestDatabase());
-  const app = await buildApp(testConfig(overrides), { database: testDb.database });
+  // TEST_LOG=debug shows the app's log on stderr while debugging a test
+  const logger = process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }, pino.destination(2)) : undefined;
+  const app = await buildApp(testConfig(overrides), { database: testDb.database, logger });
   await app.ready();
   return {
     app,

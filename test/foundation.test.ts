@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../src/app.ts';
+import type { Database } from '../src/db/client.ts';
+import { createTestApp, testConfig, type TestContext } from './helpers/app.ts';
+import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
+
+describe('errors, headers, health and config', () => {
+  let t: TestContext;
+  let user: { authorization: string };
+  let admin: { authorization: string };
+
+  before(async () => {
+    t = await createTestApp();
+    user = await loginAs(t.app, await createUser(t.db));
+    admin = await loginAs(t.app, await createAdmin(t.db));
+  });
+  after(() => t.close());
+
+  it('answers unknown /api routes with the error body, with or without a token', async () => {
+    for (const headers of [{}, user]) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing', headers });
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.json().code, 40401);
+      assert.equal(typeof res.json().message, 'string');
+    }
+    const post = await t.app.inject({ method: 'POST', url: '/api/transactions/1/nope', payload: {} });
+    assert.equal(post.statusCode, 404);
+  });
+
+  it('answers malformed JSON with 40001 and too large bodies with 41301', async () => {
+    const bad = await t.app.inject({ method: 'PUT', url: '/api/me', headers: { ...user, 'content-type': 'application/json' }, payload: '{"nickname": ' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().code, 40001);
+    const big = await t.app.inject({
+      method: 'PUT',
+      url: '/api/me',
+      headers: { ...user, 'content-type': 'application/json' },
+      payload: JSON.stringify({ nickname: 'x', slogan: 'y'.repeat(1024 * 1024 + 10) }),
+    });
+    assert.equal(big.statusCode, 413);
+    assert.equal(big.json().code, 41301);
+  });
+
+  it('reports validation failures as 40001 with details', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/me', headers: user, payload: { nickname: 42 } });
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assert.equal(body.code, 40001);
+    assert.deepEqual(body.details[0].field, 'nickname');
+  });
+
+  it('checks in the contract order: authentication, then administrator role, then size, then validation', async () => {
+    const huge = 'z'.repeat(2 * 1024 * 1024);
+    const anon = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: { 'content-type': 'application/json' }, payload: huge });
+    assert.equal(anon.json().code, 40101);
+    const nonAdmin = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: { ...user, 'content-type': 'application/json' }, payload: huge });
+    assert.equal(nonAdmin.json().code, 40301);
+    const invalidNonAdmin = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: user, payload: { tagline: 123 } });
+    assert.equal(invalidNonAdmin.json().code, 40301);
+    const adminHuge = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: { ...admin, 'content-type': 'application/json' }, payload: huge });
+    assert.equal(adminHuge.json().code, 41301);
+    const adminInvalid = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: admin, payload: { tagline: 123 } });
+    assert.equal(adminInvalid.json().code, 40001);
+  });
+
+  it('answers unexpected errors with 50001 and nothing internal', async () => {
+    const app = await buildApp(testConfig(), { database: t.database });
+    app.get('/api/test-explode', { config: { auth: 'public' } }, async () => {
+      throw new Error('secret detail at /srv/app/db.ts: relation "users" violates');
+    });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/test-explode' });
+      assert.equal(res.statusCode, 500);
+      assert.deepEqual(res.json(), { code: 50001, message: 'internal error' });
+      assert.ok(!res.body.includes('secret') && !res.body.includes('/srv'));
+      assert.ok(res.headers['x-request-id']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sets security and version headers on every response', async () => {
+    for (const url of ['/api/health', '/api/nope', '/api/config']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
+      assert.equal(res.headers['x-app-version'], '1.0.0-test', url);
+    }
+  });
+
+  it('health answers ok, and 503 when the database does not answer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.status, 'ok');
+    assert.equal(body.db, 'ok');
+    assert.equal(body.version, '1.0.0-test');
+    assert.ok(Number.isInteger(body.uptime_s));
+    assert.ok(!Number.isNaN(Date.parse(body.time)));
+    const broken: Database = { ...t.database, ping: async () => Promise.reject(new Error('connection refused')) };
+    const app = await buildApp(testConfig(), { database: broken });
+    try {
+      const down = await app.inject({ method: 'GET', url: '/api/health' });
+      assert.equal(down.statusCode, 503);
+      assert.equal(down.json().status, 'degraded');
+      assert.equal(down.json().db, 'error');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves the public config seeded with the build version, editable by administrators only', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/config' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().app_version, '1.0.0-test');
+    assert.equal(typeof res.json().tagline, 'string');
+    assert.equal(typeof res.json().description, 'string');
+    const denied = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: user, payload: { tagline: 'x' } });
+    assert.equal(denied.statusCode, 403);
+    assert.equal(denied.json().code, 40301);
+    const ok = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: admin, payload: { tagline: 'Books together', app_version: '2.0' } });
+    assert.equal(ok.statusCode, 200);
+    assert.equal(ok.json().tagline, 'Books together');
+    assert.equal((await t.app.inject({ url: '/api/config' })).json().app_version, '2.0');
+    const empty = await t.app.inject({ method: 'PUT', url: '/api/admin/config', headers: admin, payload: {} });
+    assert.equal(empty.json().code, 40001);
+    // the header keeps the build version whatever the display string says
+    assert.equal(ok.headers['x-app-version'], '1.0.0-test');
+  });
+
+  it('serves the OpenAPI 3.1 document and the docs page publicly', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    const doc = res.json();
+    assert.equal(doc.openapi, '3.1.0');
+    const me = doc.paths['/api/me'].get;
+    assert.ok(me.responses['200'] && me.responses['401'] && me.responses['500']);
+    assert.deepEqual(me.security, [{ bearerAuth: [] }]);
+    const docs = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    assert.ok([200, 302].includes(docs.statusCode));
+  });
+});
