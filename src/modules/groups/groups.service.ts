@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/client.ts';
+import { membershipOf, requireGroupMember, requireGroupOwner } from '../../lib/access.ts';
+import { Errors } from '../../lib/errors.ts';
+import { cleanText } from '../../lib/text.ts';
+import * as repo from './groups.repo.ts';
+import { GROUP_MEMBER_CAP, INVITE_ALPHABET, INVITE_CODE_LENGTH, type Group, type Member } from './groups.schemas.ts';
+
+const INVITE_RE = new RegExp(`^[${INVITE_ALPHABET}]{${INVITE_CODE_LENGTH}}$`);
+
+/** A crypto-random invite code; 256 is a multiple of the 32-letter alphabet, so `b & 31` is unbiased. */
+export function randomInviteCode(): string {
+  return Array.from(randomBytes(INVITE_CODE_LENGTH), (b) => INVITE_ALPHABET[b & 31]).join('');
+}
+
+/** Upper-cases a code typed by a user and checks it against the alphabet; 40001 when malformed. */
+export function normalizeInviteCode(input: string): string {
+  const code = input.toUpperCase();
+  if (!INVITE_RE.test(code)) throw Errors.field('invite_code', `must be ${INVITE_CODE_LENGTH} characters of ${INVITE_ALPHABET}`);
+  return code;
+}
+
+export function toGroup(row: repo.GroupViewRow): Group {
+  return {
+    id: row.id,
+    name: row.name,
+    owner_id: row.ownerId,
+    role: row.role,
+    member_count: row.memberCount,
+    invite_code: row.inviteCode,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export interface GroupsServiceOptions {
+  db: Db;
+  /** source of candidate invite codes (tests replace it to force collisions) */
+  generateCode?: () => string;
+  /** candidate codes tried before giving up with 50002 */
+  codeAttempts?: number;
+}
+
+export function createGroupsService({ db, generateCode = randomInviteCode, codeAttempts = 5 }: GroupsServiceOptions) {
+  /** Tries fresh codes until `attempt` accepts one (returns non-null); 50002 after `codeAttempts` collisions. */
+  async function withFreshCode<T>(attempt: (code: string) => Promise<T | null>): Promise<T> {
+    for (let i = 0; i < codeAttempts; i++) {
+      const done = await attempt(generateCode());
+      if (done !== null) return done;
+    }
+    throw Errors.inviteCollision();
+  }
+
+  async function view(groupId: number, userId: number): Promise<Group> {
+    const row = await repo.findGroupView(db, groupId, userId);
+    if (!row) throw Errors.groupForbidden();
+    return toGroup(row);
+  }
+
+  return {
+    async create(userId: number, body: { name: string }): Promise<Group> {
+      const name = cleanText(body.name, 'name', 1, 30);
+      const group = await db.transaction(async (tx) => {
+        const row = await withFreshCode((code) => repo.insertGroup(tx, userId, name, code));
+        await repo.insertMember(tx, row.id, userId, 'owner');
+        return row;
+      });
+      return view(group.id, userId);
+    },
+
+    async list(userId: number): Promise<{ list: Group[] }> {
+      return { list: (await repo.listLiveGroups(db, userId)).map(toGroup) };
+    },
+
+    async join(userId: number, rawCode: string): Promise<Group> {
+      const code = normalizeInviteCode(rawCode);
+      const groupId = await db.transaction(async (tx) => {
+        // The row lock serializes joins of one group, so the member count read below cannot be
+        // overtaken by a concurrent join: the cap holds under any concurrency.
+        const group = await repo.lockGroupByCode(tx, code);
+        if (!group) throw Errors.notFound('invite code');
+        if (group.dissolvedAt) throw Errors.dissolved();
+        if (await membershipOf(tx, group.id, userId)) return group.id;
+        if ((await repo.countMembers(tx, group.id)) >= GROUP_MEMBER_CAP) throw Errors.rule(`a group has at most ${GROUP_MEMBER_CAP} members`);
+        await repo.insertMember(tx, group.id, userId, 'member');
+        return group.id;
+      });
+      return view(groupId, userId);
+    },
+
+    async leave(userId: number, groupId: number): Promise<void> {
+      const m = await membershipOf(db, groupId, userId);
+      if (!m) throw Errors.groupForbidden();
+      if (m.role === 'owner' || m.group.ownerId === userId) throw Errors.rule('the owner cannot leave their own group; dissolve it instead');
+      // transactions recorded in the group keep their group_id
+      await repo.deleteMember(db, groupId, userId);
+    },
+
+    async dissolve(userId: number, groupId: number): Promise<void> {
+      const group = await requireGroupOwner(db, groupId, userId);
+      if (group.dissolvedAt) throw Errors.dissolved();
+      // the record, memberships and transactions' group_id stay; the code stops joining
+      if (!(await repo.markDissolved(db, groupId, userId, new Date()))) throw Errors.dissolved();
+    },
+
+    async refreshCode(userId: number, groupId: number): Promise<{ invite_code: string }> {
+      const group = await requireGroupOwner(db, groupId, userId);
+      if (group.dissolvedAt) throw Errors.dissolved();
+      return withFreshCode(async (code) => {
+        const res = await repo.updateInviteCode(db, groupId, userId, code);
+        if (res === 'gone') throw Errors.dissolved();
+        return res === 'ok' ? { invite_code: code } : null;
+      });
+    },
+
+    async members(userId: number, groupId: number): Promise<{ list: Member[] }> {
+      await requireGroupMember(db, groupId, userId);
+      const rows = await repo.listMembers(db, groupId);
+      return {
+        list: rows.map((r) => ({ user_id: r.userId, nickname: r.nickname, avatar_url: r.avatarUrl, role: r.role, joined_at: r.joinedAt.toISOString() })),
+      };
+    },
+
+    async removeMember(userId: number, groupId: number, memberId: number): Promise<void> {
+      const group = await requireGroupOwner(db, groupId, userId);
+      const target = memberId === userId ? true : await membershipOf(db, groupId, memberId);
+      if (!target) throw Errors.notFound('group member');
+      if (group.dissolvedAt) throw Errors.dissolved();
+      if (memberId === userId) throw Errors.rule('the owner cannot remove themselves; dissolve the group instead');
+      if (!(await repo.deleteMember(db, groupId, memberId))) throw Errors.notFound('group member');
+    },
+  };
+}
+
+export type GroupsService = ReturnType<typeof createGroupsService>;
