@@ -12,7 +12,7 @@ export async function lockDataDir(dir: string, onLost: (err: Error) => void): Pr
     return await lockfile.lock(dir, { lockfilePath: `${dir}/.lock`, stale: 10_000, update: 5_000, realpath: false, onCompromised: onLost });
   } catch (err) {
     if ((err as { code?: string }).code === 'ELOCKED') {
-      throw new Error(`the data folder ${dir} is in use by another running instance (only one process may open the embedded database; use DATABASE_URL for several)`);
+      throw new Error(`the data folder ${dir} is in use by another running instance (only one process may open the embedded database; use DATABASE_URL for several)`, { cause: err });
     }
     throw err;
   }
