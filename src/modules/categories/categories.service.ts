@@ -1,0 +1,182 @@
+import type { Db, Tx } from '../../db/client.ts';
+import { Errors } from '../../lib/errors.ts';
+import { todayIn } from '../../lib/dates.ts';
+import { parseAmount } from '../../lib/money.ts';
+import { cleanText } from '../../lib/text.ts';
+import { userTimezone } from '../stats/stats.repo.ts';
+import * as repo from './categories.repo.ts';
+import {
+  MAX_CATEGORIES_PER_USER,
+  type CategoryCreateBody,
+  type CategoryUpdateBody,
+  type CategoryView,
+  type SuggestQuery,
+  type SuggestResult,
+} from './categories.schemas.ts';
+import { fallbackScore, scoreCategories, SUGGEST_LIMIT, SUGGEST_WINDOW } from './categories.suggest.ts';
+
+export function toCategory(row: repo.CategoryRow): CategoryView {
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    kind: row.kind,
+    icon: row.icon,
+    sort: row.sort,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** A unique-index violation, as either driver reports it (drizzle may wrap the driver's error). */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+const duplicateName = () => Errors.conflict('a category of that kind with that name already exists');
+
+export interface CategoryServiceDeps {
+  db: Db;
+  appTimezone: string;
+  now?: () => Date;
+}
+
+export function createCategoryService(deps: CategoryServiceDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /**
+   * Moves every transaction, recurring rule and saved-filter reference of `source` to `targetId`,
+   * inside the caller's transaction. Checks: target is the caller's (else 40001) and of the same kind (42201).
+   */
+  async function moveAll(tx: Tx, userId: number, source: repo.CategoryRow, targetId: number, field: string) {
+    if (targetId === source.id) throw Errors.field(field, 'must be another category');
+    const target = await repo.lockCategory(tx, userId, targetId);
+    if (!target) throw Errors.field(field, 'is not one of your categories');
+    if (target.kind !== source.kind) throw Errors.rule('the target category is of another kind');
+    const moved = await repo.moveTransactions(tx, userId, source.id, target.id);
+    await repo.moveRecurringRules(tx, userId, source.id, target.id);
+    await repo.repointSavedFilters(tx, userId, source.id, target.id);
+    return moved;
+  }
+
+  return {
+    async list(userId: number, kind?: repo.CategoryKind): Promise<{ list: CategoryView[] }> {
+      const rows = await repo.listCategories(db, userId, kind);
+      return { list: rows.map(toCategory) };
+    },
+
+    async create(userId: number, body: CategoryCreateBody): Promise<CategoryView> {
+      const name = cleanText(body.name, 'name', 1, 20);
+      const icon = body.icon === undefined ? '' : cleanText(body.icon, 'icon', 0, 50);
+      try {
+        return await db.transaction(async (tx) => {
+          await repo.lockOwner(tx, userId);
+          if (await repo.nameTaken(tx, userId, body.kind, name)) throw duplicateName();
+          if ((await repo.countCategories(tx, userId)) >= MAX_CATEGORIES_PER_USER) {
+            throw Errors.rule(`at most ${MAX_CATEGORIES_PER_USER} categories per user`);
+          }
+          const sort = await repo.nextSort(tx, userId, body.kind);
+          const row = await repo.insertCategory(tx, { userId, name, color: body.color.toUpperCase(), kind: body.kind, icon, sort });
+          return toCategory(row);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicateName();
+        throw err;
+      }
+    },
+
+    async update(userId: number, id: number, body: CategoryUpdateBody): Promise<CategoryView> {
+      const patch: { name?: string; color?: string; icon?: string } = {};
+      if (body.name !== undefined) patch.name = cleanText(body.name, 'name', 1, 20);
+      if (body.color !== undefined) patch.color = body.color.toUpperCase();
+      if (body.icon !== undefined) patch.icon = cleanText(body.icon, 'icon', 0, 50);
+      const current = await repo.findCategory(db, userId, id);
+      if (!current) throw Errors.notFound('category');
+      if (!Object.keys(patch).length) return toCategory(current);
+      if (patch.name !== undefined && patch.name !== current.name && (await repo.nameTaken(db, userId, current.kind, patch.name, id))) {
+        throw duplicateName();
+      }
+      try {
+        const row = await repo.updateCategory(db, userId, id, patch);
+        if (!row) throw Errors.notFound('category');
+        return toCategory(row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicateName();
+        throw err;
+      }
+    },
+
+    async sort(userId: number, ids: number[]): Promise<void> {
+      if (new Set(ids).size !== ids.length) throw Errors.field('ids', 'must not repeat an id');
+      await db.transaction(async (tx) => {
+        await repo.lockOwner(tx, userId);
+        const first = await repo.findCategory(tx, userId, ids[0]!);
+        if (!first) throw Errors.field('ids', 'must list only your own categories');
+        const all = await repo.idsOfKind(tx, userId, first.kind);
+        const owned = new Set(all);
+        if (!ids.every((id) => owned.has(id))) throw Errors.field('ids', `must list only your own ${first.kind} categories`);
+        if (ids.length !== all.length) throw Errors.field('ids', `must list all ${all.length} of your ${first.kind} categories`);
+        await repo.applySort(tx, userId, ids);
+      });
+    },
+
+    async migrate(userId: number, id: number, targetId: number): Promise<{ moved: number }> {
+      return db.transaction(async (tx) => {
+        const source = await repo.lockCategory(tx, userId, id);
+        if (!source) throw Errors.notFound('category');
+        return { moved: await moveAll(tx, userId, source, targetId, 'target_id') };
+      });
+    },
+
+    async remove(userId: number, id: number, migrateTo?: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        const source = await repo.lockCategory(tx, userId, id);
+        if (!source) throw Errors.notFound('category');
+        if (migrateTo !== undefined) {
+          await moveAll(tx, userId, source, migrateTo, 'migrate_to');
+        } else {
+          if ((await repo.countTransactions(tx, userId, id)) > 0) {
+            throw Errors.rule('the category still has transactions: pass migrate_to to move them first');
+          }
+          if ((await repo.countRecurringRules(tx, userId, id)) > 0) {
+            throw Errors.rule('the category is used by recurring rules: pass migrate_to to move them first');
+          }
+          await repo.repointSavedFilters(tx, userId, id, null);
+        }
+        await repo.deleteCategory(tx, userId, id);
+      });
+    },
+
+    async suggest(userId: number, q: SuggestQuery): Promise<SuggestResult> {
+      const kind = q.kind ?? 'expense';
+      const amountCents = q.amount === undefined || q.amount === '' ? undefined : parseAmount(q.amount, 'amount');
+      const note = q.note === undefined ? '' : cleanText(q.note, 'note', 0, 200);
+      const today = todayIn((await userTimezone(db, userId)) ?? deps.appTimezone, now());
+      const [history, cats] = await Promise.all([
+        repo.recentHistory(db, userId, kind, today, SUGGEST_WINDOW),
+        repo.listCategories(db, userId, kind),
+      ]);
+      const byId = new Map(cats.map((c) => [c.id, c]));
+      const list: SuggestResult['list'] = [];
+      for (const s of scoreCategories(history, { amount_cents: amountCents, note })) {
+        const c = byId.get(s.category_id);
+        if (!c) continue;
+        list.push({ category_id: c.id, name: c.name, color: c.color, score: s.score });
+        if (list.length === SUGGEST_LIMIT) return { list };
+      }
+      // too little history: complete with the first categories in the user's own order
+      let position = 0;
+      for (const c of cats) {
+        if (list.length === SUGGEST_LIMIT) break;
+        if (list.some((l) => l.category_id === c.id)) continue;
+        list.push({ category_id: c.id, name: c.name, color: c.color, score: fallbackScore(position++) });
+      }
+      return { list };
+    },
+  };
+}
+
+export type CategoryService = ReturnType<typeof createCategoryService>;
