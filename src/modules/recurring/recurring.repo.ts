@@ -1,0 +1,154 @@
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { categories, recurringRules, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
+
+export type RuleRow = typeof recurringRules.$inferSelect;
+export type RuleInsert = Omit<typeof recurringRules.$inferInsert, 'id' | 'userId' | 'createdAt' | 'updatedAt'>;
+
+export async function listRules(db: Executor, userId: number): Promise<RuleRow[]> {
+  return db.select().from(recurringRules).where(eq(recurringRules.userId, userId)).orderBy(asc(recurringRules.id));
+}
+
+/** The caller's rule, locked for the rest of the transaction when `lock` is set. */
+export async function findRule(db: Executor, userId: number, id: number, lock = false): Promise<RuleRow | null> {
+  const q = db.select().from(recurringRules).where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)));
+  const [row] = lock ? await q.for('update') : await q;
+  return row ?? null;
+}
+
+export async function insertRule(db: Executor, userId: number, values: RuleInsert): Promise<RuleRow> {
+  const [row] = await db
+    .insert(recurringRules)
+    .values({ ...values, userId })
+    .returning();
+  return row!;
+}
+
+export async function updateRule(db: Executor, userId: number, id: number, patch: Partial<RuleInsert>): Promise<RuleRow | null> {
+  const [row] = await db
+    .update(recurringRules)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteRule(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(recurringRules)
+    .where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)))
+    .returning({ id: recurringRules.id });
+  return rows.length > 0;
+}
+
+export async function ownCategory(db: Executor, userId: number, categoryId: number): Promise<{ id: number; kind: 'expense' | 'income' } | null> {
+  const [row] = await db
+    .select({ id: categories.id, kind: categories.kind })
+    .from(categories)
+    .where(and(eq(categories.id, categoryId), eq(categories.userId, userId)));
+  return row ?? null;
+}
+
+/** Which of `ids` are the user's tags. */
+export async function ownTagIds(db: Executor, userId: number, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(eq(tags.userId, userId), inArray(tags.id, ids)));
+  return rows.map((r) => r.id);
+}
+
+export async function userTimezone(db: Executor, userId: number): Promise<string | null> {
+  const [row] = await db.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId));
+  return row?.timezone ?? null;
+}
+
+// ---- generation ----
+
+export interface DueCandidate {
+  id: number;
+  nextDate: string;
+  timezone: string | null;
+}
+
+/**
+ * Active rules with a next date on or before `horizon` whose owner is neither deleted nor
+ * disabled, by id after `afterId`. Read without locks: each one is locked and re-checked later.
+ */
+export async function dueCandidates(db: Executor, horizon: string, afterId: number, limit: number): Promise<DueCandidate[]> {
+  return db
+    .select({ id: recurringRules.id, nextDate: sql<string>`${recurringRules.nextDate}`, timezone: users.timezone })
+    .from(recurringRules)
+    .innerJoin(users, eq(users.id, recurringRules.userId))
+    .where(
+      and(
+        eq(recurringRules.active, true),
+        isNotNull(recurringRules.nextDate),
+        lte(recurringRules.nextDate, horizon),
+        gt(recurringRules.id, afterId),
+        sql`${users.deletedAt} is null`,
+        eq(users.status, 'active'),
+      ),
+    )
+    .orderBy(asc(recurringRules.id))
+    .limit(limit);
+}
+
+/**
+ * Locks a rule that is still due on `today`; null when another process holds it (SKIP LOCKED) or
+ * it is no longer due (already advanced, paused, or its owner was deleted or disabled meanwhile).
+ */
+export async function lockDueRule(tx: Executor, id: number, today: string): Promise<RuleRow | null> {
+  const [row] = await tx
+    .select()
+    .from(recurringRules)
+    .where(
+      and(
+        eq(recurringRules.id, id),
+        eq(recurringRules.active, true),
+        lte(recurringRules.nextDate, today),
+        sql`exists (select 1 from ${users} where ${users.id} = ${recurringRules.userId} and ${users.deletedAt} is null and ${users.status} = 'active')`,
+      ),
+    )
+    .for('update', { skipLocked: true });
+  return row ?? null;
+}
+
+/**
+ * Inserts one transaction per date for the rule; a date the rule already has (unique rule + date)
+ * is left alone. Returns the ids of the rows actually inserted.
+ */
+export async function insertOccurrences(tx: Executor, rule: RuleRow, dates: string[], groupId: number | null): Promise<number[]> {
+  if (!dates.length) return [];
+  const rows = await tx
+    .insert(transactions)
+    .values(
+      dates.map((date) => ({
+        userId: rule.userId,
+        kind: rule.kind,
+        amountCents: rule.amountCents,
+        categoryId: rule.categoryId,
+        note: rule.note,
+        date,
+        groupId,
+        recurringId: rule.id,
+      })),
+    )
+    .onConflictDoNothing({ target: [transactions.recurringId, transactions.date], where: sql`recurring_id is not null` })
+    .returning({ id: transactions.id });
+  return rows.map((r) => r.id);
+}
+
+export async function attachTags(tx: Executor, transactionIds: number[], tagIds: number[]): Promise<void> {
+  if (!transactionIds.length || !tagIds.length) return;
+  const values = transactionIds.flatMap((transactionId) => tagIds.map((tagId) => ({ transactionId, tagId })));
+  await tx.insert(transactionTags).values(values).onConflictDoNothing();
+}
+
+export async function setNextDate(tx: Executor, userId: number, id: number, nextDate: string | null): Promise<void> {
+  await tx
+    .update(recurringRules)
+    .set({ nextDate, updatedAt: new Date() })
+    .where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)));
+}

@@ -1,0 +1,222 @@
+import type { Db, Executor } from '../../db/client.ts';
+import { membershipOf, requireWritableGroup } from '../../lib/access.ts';
+import { addDays, isValidDate, todayIn } from '../../lib/dates.ts';
+import { Errors } from '../../lib/errors.ts';
+import { parseAmount, toMajor } from '../../lib/money.ts';
+import { dueOccurrences, firstOnOrAfter, type Schedule } from '../../lib/recurrence.ts';
+import { cleanOptionalText } from '../../lib/text.ts';
+import { isValidTimezone } from '../../config.ts';
+import * as repo from './recurring.repo.ts';
+import type { RecurringCreateBody, RecurringRule, RecurringUpdateBody } from './recurring.schemas.ts';
+
+export const MAX_TAGS = 10;
+
+export function toRule(row: repo.RuleRow): RecurringRule {
+  return {
+    id: row.id,
+    kind: row.kind,
+    amount: toMajor(row.amountCents),
+    category_id: row.categoryId,
+    note: row.note,
+    tag_ids: row.tagIds,
+    group_id: row.groupId,
+    frequency: row.frequency,
+    interval: row.interval,
+    start_date: row.startDate,
+    end_date: row.endDate,
+    next_date: row.nextDate,
+    active: row.active,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export const scheduleOf = (r: Pick<repo.RuleRow, 'frequency' | 'interval' | 'startDate' | 'endDate'>): Schedule => ({
+  frequency: r.frequency,
+  interval: r.interval,
+  startDate: r.startDate,
+  endDate: r.endDate,
+});
+
+function zoneOr(tz: string | null, fallback: string): string {
+  return tz && isValidTimezone(tz) ? tz : fallback;
+}
+
+const later = (a: string, b: string) => (a > b ? a : b);
+
+function checkDate(field: string, value: string): string {
+  if (!isValidDate(value)) throw Errors.field(field, 'must be a valid date (YYYY-MM-DD)');
+  return value;
+}
+
+export interface RecurringDeps {
+  db: Db;
+  appTimezone: string;
+}
+
+export function createRecurringService({ db, appTimezone }: RecurringDeps) {
+  async function todayOf(ex: Executor, userId: number, now: Date): Promise<string> {
+    return todayIn(zoneOr(await repo.userTimezone(ex, userId), appTimezone), now);
+  }
+
+  async function checkCategory(ex: Executor, userId: number, categoryId: number, kind: 'expense' | 'income'): Promise<void> {
+    const cat = await repo.ownCategory(ex, userId, categoryId);
+    if (!cat) throw Errors.field('category_id', 'is not one of your categories');
+    if (cat.kind !== kind) throw Errors.field('category_id', `must be a category of kind ${kind}`);
+  }
+
+  async function checkTags(ex: Executor, userId: number, ids: number[]): Promise<number[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length > MAX_TAGS) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS} tags`);
+    const own = new Set(await repo.ownTagIds(ex, userId, unique));
+    if (unique.some((id) => !own.has(id))) throw Errors.field('tag_ids', 'must be your own tags');
+    return unique;
+  }
+
+  return {
+    async list(userId: number): Promise<{ list: RecurringRule[] }> {
+      return { list: (await repo.listRules(db, userId)).map(toRule) };
+    },
+
+    async create(userId: number, body: RecurringCreateBody, now = new Date()): Promise<RecurringRule> {
+      const amountCents = parseAmount(body.amount);
+      const note = cleanOptionalText(body.note, 'note', 200);
+      const startDate = body.start_date === undefined ? await todayOf(db, userId, now) : checkDate('start_date', body.start_date);
+      const endDate = body.end_date == null ? null : checkDate('end_date', body.end_date);
+      if (endDate !== null && endDate < startDate) throw Errors.field('end_date', 'must not be before start_date');
+      await checkCategory(db, userId, body.category_id, body.kind);
+      const tagIds = await checkTags(db, userId, body.tag_ids ?? []);
+      const groupId = body.group_id ?? null;
+      if (groupId !== null) await requireWritableGroup(db, groupId, userId);
+      const row = await repo.insertRule(db, userId, {
+        kind: body.kind,
+        amountCents,
+        categoryId: body.category_id,
+        note,
+        tagIds,
+        groupId,
+        frequency: body.frequency,
+        interval: body.interval ?? 1,
+        startDate,
+        endDate,
+        nextDate: startDate,
+        active: body.active ?? true,
+      });
+      return toRule(row);
+    },
+
+    /**
+     * Any subset of the fields. Pausing keeps next_date. Resuming, or changing the schedule,
+     * recomputes next_date as the first occurrence of the (new) schedule on or after a watermark:
+     * the old next_date (every date before it was already generated or skipped), or the start
+     * date when nothing has happened yet; a resume also moves the watermark to today, so the
+     * paused dates are skipped, not filled in.
+     */
+    async update(userId: number, id: number, body: RecurringUpdateBody, now = new Date()): Promise<RecurringRule> {
+      return db.transaction(async (tx) => {
+        const old = await repo.findRule(tx, userId, id, true);
+        if (!old) throw Errors.notFound('recurring rule');
+        const patch: Partial<repo.RuleInsert> = {};
+        if (body.amount !== undefined) patch.amountCents = parseAmount(body.amount);
+        if (body.note !== undefined) patch.note = cleanOptionalText(body.note, 'note', 200);
+        if (body.start_date !== undefined) patch.startDate = checkDate('start_date', body.start_date);
+        if (body.end_date !== undefined) patch.endDate = body.end_date === null ? null : checkDate('end_date', body.end_date);
+        if (body.frequency !== undefined) patch.frequency = body.frequency;
+        if (body.interval !== undefined) patch.interval = body.interval;
+        if (body.kind !== undefined) patch.kind = body.kind;
+        if (body.category_id !== undefined) patch.categoryId = body.category_id;
+        if (body.active !== undefined) patch.active = body.active;
+        const merged = { ...old, ...patch };
+        if (merged.endDate !== null && merged.endDate < merged.startDate) throw Errors.field('end_date', 'must not be before start_date');
+        if (body.kind !== undefined || body.category_id !== undefined) await checkCategory(tx, userId, merged.categoryId, merged.kind);
+        if (body.tag_ids !== undefined) patch.tagIds = await checkTags(tx, userId, body.tag_ids);
+        if (body.group_id !== undefined) {
+          if (body.group_id !== null && body.group_id !== old.groupId) await requireWritableGroup(tx, body.group_id, userId);
+          patch.groupId = body.group_id;
+        }
+
+        const scheduleChanged =
+          merged.frequency !== old.frequency || merged.interval !== old.interval || merged.startDate !== old.startDate || merged.endDate !== old.endDate;
+        const resuming = !old.active && merged.active;
+        if (scheduleChanged || resuming) {
+          let from: string;
+          if (old.nextDate === old.startDate) from = merged.startDate;
+          else if (old.nextDate !== null) from = old.nextDate;
+          else from = old.endDate !== null ? addDays(old.endDate, 1) : merged.startDate;
+          from = later(from, merged.startDate);
+          if (resuming) from = later(from, await todayOf(tx, userId, now));
+          patch.nextDate = firstOnOrAfter(scheduleOf(merged), from);
+        }
+        const row = Object.keys(patch).length ? await repo.updateRule(tx, userId, id, patch) : old;
+        return toRule(row!);
+      });
+    },
+
+    async remove(userId: number, id: number): Promise<void> {
+      if (!(await repo.deleteRule(db, userId, id))) throw Errors.notFound('recurring rule');
+    },
+  };
+}
+
+// ---- generation ----
+
+/** occurrences written per database transaction, and transactions per rule and run */
+const CHUNK = 500;
+const CHUNKS_PER_RUN = 20;
+const CANDIDATE_PAGE = 200;
+
+export interface GenerationResult {
+  rules: number;
+  created: number;
+}
+
+/**
+ * Creates every due occurrence (date <= today in the owner's time zone) of every active rule,
+ * including those missed while the service was down. Safe to run in several processes at once:
+ * each rule is locked with FOR UPDATE SKIP LOCKED in its own transaction, and the unique
+ * (recurring_id, date) index turns a repeat into a no-op. A rule with a very long backlog is
+ * caught up over successive runs, CHUNK * CHUNKS_PER_RUN occurrences at a time.
+ */
+export async function generateDue(db: Db, appTimezone: string, now: Date): Promise<GenerationResult> {
+  // the latest "today" anywhere on Earth (UTC+14) bounds the candidates; each owner's own today decides
+  const horizon = addDays(todayIn('UTC', now), 1);
+  const result: GenerationResult = { rules: 0, created: 0 };
+  let afterId = 0;
+  for (;;) {
+    const page = await repo.dueCandidates(db, horizon, afterId, CANDIDATE_PAGE);
+    if (!page.length) break;
+    afterId = page[page.length - 1]!.id;
+    for (const c of page) {
+      const today = todayIn(zoneOr(c.timezone, appTimezone), now);
+      if (c.nextDate > today) continue;
+      let touched = false;
+      for (let i = 0; i < CHUNKS_PER_RUN; i++) {
+        const step = await generateChunk(db, c.id, today);
+        if (!step) break;
+        touched = true;
+        result.created += step.created;
+        if (!step.more) break;
+      }
+      if (touched) result.rules++;
+    }
+    if (page.length < CANDIDATE_PAGE) break;
+  }
+  return result;
+}
+
+async function generateChunk(db: Db, ruleId: number, today: string): Promise<{ created: number; more: boolean } | null> {
+  return db.transaction(async (tx) => {
+    const rule = await repo.lockDueRule(tx, ruleId, today);
+    if (!rule || rule.nextDate === null) return null;
+    const { dates, next } = dueOccurrences(scheduleOf(rule), rule.nextDate, today, CHUNK);
+    // a group the owner has left, or that was dissolved, no longer takes writes: book it personally
+    let groupId = rule.groupId;
+    if (groupId !== null) {
+      const m = await membershipOf(tx, groupId, rule.userId);
+      if (!m || m.group.dissolvedAt) groupId = null;
+    }
+    const ids = await repo.insertOccurrences(tx, rule, dates, groupId);
+    await repo.attachTags(tx, ids, await repo.ownTagIds(tx, rule.userId, rule.tagIds));
+    await repo.setNextDate(tx, rule.userId, rule.id, next);
+    return { created: ids.length, more: next !== null && next <= today };
+  });
+}
