@@ -1,6 +1,6 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { categories, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
+import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
 import { toMajor } from '../../lib/money.ts';
 import type { TransactionView } from './transactions.schemas.ts';
 
@@ -107,4 +107,164 @@ export async function loadTransactionViews(db: Executor, ids: number[]): Promise
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.map((id) => byId.get(id)).filter((r): r is ViewRow => r !== undefined);
   return withTags(db, ordered);
+}
+
+export type TransactionRow = typeof transactions.$inferSelect;
+
+/** Whose transactions a list covers: one user's own, or a group's (optionally one member's). */
+export type ListScope = { userId: number } | { groupId: number; memberId?: number };
+
+export interface ListFilter {
+  scope: ListScope;
+  startDate?: string;
+  endDate?: string;
+  kind?: 'expense' | 'income';
+  categoryIds?: number[];
+  tagIds?: number[];
+  minCents?: number;
+  maxCents?: number;
+  /** already trimmed, non-empty */
+  keyword?: string;
+}
+
+export type ListSort = 'date_desc' | 'date_asc' | 'amount_desc' | 'amount_asc';
+
+/** `%`, `_` and `\` match themselves in the keyword. */
+export function likePattern(keyword: string): string {
+  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function conditions(f: ListFilter): SQL {
+  const c: SQL[] = [];
+  if ('groupId' in f.scope) {
+    c.push(eq(transactions.groupId, f.scope.groupId));
+    if (f.scope.memberId !== undefined) c.push(eq(transactions.userId, f.scope.memberId));
+  } else {
+    c.push(eq(transactions.userId, f.scope.userId));
+  }
+  if (f.startDate) c.push(gte(transactions.date, f.startDate));
+  if (f.endDate) c.push(lte(transactions.date, f.endDate));
+  if (f.kind) c.push(eq(transactions.kind, f.kind));
+  if (f.categoryIds?.length) c.push(inArray(transactions.categoryId, f.categoryIds));
+  if (f.minCents !== undefined) c.push(gte(transactions.amountCents, f.minCents));
+  if (f.maxCents !== undefined) c.push(lte(transactions.amountCents, f.maxCents));
+  if (f.keyword) c.push(sql`${transactions.note} ilike ${likePattern(f.keyword)}`);
+  if (f.tagIds?.length) {
+    c.push(
+      sql`exists (select 1 from ${transactionTags} where ${transactionTags.transactionId} = ${transactions.id} and ${inArray(transactionTags.tagId, f.tagIds)})`,
+    );
+  }
+  return and(...c)!;
+}
+
+function orderOf(sort: ListSort): SQL[] {
+  switch (sort) {
+    case 'date_asc':
+      return [asc(transactions.date), asc(transactions.id)];
+    case 'amount_desc':
+      return [desc(transactions.amountCents), desc(transactions.id)];
+    case 'amount_asc':
+      return [asc(transactions.amountCents), asc(transactions.id)];
+    default:
+      return [desc(transactions.date), desc(transactions.id)];
+  }
+}
+
+/** One page of the filtered rows with category and owner joined. */
+export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limit: number, offset: number): Promise<ViewRow[]> {
+  return db
+    .select(viewColumns)
+    .from(transactions)
+    .innerJoin(categories, eq(categories.id, transactions.categoryId))
+    .innerJoin(users, eq(users.id, transactions.userId))
+    .where(conditions(f))
+    .orderBy(...orderOf(sort))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** Count and integer sums (cents) of the whole filtered result, in one aggregate. */
+export async function listTotals(db: Executor, f: ListFilter): Promise<{ count: number; incomeCents: number; expenseCents: number }> {
+  const [row] = await db
+    .select({
+      count: sql<string>`count(*)`,
+      income: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'income'), 0)`,
+      expense: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'expense'), 0)`,
+    })
+    .from(transactions)
+    .where(conditions(f));
+  return { count: Number(row?.count ?? 0), incomeCents: Number(row?.income ?? 0), expenseCents: Number(row?.expense ?? 0) };
+}
+
+/** A transaction the viewer may read: their own, or one recorded in a group they belong to. */
+export async function findVisibleView(db: Executor, viewerId: number, id: number): Promise<ViewRow | undefined> {
+  const [row] = await db
+    .select(viewColumns)
+    .from(transactions)
+    .innerJoin(categories, eq(categories.id, transactions.categoryId))
+    .innerJoin(users, eq(users.id, transactions.userId))
+    .where(
+      and(
+        eq(transactions.id, id),
+        or(
+          eq(transactions.userId, viewerId),
+          sql`exists (select 1 from ${groupMembers} where ${groupMembers.groupId} = ${transactions.groupId} and ${groupMembers.userId} = ${viewerId})`,
+        ),
+      ),
+    );
+  return row;
+}
+
+/** The caller's own transaction (only the owner may change or delete it). */
+export async function findOwn(db: Executor, userId: number, id: number): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, id), eq(transactions.userId, userId)));
+  return row;
+}
+
+/** The caller's category, or undefined when it is missing or someone else's. */
+export async function findOwnCategory(db: Executor, userId: number, categoryId: number): Promise<{ id: number; kind: 'expense' | 'income' } | undefined> {
+  const [row] = await db
+    .select({ id: categories.id, kind: categories.kind })
+    .from(categories)
+    .where(and(eq(categories.id, categoryId), eq(categories.userId, userId)));
+  return row;
+}
+
+/** How many of `tagIds` (distinct) are the caller's own tags. */
+export async function countOwnTags(db: Executor, userId: number, tagIds: number[]): Promise<number> {
+  if (!tagIds.length) return 0;
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(tags)
+    .where(and(eq(tags.userId, userId), inArray(tags.id, tagIds)));
+  return Number(row?.n ?? 0);
+}
+
+export async function insertTransaction(db: Executor, values: typeof transactions.$inferInsert): Promise<number> {
+  const [row] = await db.insert(transactions).values(values).returning({ id: transactions.id });
+  return row!.id;
+}
+
+export async function updateOwn(db: Executor, userId: number, id: number, patch: Partial<typeof transactions.$inferInsert>): Promise<void> {
+  await db
+    .update(transactions)
+    .set(patch)
+    .where(and(eq(transactions.id, id), eq(transactions.userId, userId)));
+}
+
+/** Sets the tags of one of the caller's transactions to exactly `tagIds`. */
+export async function replaceTags(db: Executor, transactionId: number, tagIds: number[], keepExisting = false): Promise<void> {
+  if (!keepExisting) await db.delete(transactionTags).where(eq(transactionTags.transactionId, transactionId));
+  if (tagIds.length) await db.insert(transactionTags).values(tagIds.map((tagId) => ({ transactionId, tagId })));
+}
+
+export async function deleteOwn(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(transactions)
+    .where(and(eq(transactions.id, id), eq(transactions.userId, userId)))
+    .returning({ id: transactions.id });
+  return rows.length > 0;
 }

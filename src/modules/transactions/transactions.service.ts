@@ -1,0 +1,170 @@
+import type { Db, Executor } from '../../db/client.ts';
+import { requireGroupMember, requireWritableGroup } from '../../lib/access.ts';
+import { isValidDate } from '../../lib/dates.ts';
+import { Errors } from '../../lib/errors.ts';
+import { parseAmount, parseAmountBound, toMajor } from '../../lib/money.ts';
+import { pageOf } from '../../lib/pagination.ts';
+import { cleanOptionalText, cleanText } from '../../lib/text.ts';
+import * as repo from './transactions.repo.ts';
+import type { ListFilter, ListScope } from './transactions.repo.ts';
+import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
+
+export const MAX_TAGS_PER_TRANSACTION = 10;
+/** more ids than anyone can own (200 categories) in one comma list */
+export const MAX_FILTER_IDS = 200;
+const INT_MAX = 2147483647;
+
+export function checkDate(value: string, field: string): string {
+  if (!isValidDate(value)) throw Errors.field(field, 'must be a valid calendar date (YYYY-MM-DD)');
+  return value;
+}
+
+/** startDate <= endDate when both are given (ranges are inclusive). */
+export function checkDateRange(startDate: string | undefined, endDate: string | undefined): void {
+  if (startDate !== undefined) checkDate(startDate, 'startDate');
+  if (endDate !== undefined) checkDate(endDate, 'endDate');
+  if (startDate !== undefined && endDate !== undefined && startDate > endDate) throw Errors.field('startDate', 'must not be after endDate');
+}
+
+/** Amount bounds in cents (0 is a valid bound); min <= max when both are given. */
+export function parseBounds(min: unknown, max: unknown): { minCents?: number; maxCents?: number } {
+  const minCents = min === undefined ? undefined : parseAmountBound(min, 'min_amount');
+  const maxCents = max === undefined ? undefined : parseAmountBound(max, 'max_amount');
+  if (minCents !== undefined && maxCents !== undefined && minCents > maxCents) throw Errors.field('min_amount', 'must not be greater than max_amount');
+  return { minCents, maxCents };
+}
+
+/** A comma list of positive integer ids ("3,5,8"), or 40001. */
+export function parseIdList(value: string, field: string): number[] {
+  const parts = value.split(',').map((p) => p.trim());
+  const ids: number[] = [];
+  for (const p of parts) {
+    if (!/^[1-9]\d{0,9}$/.test(p) || Number(p) > INT_MAX) throw Errors.field(field, 'must be a comma-separated list of ids');
+    ids.push(Number(p));
+  }
+  if (ids.length > MAX_FILTER_IDS) throw Errors.field(field, `must hold at most ${MAX_FILTER_IDS} ids`);
+  return [...new Set(ids)];
+}
+
+/** The tags of a transaction: at most 10 distinct ids, each one of the caller's tags (else 40001). */
+async function checkTags(db: Executor, userId: number, tagIds: number[]): Promise<number[]> {
+  const ids = [...new Set(tagIds)];
+  if (ids.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
+  if (ids.length && (await repo.countOwnTags(db, userId, ids)) !== ids.length) throw Errors.field('tag_ids', 'must be your own tags');
+  return ids;
+}
+
+/** The category must be the caller's and of the transaction's kind (else 40001). */
+async function checkCategory(db: Executor, userId: number, categoryId: number, kind: 'expense' | 'income'): Promise<void> {
+  const cat = await repo.findOwnCategory(db, userId, categoryId);
+  if (!cat) throw Errors.field('category_id', 'must be one of your categories');
+  if (cat.kind !== kind) throw Errors.field('category_id', `is an ${cat.kind} category; the transaction is ${kind === 'expense' ? 'an expense' : 'an income'}`);
+}
+
+/** Checks a list query and turns it into a repository filter (without its scope). */
+export function parseListQuery(q: TransactionListQuery): Omit<ListFilter, 'scope'> {
+  checkDateRange(q.startDate, q.endDate);
+  const f: Omit<ListFilter, 'scope'> = { ...parseBounds(q.min_amount, q.max_amount) };
+  if (q.startDate !== undefined) f.startDate = q.startDate;
+  if (q.endDate !== undefined) f.endDate = q.endDate;
+  if (q.kind && q.kind !== 'all') f.kind = q.kind;
+  if (q.category_ids !== undefined) f.categoryIds = parseIdList(q.category_ids, 'category_ids');
+  if (q.tag_ids !== undefined) f.tagIds = parseIdList(q.tag_ids, 'tag_ids');
+  const keyword = q.keyword?.trim();
+  if (keyword) f.keyword = keyword;
+  return f;
+}
+
+export function createTransactionService(db: Db) {
+  async function view(ex: Executor, id: number): Promise<TransactionView> {
+    const [v] = await repo.loadTransactionViews(ex, [id]);
+    if (!v) throw Errors.notFound('transaction');
+    return v;
+  }
+
+  return {
+    async create(userId: number, body: TransactionCreateBody): Promise<TransactionView> {
+      const amountCents = parseAmount(body.amount);
+      const date = checkDate(body.date, 'date');
+      const note = cleanOptionalText(body.note, 'note', 200);
+      return db.transaction(async (tx) => {
+        await checkCategory(tx, userId, body.category_id, body.kind);
+        const tagIds = await checkTags(tx, userId, body.tag_ids ?? []);
+        const groupId = body.group_id ?? null;
+        if (groupId !== null) await requireWritableGroup(tx, groupId, userId);
+        const id = await repo.insertTransaction(tx, { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId });
+        await repo.replaceTags(tx, id, tagIds, true);
+        return view(tx, id);
+      });
+    },
+
+    /** The caller's own transaction, or one of a group they belong to; anything else 40401. */
+    async get(userId: number, id: number): Promise<TransactionView> {
+      const row = await repo.findVisibleView(db, userId, id);
+      if (!row) throw Errors.notFound('transaction');
+      const [v] = await repo.withTags(db, [row]);
+      return v!;
+    },
+
+    async update(userId: number, id: number, body: TransactionUpdateBody): Promise<TransactionView> {
+      const patch: Parameters<typeof repo.updateOwn>[3] = {};
+      if (body.amount !== undefined) patch.amountCents = parseAmount(body.amount);
+      if (body.date !== undefined) patch.date = checkDate(body.date, 'date');
+      if (body.note !== undefined) patch.note = cleanText(body.note, 'note', 0, 200);
+      return db.transaction(async (tx) => {
+        // only the owner may change it; everyone else learns nothing (40401)
+        const cur = await repo.findOwn(tx, userId, id);
+        if (!cur) throw Errors.notFound('transaction');
+        if (body.kind !== undefined || body.category_id !== undefined) {
+          const kind = body.kind ?? cur.kind;
+          const categoryId = body.category_id ?? cur.categoryId;
+          await checkCategory(tx, userId, categoryId, kind);
+          patch.kind = kind;
+          patch.categoryId = categoryId;
+        }
+        const tagIds = body.tag_ids === undefined ? undefined : await checkTags(tx, userId, body.tag_ids);
+        if (body.group_id !== undefined) {
+          // moving into another group is a write into it; keeping the group it already has is not,
+          // so a transaction of a dissolved group can still be corrected
+          if (body.group_id !== null && body.group_id !== cur.groupId) await requireWritableGroup(tx, body.group_id, userId);
+          patch.groupId = body.group_id;
+        }
+        if (Object.keys(patch).length || tagIds) {
+          await repo.updateOwn(tx, userId, id, { ...patch, updatedAt: new Date() });
+        }
+        if (tagIds) await repo.replaceTags(tx, id, tagIds);
+        return view(tx, id);
+      });
+    },
+
+    async remove(userId: number, id: number): Promise<void> {
+      if (!(await repo.deleteOwn(db, userId, id))) throw Errors.notFound('transaction');
+    },
+
+    async list(userId: number, q: TransactionListQuery): Promise<TransactionList> {
+      const parsed = parseListQuery(q);
+      if (q.user_id !== undefined && q.group_id === undefined) throw Errors.field('user_id', 'is only allowed with group_id (group view)');
+      let scope: ListScope = { userId };
+      if (q.group_id !== undefined) {
+        await requireGroupMember(db, q.group_id, userId);
+        scope = { groupId: q.group_id, memberId: q.user_id };
+      }
+      const filter: ListFilter = { ...parsed, scope };
+      const { limit, offset } = pageOf(q);
+      const [views, totals] = await Promise.all([
+        repo.listPage(db, filter, q.sort ?? 'date_desc', limit, offset).then((rows) => repo.withTags(db, rows)),
+        repo.listTotals(db, filter),
+      ]);
+      return {
+        list: views,
+        total: totals.count,
+        sums: {
+          income: toMajor(totals.incomeCents),
+          expense: toMajor(totals.expenseCents),
+          balance: toMajor(totals.incomeCents - totals.expenseCents),
+          count: totals.count,
+        },
+      };
+    },
+  };
+}
