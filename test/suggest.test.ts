@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { transactions } from '../src/db/schema/index.ts';
+import { addDays, todayIn } from '../src/lib/dates.ts';
+import { amountCloseness, noteSimilarity, scoreCategories } from '../src/modules/categories/categories.suggest.ts';
+import { createTestApp, type TestContext } from './helpers/app.ts';
+import { createCategory, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+
+type Suggestion = { category_id: number; name: string; color: string; score: number };
+
+describe('suggestion scoring (pure)', () => {
+  it('measures note similarity by character bigrams, for Chinese and Latin text', () => {
+    assert.equal(noteSimilarity('星巴克咖啡', '星巴克咖啡'), 1);
+    assert.ok(noteSimilarity('星巴克', '星巴克咖啡') > 0.6);
+    assert.equal(noteSimilarity('地铁', '星巴克咖啡'), 0);
+    assert.equal(noteSimilarity('Coffee!', 'coffee'), 1);
+    assert.ok(noteSimilarity('morning coffee', 'coffee beans') > noteSimilarity('morning coffee', 'taxi home'));
+    assert.equal(noteSimilarity('', 'anything'), 0);
+    assert.equal(noteSimilarity('饭', '饭'), 1);
+  });
+
+  it('measures amount closeness on a log scale', () => {
+    assert.equal(amountCloseness(1000, 1000), 1);
+    assert.ok(amountCloseness(100, 1000) < 1e-9, 'ten times apart is not close');
+    assert.ok(amountCloseness(1000, 100) < 1e-9);
+    assert.equal(amountCloseness(50, 1000), 0);
+    assert.ok(Math.abs(amountCloseness(2000, 1000) - amountCloseness(500, 1000)) < 1e-12, 'symmetric in ratio');
+    assert.ok(amountCloseness(1100, 1000) > amountCloseness(2000, 1000));
+  });
+
+  it('scores in 0..1 with at most 4 decimals, best first, ties by category id', () => {
+    const history = [
+      { category_id: 9, amount_cents: 500, note: 'a', age_days: 1 },
+      { category_id: 4, amount_cents: 500, note: 'a', age_days: 1 },
+      { category_id: 7, amount_cents: 90000, note: 'rent', age_days: 20 },
+    ];
+    const scored = scoreCategories(history, { amount_cents: 500, note: 'a' });
+    assert.deepEqual(
+      scored.map((s) => s.category_id),
+      [4, 9, 7],
+    );
+    for (const s of scored) {
+      assert.ok(s.score >= 0 && s.score <= 1);
+      assert.equal(Math.round(s.score * 10000) / 10000, s.score);
+    }
+    assert.deepEqual(scoreCategories([], { note: 'x' }), []);
+  });
+});
+
+describe('GET /api/categories/suggest', () => {
+  let t: TestContext;
+  let user: UserRow;
+  let h: { authorization: string };
+  let today: string;
+
+  before(async () => {
+    t = await createTestApp();
+    user = await createUser(t.db);
+    h = await loginAs(t.app, user);
+    today = todayIn('UTC', new Date());
+  });
+  after(async () => t.close());
+
+  const suggest = async (headers: { authorization: string }, qs: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/categories/suggest${qs}`, headers });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().list as Suggestion[];
+  };
+  const record = async (userId: number, categoryId: number, rows: { amount: number; note?: string; daysAgo?: number; kind?: 'expense' | 'income' }[]) => {
+    await t.db.insert(transactions).values(
+      rows.map((r) => ({ userId, categoryId, kind: r.kind ?? ('expense' as const), amountCents: r.amount, note: r.note ?? '', date: addDays(today, -(r.daysAgo ?? 0)) })),
+    );
+  };
+  const categoriesOf = async (headers: { authorization: string }, kind: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/categories?kind=${kind}`, headers });
+    return res.json().list as { id: number; name: string; color: string }[];
+  };
+
+  it('answers the first categories by sort with low scores when there is no history', async () => {
+    const fresh = await createUser(t.db);
+    const fh = await loginAs(t.app, fresh);
+    const expense = await categoriesOf(fh, 'expense');
+    const list = await suggest(fh, '?kind=expense&amount=12.5&note=lunch');
+    assert.equal(list.length, 3);
+    assert.deepEqual(
+      list.map((s) => s.category_id),
+      expense.slice(0, 3).map((c) => c.id),
+    );
+    assert.deepEqual(Object.keys(list[0]!).sort(), ['category_id', 'color', 'name', 'score']);
+    assert.equal(list[0]!.name, expense[0]!.name);
+    assert.equal(list[0]!.color, expense[0]!.color);
+    assert.ok(list.every((s) => s.score < 0.1));
+    assert.ok(list[0]!.score > list[1]!.score && list[1]!.score > list[2]!.score);
+    // the user's own order decides
+    const order = expense.map((c) => c.id).reverse();
+    await t.app.inject({ method: 'PUT', url: '/api/categories/sort', headers: fh, payload: { ids: order } });
+    const reordered = await suggest(fh, '');
+    assert.deepEqual(
+      reordered.map((s) => s.category_id),
+      order.slice(0, 3),
+    );
+    const income = await categoriesOf(fh, 'income');
+    assert.deepEqual(
+      (await suggest(fh, '?kind=income')).map((s) => s.category_id),
+      income.slice(0, 3).map((c) => c.id),
+    );
+  });
+
+  it('follows the note, in Chinese and in English', async () => {
+    const coffee = await createCategory(t.db, user.id, { name: '咖啡' });
+    const metro = await createCategory(t.db, user.id, { name: '交通' });
+    const books = await createCategory(t.db, user.id, { name: 'Books' });
+    await record(user.id, coffee.id, [{ amount: 3200, note: '星巴克咖啡', daysAgo: 3 }]);
+    await record(user.id, metro.id, [
+      { amount: 400, note: '地铁', daysAgo: 1 },
+      { amount: 400, note: '地铁', daysAgo: 2 },
+      { amount: 400, note: '地铁', daysAgo: 4 },
+    ]);
+    await record(user.id, books.id, [
+      { amount: 5900, note: 'novel from the bookshop', daysAgo: 10 },
+      { amount: 4500, note: 'paperback', daysAgo: 12 },
+    ]);
+    assert.equal((await suggest(h, `?note=${encodeURIComponent('星巴克')}`))[0]!.category_id, coffee.id);
+    assert.equal((await suggest(h, `?note=${encodeURIComponent('坐地铁')}`))[0]!.category_id, metro.id);
+    assert.equal((await suggest(h, '?note=Bookshop')).at(0)!.category_id, books.id);
+    // without a note the most used category leads
+    assert.equal((await suggest(h, ''))[0]!.category_id, metro.id);
+  });
+
+  it('follows the amount on a log scale', async () => {
+    const u = await createUser(t.db);
+    const uh = await loginAs(t.app, u);
+    const rent = await createCategory(t.db, u.id, { name: 'Rent' });
+    const food = await createCategory(t.db, u.id, { name: 'Food court' });
+    await record(u.id, rent.id, [
+      { amount: 300000, daysAgo: 5 },
+      { amount: 300000, daysAgo: 35 },
+    ]);
+    await record(u.id, food.id, [
+      { amount: 2500, daysAgo: 5 },
+      { amount: 3000, daysAgo: 35 },
+    ]);
+    assert.equal((await suggest(uh, '?amount=2900'))[0]!.category_id, rent.id);
+    assert.equal((await suggest(uh, '?amount=28.5'))[0]!.category_id, food.id);
+    assert.equal((await suggest(uh, '?amount=2800.00'))[0]!.category_id, rent.id);
+  });
+
+  it('prefers recent use when everything else is equal, and breaks exact ties by id', async () => {
+    const u = await createUser(t.db);
+    const uh = await loginAs(t.app, u);
+    const a = await createCategory(t.db, u.id, { name: 'Old habit' });
+    const b = await createCategory(t.db, u.id, { name: 'New habit' });
+    await record(u.id, a.id, [{ amount: 1000, note: 'x', daysAgo: 90 }]);
+    await record(u.id, b.id, [{ amount: 1000, note: 'x', daysAgo: 1 }]);
+    const list = await suggest(uh, '?amount=10&note=x');
+    assert.equal(list[0]!.category_id, b.id);
+    assert.equal(list[1]!.category_id, a.id);
+    assert.ok(list[0]!.score > list[1]!.score);
+
+    const v = await createUser(t.db);
+    const vh = await loginAs(t.app, v);
+    const c1 = await createCategory(t.db, v.id, { name: 'Twin one' });
+    const c2 = await createCategory(t.db, v.id, { name: 'Twin two' });
+    await record(v.id, c2.id, [{ amount: 700, note: 'same', daysAgo: 2 }]);
+    await record(v.id, c1.id, [{ amount: 700, note: 'same', daysAgo: 2 }]);
+    const twins = await suggest(vh, '?amount=7&note=same');
+    assert.deepEqual(
+      twins.slice(0, 2).map((s) => s.category_id),
+      [Math.min(c1.id, c2.id), Math.max(c1.id, c2.id)],
+    );
+    assert.equal(twins[0]!.score, twins[1]!.score);
+    // deterministic
+    assert.deepEqual(await suggest(vh, '?amount=7&note=same'), twins);
+  });
+
+  it('answers at most 3, completing thin history with the category order, scores within 0..1 and 4 decimals', async () => {
+    const u = await createUser(t.db);
+    const uh = await loginAs(t.app, u);
+    const only = await createCategory(t.db, u.id, { name: 'Only used' });
+    await record(u.id, only.id, [{ amount: 1234, note: 'something', daysAgo: 3 }]);
+    const list = await suggest(uh, '?amount=12.34&note=something');
+    assert.equal(list.length, 3);
+    assert.equal(list[0]!.category_id, only.id);
+    assert.ok(list[0]!.score >= 0.1);
+    assert.ok(list.slice(1).every((s) => s.score < list[0]!.score && s.category_id !== only.id));
+    const many = await suggest(h, '?note=x');
+    assert.equal(many.length, 3);
+    for (const s of [...list, ...many]) {
+      assert.ok(s.score >= 0 && s.score <= 1);
+      assert.equal(Math.round(s.score * 10000) / 10000, s.score);
+    }
+  });
+
+  it('uses only the caller\'s own history and the requested kind', async () => {
+    const stranger = await createUser(t.db);
+    const sc = await createCategory(t.db, stranger.id, { name: 'Stranger cat' });
+    await record(stranger.id, sc.id, Array.from({ length: 20 }, () => ({ amount: 1000, note: 'unique stranger note' })));
+    const mine = new Set((await categoriesOf(h, 'expense')).map((c) => c.id));
+    const list = await suggest(h, `?note=${encodeURIComponent('unique stranger note')}&amount=10`);
+    assert.ok(list.every((s) => mine.has(s.category_id)));
+
+    const u = await createUser(t.db);
+    const uh = await loginAs(t.app, u);
+    const incomeCats = await categoriesOf(uh, 'income');
+    const salary = incomeCats.at(-1)!;
+    await record(u.id, salary.id, [{ amount: 900000, note: 'salary', kind: 'income', daysAgo: 2 }]);
+    const incomeList = await suggest(uh, '?kind=income&note=salary');
+    assert.equal(incomeList[0]!.category_id, salary.id);
+    const incomeIds = new Set(incomeCats.map((c) => c.id));
+    assert.ok(incomeList.every((s) => incomeIds.has(s.category_id)));
+    // the income history does not leak into expense suggestions
+    const expenseList = await suggest(uh, '?kind=expense&note=salary');
+    assert.ok(expenseList.every((s) => !incomeIds.has(s.category_id)));
+  });
+
+  it('validates kind, amount and note with 40001', async () => {
+    for (const qs of ['?kind=all', '?amount=0', '?amount=-5', '?amount=abc', '?amount=1.234', '?amount=1e3', `?note=${'n'.repeat(201)}`]) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/categories/suggest${qs}`, headers: h });
+      assert.equal(res.statusCode, 400, `${qs}: ${res.body}`);
+      assert.equal(res.json().code, 40001);
+    }
+    const anon = await t.app.inject({ method: 'GET', url: '/api/categories/suggest' });
+    assert.equal(anon.statusCode, 401);
+  });
+});
