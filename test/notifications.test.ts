@@ -257,10 +257,10 @@ describe('notifications', () => {
 
     it('hides the notices of a group from members who left and from members of a dissolved group', async () => {
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, otherGroup.id));
-      assert.ok(!ids((await call(other, 'GET', '/api/notifications')).json().list).includes(made.otherGroup));
+      assert.ok(!ids((await call(other, 'GET', '/api/notifications')).json().list).includes(made.otherGroup!));
       assertError(await call(other, 'POST', `/api/notifications/${made.otherGroup}/read`), 404, 40401, 'dissolved group notice');
       assert.equal((await call(reader, 'POST', `/api/groups/${g.id}/leave`)).statusCode, 204);
-      assert.ok(!ids((await call(reader, 'GET', '/api/notifications')).json().list).includes(made.group));
+      assert.ok(!ids((await call(reader, 'GET', '/api/notifications')).json().list).includes(made.group!));
       assert.equal((await call(reader, 'GET', '/api/notifications/unread-count')).json().strong.length, 1);
     });
 
