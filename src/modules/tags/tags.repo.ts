@@ -1,0 +1,61 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { tags } from '../../db/schema/index.ts';
+
+export type TagRow = typeof tags.$inferSelect;
+
+export async function listTags(db: Executor, userId: number): Promise<TagRow[]> {
+  return db.select().from(tags).where(eq(tags.userId, userId)).orderBy(asc(tags.name), asc(tags.id));
+}
+
+export async function findTag(db: Executor, userId: number, id: number): Promise<TagRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.id, id), eq(tags.userId, userId)));
+  return row;
+}
+
+/** Whether the user has another tag of that name (`exceptId` being the one under edit). */
+export async function nameTaken(db: Executor, userId: number, name: string, exceptId?: number): Promise<boolean> {
+  const conds = [eq(tags.userId, userId), eq(tags.name, name)];
+  if (exceptId !== undefined) conds.push(ne(tags.id, exceptId));
+  const rows = await db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(...conds))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Inserts unless the user already has a tag of that name (then undefined). */
+export async function insertTag(db: Executor, values: { userId: number; name: string; color: string | null }): Promise<TagRow | undefined> {
+  const [row] = await db.insert(tags).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function updateTag(db: Executor, userId: number, id: number, patch: { name?: string; color?: string | null }): Promise<TagRow | undefined> {
+  const [row] = await db
+    .update(tags)
+    .set(patch)
+    .where(and(eq(tags.id, id), eq(tags.userId, userId)))
+    .returning();
+  return row;
+}
+
+/** Deletes the tag; its links to transactions go with it (foreign key cascade). */
+export async function deleteTag(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(tags)
+    .where(and(eq(tags.id, id), eq(tags.userId, userId)))
+    .returning({ id: tags.id });
+  return rows.length > 0;
+}
+
+/** PostgreSQL's unique_violation, as raised by either driver (possibly wrapped by Drizzle). */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

@@ -1,0 +1,50 @@
+import type { Db } from '../../db/client.ts';
+import { Errors } from '../../lib/errors.ts';
+import { cleanText } from '../../lib/text.ts';
+import * as repo from './tags.repo.ts';
+import type { TagCreateBody, TagList, TagUpdateBody, TagView } from './tags.schemas.ts';
+
+export function toTag(row: repo.TagRow): TagView {
+  return { id: row.id, name: row.name, color: row.color, created_at: row.createdAt.toISOString() };
+}
+
+const duplicate = () => Errors.conflict('you already have a tag with that name');
+
+export function createTagService(db: Db) {
+  return {
+    async list(userId: number): Promise<TagList> {
+      return { list: (await repo.listTags(db, userId)).map(toTag) };
+    },
+
+    async create(userId: number, body: TagCreateBody): Promise<TagView> {
+      const name = cleanText(body.name, 'name', 1, 20);
+      const row = await repo.insertTag(db, { userId, name, color: body.color ?? null });
+      if (!row) throw duplicate();
+      return toTag(row);
+    },
+
+    async update(userId: number, id: number, body: TagUpdateBody): Promise<TagView> {
+      const patch: { name?: string; color?: string | null } = {};
+      if (body.name !== undefined) patch.name = cleanText(body.name, 'name', 1, 20);
+      if (body.color !== undefined) patch.color = body.color;
+      const current = await repo.findTag(db, userId, id);
+      if (!current) throw Errors.notFound('tag');
+      if (!Object.keys(patch).length) return toTag(current);
+      if (patch.name !== undefined && (await repo.nameTaken(db, userId, patch.name, id))) throw duplicate();
+      try {
+        const row = await repo.updateTag(db, userId, id, patch);
+        if (!row) throw Errors.notFound('tag');
+        return toTag(row);
+      } catch (err) {
+        // a concurrent rename to the same name loses on the unique index
+        if (repo.isUniqueViolation(err)) throw duplicate();
+        throw err;
+      }
+    },
+
+    /** Deletes the tag and detaches it from every transaction. */
+    async remove(userId: number, id: number): Promise<void> {
+      if (!(await repo.deleteTag(db, userId, id))) throw Errors.notFound('tag');
+    },
+  };
+}
