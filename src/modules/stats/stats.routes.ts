@@ -1,3 +1,72 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { userOf } from '../../plugins/auth.ts';
+import { CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
+import { createStatsService } from './stats.service.ts';
 
-export default async function routes(_app: FastifyInstance) {}
+const COMMON =
+  'Query: `period` week|month (default)|year around `date` (default today in the caller\'s zone), `type` expense (default)|income, ' +
+  '`group_id` (members only, 40302: every member\'s transactions of that group), `tag_id` (one of the caller\'s tags, else 40001). ' +
+  "Without `group_id` the caller's own transactions count, those recorded in groups included.";
+
+export default async function statsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createStatsService({ db: app.db, appTimezone: app.config.appTimezone });
+
+  app.get(
+    '/api/stats/overview',
+    { schema: { summary: 'Income, expense, balance, count and daily average of a period', description: COMMON, querystring: StatsQuery, response: { 200: Overview } } },
+    async (req) => service.overview(userOf(req).id, req.query),
+  );
+
+  app.get(
+    '/api/stats/category-share',
+    { schema: { summary: 'The `type` total of a period by category', description: COMMON, querystring: StatsQuery, response: { 200: CategoryShare } } },
+    async (req) => service.categoryShare(userOf(req).id, req.query),
+  );
+
+  app.get(
+    '/api/stats/trend',
+    {
+      schema: {
+        summary: 'The `type` total per day (week, month) or per month (year), zero-filled',
+        description: COMMON,
+        querystring: StatsQuery,
+        response: { 200: Trend },
+      },
+    },
+    async (req) => service.trend(userOf(req).id, req.query),
+  );
+
+  app.get(
+    '/api/stats/max',
+    { schema: { summary: 'The largest single transaction of `type` in the period', description: COMMON, querystring: StatsQuery, response: { 200: MaxResult } } },
+    async (req) => service.max(userOf(req).id, req.query),
+  );
+
+  app.get(
+    '/api/stats/compare',
+    {
+      schema: {
+        summary: 'Income and expense of the period against the period just before',
+        description: `${COMMON} A change percent is null when the previous value is 0.`,
+        querystring: StatsQuery,
+        response: { 200: Compare },
+      },
+    },
+    async (req) => service.compare(userOf(req).id, req.query),
+  );
+
+  app.get(
+    '/api/stats/summary',
+    {
+      schema: {
+        summary: 'Overview, category share, trend, max and compare in one response',
+        description: `${COMMON} Each part is exactly what its own operation answers.`,
+        querystring: StatsQuery,
+        response: { 200: Summary },
+      },
+    },
+    async (req) => service.summary(userOf(req).id, req.query),
+  );
+}

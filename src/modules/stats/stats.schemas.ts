@@ -1,0 +1,97 @@
+import { Type, type Static } from 'typebox';
+import { CalendarDate, Color, Id, Nullable } from '../../lib/schemas.ts';
+import { TransactionSchema } from '../transactions/transactions.schemas.ts';
+
+export const StatsQuery = Type.Object({
+  period: Type.Optional(
+    Type.Union([Type.Literal('week'), Type.Literal('month'), Type.Literal('year')], {
+      default: 'month',
+      description: 'week (Monday to Sunday), month (default) or year, containing `date`',
+    }),
+  ),
+  date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "anchor date YYYY-MM-DD; default today in the caller's time zone" })),
+  type: Type.Optional(
+    Type.Union([Type.Literal('expense'), Type.Literal('income')], { default: 'expense', description: 'expense (default) or income; anything else is 40001' }),
+  ),
+  group_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: "a group's view: every member's transactions of that group (members only, else 40302)" })),
+  tag_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: "only transactions carrying this tag (one of the caller's tags, else 40001)" })),
+});
+export type StatsQuery = Static<typeof StatsQuery>;
+
+const Money = (description: string) => Type.Number({ description: `${description}, major units` });
+
+export const Overview = Type.Object(
+  {
+    start: CalendarDate,
+    end: CalendarDate,
+    income: Money('income total of the period'),
+    expense: Money('expense total of the period'),
+    balance: Money('income - expense'),
+    count: Type.Integer({ description: 'transactions of both kinds in the period' }),
+    daily_average: Money("the `type` total divided by the period's days up to today (all days for a past period, at least 1)"),
+  },
+  { title: 'StatsOverview' },
+);
+export type Overview = Static<typeof Overview>;
+
+export const CategoryShare = Type.Object(
+  {
+    total: Money('the `type` total of the period'),
+    list: Type.Array(
+      Type.Object({
+        category_id: Id,
+        name: Type.String(),
+        color: Color,
+        amount: Money('the category total'),
+        count: Type.Integer(),
+        percent: Type.Number({ minimum: 0, maximum: 100, description: 'share of the total, 0 to 100 with 2 decimals' }),
+      }),
+      { description: 'amount descending, then category id' },
+    ),
+  },
+  { title: 'StatsCategoryShare' },
+);
+export type CategoryShare = Static<typeof CategoryShare>;
+
+export const Trend = Type.Object(
+  {
+    unit: Type.Union([Type.Literal('day'), Type.Literal('month')]),
+    list: Type.Array(
+      Type.Object({
+        date: Type.String({ description: 'YYYY-MM-DD per day (week, month) or YYYY-MM per month (year)' }),
+        amount: Money('the `type` total of that day or month'),
+        count: Type.Integer(),
+      }),
+      { description: 'one point per day or month of the period, zero-filled, in order' },
+    ),
+  },
+  { title: 'StatsTrend' },
+);
+export type Trend = Static<typeof Trend>;
+
+export const MaxResult = Type.Object(
+  { transaction: Nullable(TransactionSchema) },
+  { title: 'StatsMax', description: 'the largest single transaction of `type` in the period (ties: the latest), or null' },
+);
+export type MaxResult = Static<typeof MaxResult>;
+
+const PeriodTotals = Type.Object({ start: CalendarDate, end: CalendarDate, income: Money('income total'), expense: Money('expense total') });
+
+export const Compare = Type.Object(
+  {
+    current: PeriodTotals,
+    previous: PeriodTotals,
+    change: Type.Object({
+      income_percent: Nullable(Type.Number({ description: 'signed percentage change with 2 decimals; null when the previous value is 0' })),
+      expense_percent: Nullable(Type.Number({ description: 'signed percentage change with 2 decimals; null when the previous value is 0' })),
+    }),
+  },
+  { title: 'StatsCompare' },
+);
+export type Compare = Static<typeof Compare>;
+
+export const Summary = Type.Object(
+  { overview: Overview, category_share: CategoryShare, trend: Trend, max: MaxResult, compare: Compare },
+  { title: 'StatsSummary' },
+);
+export type Summary = Static<typeof Summary>;

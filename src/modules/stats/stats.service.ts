@@ -1,0 +1,179 @@
+import type { Db } from '../../db/client.ts';
+import { requireGroupMember } from '../../lib/access.ts';
+import { diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn, type Period } from '../../lib/dates.ts';
+import { Errors } from '../../lib/errors.ts';
+import { toMajor } from '../../lib/money.ts';
+import { loadTransactionViews } from '../transactions/transactions.repo.ts';
+import * as repo from './stats.repo.ts';
+import type { CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
+
+/** Days of `range` up to `today`: all of them for a past period, at least 1 (a future period). */
+export function elapsedDays(range: repo.DateRange, today: string): number {
+  if (today < range.start) return 1;
+  const last = today < range.end ? today : range.end;
+  return diffDays(range.start, last) + 1;
+}
+
+/** Percentage (2 decimals) of part in total, by integer arithmetic on cents. */
+export function percentOf(part: number, total: number): number {
+  if (total <= 0) return 0;
+  return Math.round((part * 10000) / total) / 100;
+}
+
+/** Signed percentage change with 2 decimals, null when there is nothing to compare with. */
+export function changePercent(current: number, previous: number): number | null {
+  if (previous === 0) return null;
+  const ratio = ((current - previous) * 10000) / previous;
+  return (Math.sign(ratio) * Math.round(Math.abs(ratio))) / 100 || 0;
+}
+
+interface Resolved {
+  scope: repo.StatsScope;
+  period: Period;
+  type: repo.Kind;
+  today: string;
+  current: repo.DateRange;
+}
+
+export interface StatsServiceDeps {
+  db: Db;
+  appTimezone: string;
+  now?: () => Date;
+}
+
+export function createStatsService(deps: StatsServiceDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** Checks the query (40001), the tag (the caller's, else 40001) and the group (member, else 40302). */
+  async function resolve(userId: number, q: StatsQuery): Promise<Resolved> {
+    if (q.date !== undefined && !isValidDate(q.date)) throw Errors.field('date', 'must be a valid date YYYY-MM-DD');
+    if (q.tag_id !== undefined && !(await repo.isOwnTag(db, userId, q.tag_id))) throw Errors.field('tag_id', 'is not one of your tags');
+    if (q.group_id !== undefined) await requireGroupMember(db, q.group_id, userId);
+    const today = todayIn((await repo.userTimezone(db, userId)) ?? deps.appTimezone, now());
+    const period = q.period ?? 'month';
+    return {
+      scope: { userId, groupId: q.group_id, tagId: q.tag_id },
+      period,
+      type: q.type ?? 'expense',
+      today,
+      current: periodRange(period, q.date ?? today),
+    };
+  }
+
+  function overviewOf(r: Resolved, totals: repo.Totals): Overview {
+    const typeTotal = r.type === 'income' ? totals.income : totals.expense;
+    return {
+      start: r.current.start,
+      end: r.current.end,
+      income: toMajor(totals.income),
+      expense: toMajor(totals.expense),
+      balance: toMajor(totals.income - totals.expense),
+      count: totals.count,
+      daily_average: toMajor(Math.round(typeTotal / elapsedDays(r.current, r.today))),
+    };
+  }
+
+  function shareOf(rows: repo.ShareRow[]): CategoryShare {
+    const total = rows.reduce((s, r) => s + r.amount, 0);
+    return {
+      total: toMajor(total),
+      list: rows.map((r) => ({
+        category_id: r.category_id,
+        name: r.name,
+        color: r.color,
+        amount: toMajor(r.amount),
+        count: r.count,
+        percent: percentOf(r.amount, total),
+      })),
+    };
+  }
+
+  function trendOf(r: Resolved, rows: repo.TrendRow[]): Trend {
+    const byKey = new Map(rows.map((p) => [p.date, p]));
+    const unit = r.period === 'year' ? 'month' : 'day';
+    const keys = unit === 'month' ? eachMonth(r.current.start, r.current.end) : eachDay(r.current.start, r.current.end);
+    return {
+      unit,
+      list: keys.map((k) => {
+        const p = byKey.get(k);
+        return { date: k, amount: toMajor(p?.amount ?? 0), count: p?.count ?? 0 };
+      }),
+    };
+  }
+
+  async function maxOf(maxId: number | null): Promise<MaxResult> {
+    if (maxId === null) return { transaction: null };
+    const [view] = await loadTransactionViews(db, [maxId]);
+    return { transaction: view ?? null };
+  }
+
+  function compareOf(r: Resolved, previous: repo.DateRange, cur: repo.Totals, prev: repo.Totals): Compare {
+    return {
+      current: { start: r.current.start, end: r.current.end, income: toMajor(cur.income), expense: toMajor(cur.expense) },
+      previous: { start: previous.start, end: previous.end, income: toMajor(prev.income), expense: toMajor(prev.expense) },
+      change: { income_percent: changePercent(cur.income, prev.income), expense_percent: changePercent(cur.expense, prev.expense) },
+    };
+  }
+
+  const zero: repo.Totals = { income: 0, expense: 0, count: 0 };
+  const previousOf = (r: Resolved) => previousPeriodRange(r.period, r.current.start);
+
+  return {
+    async overview(userId: number, q: StatsQuery): Promise<Overview> {
+      const r = await resolve(userId, q);
+      const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, overview: true });
+      return overviewOf(r, rows.overview ?? zero);
+    },
+
+    async categoryShare(userId: number, q: StatsQuery): Promise<CategoryShare> {
+      const r = await resolve(userId, q);
+      const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, share: true });
+      return shareOf(rows.share ?? []);
+    },
+
+    async trend(userId: number, q: StatsQuery): Promise<Trend> {
+      const r = await resolve(userId, q);
+      const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, trend: r.period === 'year' ? 'month' : 'day' });
+      return trendOf(r, rows.trend ?? []);
+    },
+
+    async max(userId: number, q: StatsQuery): Promise<MaxResult> {
+      const r = await resolve(userId, q);
+      const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, max: true });
+      return maxOf(rows.max_id);
+    },
+
+    async compare(userId: number, q: StatsQuery): Promise<Compare> {
+      const r = await resolve(userId, q);
+      const previous = previousOf(r);
+      const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, overview: true, previous });
+      return compareOf(r, previous, rows.overview ?? zero, rows.previous ?? zero);
+    },
+
+    /** The five statistics from one statement (plus the largest transaction's view). */
+    async summary(userId: number, q: StatsQuery): Promise<Summary> {
+      const r = await resolve(userId, q);
+      const previous = previousOf(r);
+      const rows = await repo.runStats(db, r.scope, {
+        current: r.current,
+        type: r.type,
+        overview: true,
+        share: true,
+        trend: r.period === 'year' ? 'month' : 'day',
+        max: true,
+        previous,
+      });
+      const totals = rows.overview ?? zero;
+      return {
+        overview: overviewOf(r, totals),
+        category_share: shareOf(rows.share ?? []),
+        trend: trendOf(r, rows.trend ?? []),
+        max: await maxOf(rows.max_id),
+        compare: compareOf(r, previous, totals, rows.previous ?? zero),
+      };
+    },
+  };
+}
+
+export type StatsService = ReturnType<typeof createStatsService>;

@@ -1,0 +1,323 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { transactionTags, users } from '../src/db/schema/index.ts';
+import { periodRange, todayIn } from '../src/lib/dates.ts';
+import { changePercent, elapsedDays, percentOf } from '../src/modules/stats/stats.service.ts';
+import { createTestApp, type TestContext } from './helpers/app.ts';
+import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('statistics helpers', () => {
+  it('counts the elapsed days of a period', () => {
+    const march = { start: '2025-03-01', end: '2025-03-31' };
+    assert.equal(elapsedDays(march, '2025-04-10'), 31);
+    assert.equal(elapsedDays(march, '2025-03-31'), 31);
+    assert.equal(elapsedDays(march, '2025-03-10'), 10);
+    assert.equal(elapsedDays(march, '2025-03-01'), 1);
+    assert.equal(elapsedDays(march, '2025-02-01'), 1);
+    assert.equal(elapsedDays({ start: '2024-01-01', end: '2024-12-31' }, '2025-01-01'), 366);
+  });
+
+  it('computes percentages with 2 decimals', () => {
+    assert.equal(percentOf(1, 3), 33.33);
+    assert.equal(percentOf(2, 3), 66.67);
+    assert.equal(percentOf(5, 5), 100);
+    assert.equal(percentOf(0, 0), 0);
+    assert.equal(changePercent(12550, 10000), 25.5);
+    assert.equal(changePercent(9000, 10000), -10);
+    assert.equal(changePercent(10000, 10000), 0);
+    assert.equal(changePercent(0, 10000), -100);
+    assert.equal(changePercent(100, 0), null);
+    assert.equal(changePercent(1, 3), -66.67);
+    assert.equal(changePercent(2, 3), -33.33);
+  });
+});
+
+describe('statistics', () => {
+  let t: TestContext;
+  let alice: UserRow;
+  let bob: UserRow;
+  let carol: UserRow;
+  let aliceH: { authorization: string };
+  let bobH: { authorization: string };
+  let carolH: { authorization: string };
+  let food: number;
+  let transport: number;
+  let shopping: number;
+  let salary: number;
+  let groupId: number;
+  let tagId: number;
+  let bobTagId: number;
+  let bigId: number;
+
+  before(async () => {
+    t = await createTestApp();
+    alice = await createUser(t.db);
+    bob = await createUser(t.db);
+    carol = await createUser(t.db);
+    aliceH = await loginAs(t.app, alice);
+    bobH = await loginAs(t.app, bob);
+    carolH = await loginAs(t.app, carol);
+    food = (await createCategory(t.db, alice.id, { name: 'S-Food', color: '#AA0000' })).id;
+    transport = (await createCategory(t.db, alice.id, { name: 'S-Transport', color: '#00AA00' })).id;
+    shopping = (await createCategory(t.db, alice.id, { name: 'S-Shopping', color: '#0000AA' })).id;
+    salary = (await createCategory(t.db, alice.id, { name: 'S-Salary', kind: 'income', color: '#AAAA00' })).id;
+    const bobFood = (await createCategory(t.db, bob.id, { name: 'B-Food', color: '#BB0000' })).id;
+    const group = await createGroup(t.db, alice.id);
+    groupId = group.id;
+    await addMember(t.db, groupId, bob.id);
+    const tag = await createTag(t.db, alice.id);
+    tagId = tag.id;
+    bobTagId = (await createTag(t.db, bob.id)).id;
+
+    const tx = (userId: number, categoryId: number, date: string, amountCents: number, extra: Json = {}) =>
+      createTransaction(t.db, userId, { categoryId, date, amountCents, ...extra });
+    // March 2025 (a past month of 31 days), alice personally
+    const tagged = await tx(alice.id, food, '2025-03-03', 1250);
+    await tx(alice.id, transport, '2025-03-03', 3000);
+    await tx(alice.id, food, '2025-03-10', 10000, { note: 'earlier hundred' });
+    bigId = (await tx(alice.id, food, '2025-03-15', 10000, { note: 'dinner party' })).id;
+    await tx(alice.id, shopping, '2025-03-31', 725);
+    await tx(alice.id, salary, '2025-03-10', 500000, { kind: 'income' });
+    // alice in the group (counts personally and in the group)
+    const groupTagged = await tx(alice.id, shopping, '2025-03-20', 2000, { groupId });
+    await t.db.insert(transactionTags).values([
+      { transactionId: tagged.id, tagId },
+      { transactionId: groupTagged.id, tagId },
+    ]);
+    // February 2025 and April 2025 for alice
+    await tx(alice.id, food, '2025-02-10', 5000);
+    await tx(alice.id, salary, '2025-02-25', 400000, { kind: 'income' });
+    await tx(alice.id, food, '2025-04-01', 99900);
+    // bob: personal (never in alice's numbers) and in the group
+    await tx(bob.id, bobFood, '2025-03-05', 777700);
+    await tx(bob.id, bobFood, '2025-03-06', 4000, { groupId });
+    // carol: nothing in the group
+  });
+  after(async () => t.close());
+
+  const get = async (path: string, headers: { authorization: string }, expect = 200) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/stats/${path}`, headers });
+    assert.equal(res.statusCode, expect, `${path}: ${res.body}`);
+    return res.json() as Json;
+  };
+
+  it('gives the overview of a past month', async () => {
+    const o = await get('overview?period=month&date=2025-03-18', aliceH);
+    assert.deepEqual(o, {
+      start: '2025-03-01',
+      end: '2025-03-31',
+      income: 5000,
+      expense: 269.75,
+      balance: 4730.25,
+      count: 7,
+      // 26975 cents over all 31 days
+      daily_average: 8.7,
+    });
+    const income = await get('overview?date=2025-03-18&type=income', aliceH);
+    assert.equal(income.daily_average, 161.29);
+    assert.equal(income.expense, 269.75);
+  });
+
+  it('shares the type total by category, amount descending', async () => {
+    const s = await get('category-share?date=2025-03-01', aliceH);
+    assert.equal(s.total, 269.75);
+    assert.deepEqual(s.list, [
+      { category_id: food, name: 'S-Food', color: '#AA0000', amount: 212.5, count: 3, percent: 78.78 },
+      { category_id: transport, name: 'S-Transport', color: '#00AA00', amount: 30, count: 1, percent: 11.12 },
+      { category_id: shopping, name: 'S-Shopping', color: '#0000AA', amount: 27.25, count: 2, percent: 10.1 },
+    ]);
+    const inc = await get('category-share?date=2025-03-01&type=income', aliceH);
+    assert.deepEqual(inc, { total: 5000, list: [{ category_id: salary, name: 'S-Salary', color: '#AAAA00', amount: 5000, count: 1, percent: 100 }] });
+    const empty = await get('category-share?date=2030-03-01', aliceH);
+    assert.deepEqual(empty, { total: 0, list: [] });
+  });
+
+  it('gives a zero-filled trend per day for weeks and months, per month for years', async () => {
+    const m = await get('trend?date=2025-03-09', aliceH);
+    assert.equal(m.unit, 'day');
+    assert.equal(m.list.length, 31);
+    assert.equal(m.list[0].date, '2025-03-01');
+    assert.equal(m.list[30].date, '2025-03-31');
+    assert.deepEqual(m.list[2], { date: '2025-03-03', amount: 42.5, count: 2 });
+    assert.deepEqual(m.list[3], { date: '2025-03-04', amount: 0, count: 0 });
+    assert.deepEqual(m.list[30], { date: '2025-03-31', amount: 7.25, count: 1 });
+    const sum = m.list.reduce((s: number, p: Json) => s + Math.round(p.amount * 100), 0);
+    assert.equal(sum, 26975);
+
+    const w = await get('trend?period=week&date=2025-03-05', aliceH);
+    assert.deepEqual(
+      w.list.map((p: Json) => p.date),
+      ['2025-03-03', '2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07', '2025-03-08', '2025-03-09'],
+    );
+    assert.equal(w.list[0].amount, 42.5);
+
+    const y = await get('trend?period=year&date=2025-07-01', aliceH);
+    assert.equal(y.unit, 'month');
+    assert.equal(y.list.length, 12);
+    assert.deepEqual(y.list[0], { date: '2025-01', amount: 0, count: 0 });
+    assert.deepEqual(y.list[1], { date: '2025-02', amount: 50, count: 1 });
+    assert.deepEqual(y.list[2], { date: '2025-03', amount: 269.75, count: 6 });
+    assert.deepEqual(y.list[3], { date: '2025-04', amount: 999, count: 1 });
+    const yi = await get('trend?period=year&date=2025-07-01&type=income', aliceH);
+    assert.deepEqual(yi.list[2], { date: '2025-03', amount: 5000, count: 1 });
+  });
+
+  it('finds the largest single transaction in the transaction shape (ties: the latest)', async () => {
+    const { transaction } = await get('max?date=2025-03-02', aliceH);
+    assert.equal(transaction.id, bigId);
+    assert.equal(transaction.amount, 100);
+    assert.equal(transaction.kind, 'expense');
+    assert.equal(transaction.date, '2025-03-15');
+    assert.equal(transaction.note, 'dinner party');
+    assert.deepEqual(transaction.category, { id: food, name: 'S-Food', color: '#AA0000', kind: 'expense' });
+    assert.equal(transaction.user_id, alice.id);
+    assert.equal(transaction.owner.id, alice.id);
+    assert.deepEqual(transaction.tags, []);
+    assert.equal(transaction.group_id, null);
+    const income = await get('max?date=2025-03-02&type=income', aliceH);
+    assert.equal(income.transaction.amount, 5000);
+    assert.deepEqual(await get('max?date=2030-01-01', aliceH), { transaction: null });
+    // on the same day and amount the higher id wins
+    const u = await createUser(t.db);
+    const first = await createTransaction(t.db, u.id, { date: '2025-05-05', amountCents: 500 });
+    const second = await createTransaction(t.db, u.id, { date: '2025-05-05', amountCents: 500 });
+    await createTransaction(t.db, u.id, { date: '2025-05-06', amountCents: 499 });
+    const tie = await get('max?date=2025-05-01', await loginAs(t.app, u));
+    assert.equal(tie.transaction.id, Math.max(first.id, second.id));
+  });
+
+  it('compares with the period just before', async () => {
+    const c = await get('compare?date=2025-03-20', aliceH);
+    assert.deepEqual(c, {
+      current: { start: '2025-03-01', end: '2025-03-31', income: 5000, expense: 269.75 },
+      previous: { start: '2025-02-01', end: '2025-02-28', income: 4000, expense: 50 },
+      change: { income_percent: 25, expense_percent: 439.5 },
+    });
+    const april = await get('compare?date=2025-04-20', aliceH);
+    assert.deepEqual(april.change, { income_percent: -100, expense_percent: 270.34 });
+    const feb = await get('compare?date=2025-02-20', aliceH);
+    assert.deepEqual(feb.change, { income_percent: null, expense_percent: null });
+    const week = await get('compare?period=week&date=2025-03-12', aliceH);
+    assert.deepEqual(week.previous, { start: '2025-03-03', end: '2025-03-09', income: 0, expense: 42.5 });
+    assert.deepEqual(week.current, { start: '2025-03-10', end: '2025-03-16', income: 5000, expense: 200 });
+    assert.deepEqual(week.change, { income_percent: null, expense_percent: 370.59 });
+    const year = await get('compare?period=year&date=2026-01-01', aliceH);
+    assert.deepEqual(year.previous, { start: '2025-01-01', end: '2025-12-31', income: 9000, expense: 1318.75 });
+    assert.equal(year.change.expense_percent, -100);
+  });
+
+  it('shows every member\'s transactions of a group to its members only', async () => {
+    const o = await get(`overview?date=2025-03-01&group_id=${groupId}`, bobH);
+    assert.equal(o.expense, 60);
+    assert.equal(o.income, 0);
+    assert.equal(o.count, 2);
+    assert.deepEqual(await get(`overview?date=2025-03-01&group_id=${groupId}`, aliceH), o);
+    const share = await get(`category-share?date=2025-03-01&group_id=${groupId}`, aliceH);
+    assert.deepEqual(
+      share.list.map((r: Json) => [r.name, r.amount, r.percent]),
+      [
+        ['B-Food', 40, 66.67],
+        ['S-Shopping', 20, 33.33],
+      ],
+    );
+    const max = await get(`max?date=2025-03-01&group_id=${groupId}`, aliceH);
+    assert.equal(max.transaction.user_id, bob.id);
+    assert.equal(max.transaction.group_id, groupId);
+    for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/stats/${path}?group_id=${groupId}`, headers: carolH });
+      assert.equal(res.statusCode, 403, `${path}: ${res.body}`);
+      assert.equal(res.json().code, 40302);
+    }
+    const missing = await t.app.inject({ method: 'GET', url: '/api/stats/overview?group_id=2147483647', headers: aliceH });
+    assert.equal(missing.json().code, 40302);
+  });
+
+  it('filters by one of the caller\'s tags, and refuses another user\'s tag with 40001', async () => {
+    const o = await get(`overview?date=2025-03-01&tag_id=${tagId}`, aliceH);
+    assert.equal(o.expense, 32.5);
+    assert.equal(o.count, 2);
+    const g = await get(`overview?date=2025-03-01&tag_id=${tagId}&group_id=${groupId}`, aliceH);
+    assert.equal(g.expense, 20);
+    for (const id of [bobTagId, 2147483647]) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/stats/overview?tag_id=${id}`, headers: aliceH });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().code, 40001);
+    }
+  });
+
+  it('never counts another user\'s rows', async () => {
+    const o = await get('overview?date=2025-03-01', bobH);
+    assert.equal(o.expense, 7817);
+    assert.equal(o.count, 2);
+    const c = await get('overview?date=2025-03-01', carolH);
+    assert.deepEqual(
+      [c.income, c.expense, c.count, c.daily_average],
+      [0, 0, 0, 0],
+    );
+    const carolTrend = await get('trend?date=2025-03-01', carolH);
+    assert.ok(carolTrend.list.every((p: Json) => p.amount === 0 && p.count === 0));
+    assert.deepEqual(await get('max?date=2025-03-01', carolH), { transaction: null });
+  });
+
+  it('answers the five statistics in one summary, each as its own operation does', async () => {
+    for (const qs of ['date=2025-03-18', 'period=week&date=2025-03-12&type=income', 'period=year&date=2025-06-01', `date=2025-03-01&group_id=${groupId}`, `date=2025-03-01&tag_id=${tagId}`]) {
+      const s = await get(`summary?${qs}`, aliceH);
+      assert.deepEqual(Object.keys(s).sort(), ['category_share', 'compare', 'max', 'overview', 'trend']);
+      assert.deepEqual(s.overview, await get(`overview?${qs}`, aliceH), qs);
+      assert.deepEqual(s.category_share, await get(`category-share?${qs}`, aliceH), qs);
+      assert.deepEqual(s.trend, await get(`trend?${qs}`, aliceH), qs);
+      assert.deepEqual(s.max, await get(`max?${qs}`, aliceH), qs);
+      assert.deepEqual(s.compare, await get(`compare?${qs}`, aliceH), qs);
+    }
+  });
+
+  it('validates the common query with 40001', async () => {
+    for (const qs of ['type=all', 'type=', 'period=day', 'date=2025-02-30', 'date=2025-3-1', 'date=today', 'group_id=abc', 'group_id=0', 'tag_id=-1']) {
+      for (const path of ['overview', 'summary']) {
+        const res = await t.app.inject({ method: 'GET', url: `/api/stats/${path}?${qs}`, headers: aliceH });
+        assert.equal(res.statusCode, 400, `${path}?${qs}: ${res.body}`);
+        assert.equal(res.json().code, 40001);
+      }
+    }
+    const anon = await t.app.inject({ method: 'GET', url: '/api/stats/summary' });
+    assert.equal(anon.statusCode, 401);
+  });
+
+  it("defaults to today in the user's own zone, else APP_TIMEZONE, and averages over the days so far", async () => {
+    const east = await createUser(t.db, { timezone: 'Pacific/Kiritimati' });
+    const west = await createUser(t.db, { timezone: 'Etc/GMT+12' });
+    const now = new Date();
+    const eastToday = todayIn('Pacific/Kiritimati', now);
+    const westToday = todayIn('Etc/GMT+12', now);
+    await createTransaction(t.db, east.id, { date: eastToday, amountCents: 3100 });
+    const eo = await get('overview?period=week', await loginAs(t.app, east));
+    assert.deepEqual([eo.start, eo.end], [periodRange('week', eastToday).start, periodRange('week', eastToday).end]);
+    assert.equal(eo.expense, 31);
+    const days = Number(eastToday.slice(8, 10));
+    const em = await get('overview', await loginAs(t.app, east));
+    assert.equal(em.start, periodRange('month', eastToday).start);
+    assert.equal(em.daily_average, Math.round(3100 / days) / 100);
+    const wo = await get('overview?period=week', await loginAs(t.app, west));
+    assert.equal(wo.start, periodRange('week', westToday).start);
+    // a future period divides by one day
+    await createTransaction(t.db, east.id, { date: '2099-06-15', amountCents: 1000 });
+    const future = await get('overview?date=2099-06-01', await loginAs(t.app, east));
+    assert.equal(future.daily_average, 10);
+
+    // a user without a zone follows APP_TIMEZONE
+    const other = await createTestApp({ appTimezone: 'Pacific/Kiritimati' }, t.testDb);
+    try {
+      const plain = await createUser(t.db);
+      const res = await other.app.inject({ method: 'GET', url: '/api/stats/overview?period=week', headers: await loginAs(other.app, plain) });
+      assert.equal(res.json().start, periodRange('week', todayIn('Pacific/Kiritimati', new Date())).start);
+      await t.db.update(users).set({ timezone: 'Etc/GMT+12' }).where(eq(users.id, plain.id));
+      const res2 = await other.app.inject({ method: 'GET', url: '/api/stats/overview?period=week', headers: await loginAs(other.app, plain) });
+      assert.equal(res2.json().start, periodRange('week', todayIn('Etc/GMT+12', new Date())).start);
+    } finally {
+      await other.close();
+    }
+  });
+});
