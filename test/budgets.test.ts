@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { budgets, groups } from '../src/db/schema/index.ts';
+import { addDays, todayIn } from '../src/lib/dates.ts';
+import { createTestApp, type TestContext } from './helpers/app.ts';
+import { addMember, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+
+type Json = Record<string, unknown>;
+type Headers = { authorization: string };
+
+describe('budgets', () => {
+  let t: TestContext;
+  let owner: UserRow;
+  let member: UserRow;
+  let outsider: UserRow;
+  let ownerH: Headers;
+  let memberH: Headers;
+  let outsiderH: Headers;
+  let groupId: number;
+
+  before(async () => {
+    t = await createTestApp();
+    owner = await createUser(t.db);
+    member = await createUser(t.db);
+    outsider = await createUser(t.db);
+    ownerH = await loginAs(t.app, owner);
+    memberH = await loginAs(t.app, member);
+    outsiderH = await loginAs(t.app, outsider);
+    groupId = (await createGroup(t.db, owner.id)).id;
+    await addMember(t.db, groupId, member.id);
+
+    // April 2025
+    await createTransaction(t.db, owner.id, { date: '2025-04-01', amountCents: 10000 });
+    await createTransaction(t.db, owner.id, { date: '2025-04-30', amountCents: 2550 });
+    await createTransaction(t.db, owner.id, { date: '2025-04-15', amountCents: 4000, groupId });
+    await createTransaction(t.db, owner.id, { date: '2025-04-10', amountCents: 900000, kind: 'income' });
+    await createTransaction(t.db, owner.id, { date: '2025-03-31', amountCents: 77700 });
+    await createTransaction(t.db, owner.id, { date: '2025-05-01', amountCents: 88800 });
+    await createTransaction(t.db, member.id, { date: '2025-04-20', amountCents: 1500, groupId });
+    await createTransaction(t.db, member.id, { date: '2025-04-21', amountCents: 60000 });
+    await createTransaction(t.db, outsider.id, { date: '2025-04-21', amountCents: 123400 });
+  });
+  after(async () => t.close());
+
+  const call = async (method: 'GET' | 'PUT', url: string, headers: Headers, payload?: Json) =>
+    t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  const ok = async (method: 'GET' | 'PUT', url: string, headers: Headers, payload?: Json) => {
+    const res = await call(method, url, headers, payload);
+    assert.equal(res.statusCode, 200, `${method} ${url}: ${res.body}`);
+    return res.json() as Json;
+  };
+  const fails = async (status: number, code: number, method: 'GET' | 'PUT', url: string, headers: Headers, payload?: Json) => {
+    const res = await call(method, url, headers, payload);
+    assert.equal(res.statusCode, status, `${method} ${url} ${JSON.stringify(payload)}: ${res.body}`);
+    assert.equal(res.json().code, code);
+  };
+
+  it('shows a personal month with no budget as nulls, spent counting all own expense', async () => {
+    const b = await ok('GET', '/api/budget?month=2025-04', ownerH);
+    // 100 + 25.5 + 40 (recorded in the group); income and other months left out
+    assert.deepEqual(b, { month: '2025-04', amount: null, spent: 165.5, remaining: null });
+    assert.deepEqual(await ok('GET', '/api/budget?month=2025-04', outsiderH), { month: '2025-04', amount: null, spent: 1234, remaining: null });
+    assert.deepEqual(await ok('GET', '/api/budget?month=2024-01', ownerH), { month: '2024-01', amount: null, spent: 0, remaining: null });
+  });
+
+  it('sets, updates and clears the personal budget (one row, upserted)', async () => {
+    const set = await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: 3000 });
+    assert.deepEqual(set, { month: '2025-04', amount: 3000, spent: 165.5, remaining: 2834.5 });
+    const update = await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: '100.50' });
+    assert.deepEqual(update, { month: '2025-04', amount: 100.5, spent: 165.5, remaining: -65 });
+    assert.deepEqual(await ok('GET', '/api/budget?month=2025-04', ownerH), update);
+    const rows = await t.db.select().from(budgets).where(eq(budgets.userId, owner.id));
+    assert.equal(rows.filter((r) => r.groupId === null && r.month === '2025-04').length, 1);
+    // other months are separate
+    assert.equal((await ok('GET', '/api/budget?month=2025-05', ownerH)).amount, null);
+    const withNullGroup = await ok('PUT', '/api/budget', ownerH, { month: '2025-05', amount: 12.5, group_id: null });
+    assert.deepEqual(withNullGroup, { month: '2025-05', amount: 12.5, spent: 888, remaining: -875.5 });
+    const cleared = await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: null });
+    assert.deepEqual(cleared, { month: '2025-04', amount: null, spent: 165.5, remaining: null });
+    const clearedAgain = await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: null });
+    assert.equal(clearedAgain.amount, null);
+    // another user's budget is their own
+    assert.equal((await ok('GET', '/api/budget?month=2025-05', memberH)).amount, null);
+  });
+
+  it('defaults to this month in the user\'s own time zone', async () => {
+    const east = await createUser(t.db, { timezone: 'Pacific/Kiritimati' });
+    const eh = await loginAs(t.app, east);
+    const today = todayIn('Pacific/Kiritimati', new Date());
+    await createTransaction(t.db, east.id, { date: today, amountCents: 1234 });
+    await createTransaction(t.db, east.id, { date: addDays(`${today.slice(0, 7)}-01`, -1), amountCents: 99999 });
+    const b = await ok('GET', '/api/budget', eh);
+    assert.deepEqual(b, { month: today.slice(0, 7), amount: null, spent: 12.34, remaining: null });
+  });
+
+  it('validates month and amount with 40001', async () => {
+    for (const body of [
+      { month: '2025-04', amount: 0 },
+      { month: '2025-04', amount: -5 },
+      { month: '2025-04', amount: '' },
+      { month: '2025-04', amount: 'abc' },
+      { month: '2025-04', amount: 1.234 },
+      { month: '2025-04', amount: '1e3' },
+      { month: '2025-04' },
+      { month: '2025-13', amount: 10 },
+      { month: '2025-4', amount: 10 },
+      { month: '2025-04-01', amount: 10 },
+      { amount: 10 },
+      { month: '2025-04', amount: 10, group_id: 'x' },
+    ]) {
+      await fails(400, 40001, 'PUT', '/api/budget', ownerH, body);
+    }
+    await fails(400, 40001, 'PUT', '/api/budget/mine', memberH, { month: '2025-04', amount: 10 });
+    await fails(400, 40001, 'PUT', '/api/budget/mine', memberH, { month: '2025-04', amount: 0, group_id: groupId });
+    await fails(400, 40001, 'GET', '/api/budget?month=2025-00', ownerH);
+    await fails(400, 40001, 'GET', '/api/budget?month=April', ownerH);
+    await fails(400, 40001, 'GET', '/api/budget?group_id=abc', ownerH);
+  });
+
+  it('shows the group view with nulls until budgets are set', async () => {
+    const view = await ok('GET', `/api/budget?month=2025-04&group_id=${groupId}`, memberH);
+    assert.deepEqual(view, { month: '2025-04', group_id: groupId, amount: null, spent: 55, myAmount: null, mySpent: 15 });
+    const ownerView = await ok('GET', `/api/budget?month=2025-04&group_id=${groupId}`, ownerH);
+    assert.deepEqual(ownerView, { month: '2025-04', group_id: groupId, amount: null, spent: 55, myAmount: null, mySpent: 40 });
+  });
+
+  it('lets the owner alone set the group budget, and each member their own amount', async () => {
+    await fails(403, 40302, 'PUT', '/api/budget', memberH, { month: '2025-04', amount: 500, group_id: groupId });
+    const set = await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: 500, group_id: groupId });
+    assert.deepEqual(set, { month: '2025-04', group_id: groupId, amount: 500, spent: 55, myAmount: null, mySpent: 40 });
+    const mine = await ok('PUT', '/api/budget/mine', memberH, { month: '2025-04', amount: '80', group_id: groupId });
+    assert.deepEqual(mine, { month: '2025-04', group_id: groupId, amount: 500, spent: 55, myAmount: 80, mySpent: 15 });
+    const ownerMine = await ok('PUT', '/api/budget/mine', ownerH, { month: '2025-04', amount: 200, group_id: groupId });
+    assert.equal(ownerMine.myAmount, 200);
+    // each sees their own amount
+    assert.equal((await ok('GET', `/api/budget?month=2025-04&group_id=${groupId}`, memberH)).myAmount, 80);
+    // updating is an upsert; the three kinds of rows stay apart
+    await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: 600, group_id: groupId });
+    await ok('PUT', '/api/budget/mine', memberH, { month: '2025-04', amount: 90, group_id: groupId });
+    const rows = await t.db.select().from(budgets).where(eq(budgets.groupId, groupId));
+    assert.equal(rows.length, 3);
+    assert.deepEqual(
+      rows.map((r) => [r.userId, r.amountCents]).sort((a, b) => Number(a[1]) - Number(b[1])),
+      [
+        [member.id, 9000],
+        [owner.id, 20000],
+        [null, 60000],
+      ],
+    );
+    // the personal budget is not the group one
+    assert.equal((await ok('GET', '/api/budget?month=2025-04', ownerH)).amount, null);
+    // clearing the member's amount gives null, not 0
+    const clearedMine = await ok('PUT', '/api/budget/mine', memberH, { month: '2025-04', amount: null, group_id: groupId });
+    assert.equal(clearedMine.myAmount, null);
+    assert.equal(clearedMine.amount, 600);
+    const clearedGroup = await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: null, group_id: groupId });
+    assert.equal(clearedGroup.amount, null);
+    assert.equal(clearedGroup.myAmount, 200);
+  });
+
+  it('answers 40302 to non-members on every budget operation of a group', async () => {
+    await fails(403, 40302, 'GET', `/api/budget?month=2025-04&group_id=${groupId}`, outsiderH);
+    await fails(403, 40302, 'PUT', '/api/budget', outsiderH, { month: '2025-04', amount: 1, group_id: groupId });
+    await fails(403, 40302, 'PUT', '/api/budget/mine', outsiderH, { month: '2025-04', amount: 1, group_id: groupId });
+    await fails(403, 40302, 'GET', '/api/budget?group_id=2147483647', ownerH);
+    const rows = await t.db.select().from(budgets).where(eq(budgets.userId, outsider.id));
+    assert.equal(rows.length, 0);
+  });
+
+  it('keeps a dissolved group readable but refuses writes with 40902', async () => {
+    const g = await createGroup(t.db, owner.id);
+    await addMember(t.db, g.id, member.id);
+    await ok('PUT', '/api/budget', ownerH, { month: '2025-04', amount: 10, group_id: g.id });
+    await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, g.id));
+    await fails(409, 40902, 'PUT', '/api/budget', ownerH, { month: '2025-04', amount: 20, group_id: g.id });
+    await fails(409, 40902, 'PUT', '/api/budget/mine', memberH, { month: '2025-04', amount: 20, group_id: g.id });
+    const view = await ok('GET', `/api/budget?month=2025-04&group_id=${g.id}`, memberH);
+    assert.equal(view.amount, 10);
+  });
+});
