@@ -18,7 +18,7 @@ describe('group privacy', () => {
   let otherOwner: UserRow;
   let otherMember: UserRow;
   let g: { id: number; inviteCode: string };
-  let g2: { id: number; inviteCode: string };
+  let g2: { id: number };
   let groupNotice: { id: number };
   let otherGroupNotice: { id: number };
   let personal: { id: number };
@@ -37,7 +37,13 @@ describe('group privacy', () => {
   before(async () => {
     t = await createTestApp();
     admin = await createAdmin(t.db);
-    [owner, stayer, removed, leaver, stranger, otherOwner, otherMember] = await Promise.all(Array.from({ length: 7 }, () => createUser(t.db)));
+    owner = await createUser(t.db);
+    stayer = await createUser(t.db);
+    removed = await createUser(t.db);
+    leaver = await createUser(t.db);
+    stranger = await createUser(t.db);
+    otherOwner = await createUser(t.db);
+    otherMember = await createUser(t.db);
     g = await createGroup(t.db, owner.id);
     g2 = await createGroup(t.db, otherOwner.id);
     for (const u of [stayer, removed, leaver]) await addMember(t.db, g.id, u.id);
