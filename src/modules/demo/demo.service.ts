@@ -1,4 +1,83 @@
+import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { budgets, categories, transactions } from '../../db/schema/index.ts';
+import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
 
-/** Fills a fresh demo account with sample data. */
-export async function seedDemoData(_db: Executor, _userId: number, _now: Date, _timezone: string): Promise<void> {}
+export const DEMO_DAYS = 30;
+
+/** mulberry32: a small, fast PRNG, so that one user id always yields the same sample data. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Kind = 'expense' | 'income';
+type NewTransaction = typeof transactions.$inferInsert;
+
+/**
+ * Fills a fresh demo account with about a month of sample data: the last 30 days up to today in
+ * `timezone`, over the user's default categories (meals most days, commuting, a rent, a salary,
+ * some shopping and leisure), plus a personal budget for this month. The same user id always gives
+ * the same data. All transactions go in with one multi-row insert.
+ */
+export async function seedDemoData(db: Executor, userId: number, now: Date, timezone: string): Promise<void> {
+  const cats = await db
+    .select({ id: categories.id, name: categories.name, kind: categories.kind, sort: categories.sort })
+    .from(categories)
+    .where(eq(categories.userId, userId))
+    .orderBy(categories.sort, categories.id);
+  const firstOf = (kind: Kind) => cats.find((c) => c.kind === kind);
+  if (!firstOf('expense') || !firstOf('income')) return;
+  const pick = (name: string, kind: Kind) => (cats.find((c) => c.kind === kind && c.name === name) ?? firstOf(kind)!).id;
+  const food = pick('Food', 'expense');
+  const transport = pick('Transport', 'expense');
+  const shopping = pick('Shopping', 'expense');
+  const housing = pick('Housing', 'expense');
+  const utilities = pick('Utilities', 'expense');
+  const fun = pick('Entertainment', 'expense');
+  const salary = pick('Salary', 'income');
+
+  const rand = seededRandom(Math.imul(userId, 2654435761) ^ 0x5eed);
+  const chance = (p: number) => rand() < p;
+  const oneOf = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+  /** a price between lo and hi (major units), in steps of 0.10 */
+  const price = (lo: number, hi: number) => lo * 100 + Math.floor(rand() * ((hi - lo) * 10 + 1)) * 10;
+
+  const today = todayIn(timezone, now);
+  const days = eachDay(addDays(today, 1 - DEMO_DAYS), today);
+  // the latest such day in the window, so that this month shows them when it can
+  const dayOfMonth = (n: number) => [...days].reverse().find((x) => Number(x.slice(8, 10)) === n) ?? days[0]!;
+  const rentDay = dayOfMonth(1);
+  const salaryDay = dayOfMonth(10);
+  const billDay = dayOfMonth(15);
+
+  const rows: NewTransaction[] = [];
+  const add = (date: string, kind: Kind, categoryId: number, amountCents: number, note: string) =>
+    rows.push({ userId, kind, categoryId, amountCents, note, date });
+
+  for (const date of days) {
+    const weekend = isoWeekday(date) >= 6;
+    if (chance(0.6)) add(date, 'expense', food, price(6, 18), oneOf(['Breakfast', 'Coffee and a bagel', 'Soy milk and buns', 'Latte']));
+    // today always has a lunch, so that this month is never empty
+    if (date === today || chance(0.9)) add(date, 'expense', food, price(18, 45), oneOf(['Lunch', 'Noodles', 'Lunch with colleagues', 'Salad bowl', 'Dumplings']));
+    if (chance(0.75)) add(date, 'expense', food, price(25, 90), oneOf(['Dinner', 'Hotpot with friends', 'Takeout dinner', 'Groceries']));
+    if (!weekend && chance(0.85)) add(date, 'expense', transport, price(3, 8), oneOf(['Subway', 'Bus', 'Subway']));
+    if (weekend && chance(0.35)) add(date, 'expense', transport, price(20, 60), 'Taxi');
+    if (chance(0.15)) add(date, 'expense', shopping, price(50, 400), oneOf(['Clothes', 'Household items', 'Online order', 'New headphones']));
+    if (weekend && chance(0.4)) add(date, 'expense', fun, price(40, 150), oneOf(['Movie', 'Concert tickets', 'Board game cafe']));
+    if (date === rentDay) add(date, 'expense', housing, 250000 + Math.floor(rand() * 11) * 10000, 'Rent');
+    if (date === billDay) add(date, 'expense', utilities, price(80, 200), 'Electricity and water');
+    if (date === salaryDay) add(date, 'income', salary, 800000 + Math.floor(rand() * 9) * 50000, 'Salary');
+  }
+  await db.insert(transactions).values(rows);
+  await db
+    .insert(budgets)
+    .values({ userId, groupId: null, month: today.slice(0, 7), amountCents: 500000 + Math.floor(rand() * 5) * 50000 })
+    .onConflictDoNothing();
+}
