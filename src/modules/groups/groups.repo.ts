@@ -22,7 +22,11 @@ export async function insertGroup(db: Executor, ownerId: number, name: string, i
 
 /** Adds a membership; false when the user already is a member (the primary key decides, so races cannot duplicate). */
 export async function insertMember(db: Executor, groupId: number, userId: number, role: 'owner' | 'member'): Promise<boolean> {
-  const rows = await db.insert(groupMembers).values({ groupId, userId, role }).onConflictDoNothing().returning({ userId: groupMembers.userId });
+  const rows = await db
+    .insert(groupMembers)
+    .values({ groupId, userId, role })
+    .onConflictDoNothing({ target: [groupMembers.groupId, groupMembers.userId] })
+    .returning({ userId: groupMembers.userId });
   return rows.length > 0;
 }
 
