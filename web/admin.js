@@ -115,7 +115,7 @@ async function feedback(root) {
   const status = select('status', [['', 'All'], ['pending', 'Pending'], ['replied', 'Replied'], ['closed', 'Closed']], 'pending');
   status.addEventListener('change', () => ((page = 1), load()));
   const list = h('div');
-  root.replaceChildren(h('div.row', null, field('Status', status)), list);
+  root.replaceChildren(h('div.row', null, h('span.muted', null, 'Status'), status), list);
 
   async function load() {
     loading(list);
@@ -300,7 +300,7 @@ async function logs(root) {
           const { time, level: lv, msg, ...rest } = entry;
           return h('li', null, h('div.row', null, h('span.pill', { class: lv === 'error' || lv === 'fatal' ? 'warn' : null }, String(lv)),
             h('span.small.muted', null, typeof time === 'number' ? new Date(time).toLocaleString() : when(time)), h('span.grow', null, String(msg ?? ''))),
-          Object.keys(rest).length ? h('details', null, h('summary.small.muted', null, 'details'), h('pre', null, JSON.stringify(rest, null, 2))) : null);
+          Object.keys(rest).length ? h('details', null, h('summary.small.muted', null, logHint(rest)), h('pre', null, JSON.stringify(rest, null, 2))) : null);
         }))
         : empty('No entries.'),
       pager(res.total, page, PAGE_SIZE, (p) => ((page = p), load())),
@@ -308,6 +308,16 @@ async function logs(root) {
     return undefined;
   }
   await load();
+}
+
+/** A one-line hint of a log entry's extra fields (request line, status, error). */
+function logHint(rest) {
+  const parts = [];
+  if (rest.req && typeof rest.req === 'object') parts.push(`${rest.req.method ?? ''} ${rest.req.url ?? ''}`.trim());
+  if (rest.res && typeof rest.res === 'object' && rest.res.statusCode) parts.push(String(rest.res.statusCode));
+  if (rest.responseTime !== undefined) parts.push(`${Math.round(Number(rest.responseTime))} ms`);
+  if (rest.err && typeof rest.err === 'object' && rest.err.message) parts.push(String(rest.err.message));
+  return parts.filter(Boolean).join(' · ') || 'details';
 }
 
 async function track(root) {
@@ -326,7 +336,7 @@ async function track(root) {
     h('div.figures', null, stat('Events today', s.today?.events), stat('Users today', s.today?.users)),
     h('div.cols', null,
       h('section.card', null, h('h2', null, 'Last 7 days'), h('div.trend', null, (s.trend || []).map((d) =>
-        h('div.col', { title: `${d.date}: ${d.events} events, ${d.users} users` }, h('i', { style: { height: `${Math.round((d.events / max) * 100)}%` } }), h('span', null, d.date.slice(5)))))),
+        h('div.col', { title: `${d.date}: ${d.events} events, ${d.users} users` }, h('div.track', null, h('i', { style: { height: `${Math.round((d.events / max) * 100)}%` } })), h('span', null, d.date.slice(5)))))),
       h('section.card', null, h('h2', null, 'Popular events'), (s.popular || []).length
         ? h('ul.items', null, s.popular.map((p) => h('li', null, h('span.grow', null, p.event_type), h('strong', null, String(p.count)))))
         : empty('No events yet.'))),

@@ -99,7 +99,7 @@ function refresh(usedAccess) {
 
 function expire(data) {
   clearSession();
-  signedOutHandler(data && data.message);
+  signedOutHandler(data || null);
 }
 
 /**

@@ -44,9 +44,10 @@ document.addEventListener('click', (e) => {
 });
 window.addEventListener('popstate', () => render());
 
-onSignedOut((message) => {
+onSignedOut((body) => {
   stopShell();
-  showSignIn(message || 'Your session has ended. Please sign in again.');
+  // a disabled or deleted account (40104) is told why; any other ending is a plain expiry
+  showSignIn(body && body.code === 40104 ? body.message : 'Your session has ended. Please sign in again.');
 });
 
 function stopShell() {
@@ -61,7 +62,6 @@ function stopShell() {
 // ---------- sign-in ----------
 
 async function showSignIn(message) {
-  if (location.pathname !== '/') history.replaceState(null, '', '/');
   document.title = 'Sign in · Ledger';
   const note = h('p.error', { hidden: !message }, message || '');
   const tagline = h('p.muted');
@@ -113,7 +113,7 @@ function buildShell() {
     h('a.brand', { href: '/books', 'data-link': true }, 'Ledger'),
     h('label.groupsel', null, h('span.small.muted', null, 'View'), groupSel),
     h('span.grow'),
-    h('a.bell', { href: '/notifications', 'data-link': true, title: 'Notifications' }, '🔔', badge),
+    h('a.bell', { href: '/notifications', 'data-link': true, title: 'Notifications' }, 'Inbox', badge),
     h('button.link', { type: 'button', onclick: about }, 'About'),
     h('button.link', { type: 'button', onclick: logout }, 'Sign out'),
   );
@@ -183,6 +183,7 @@ async function about() {
 async function logout() {
   stopShell();
   await signOut();
+  history.replaceState(null, '', '/');
   showSignIn('You have signed out.');
 }
 
@@ -222,6 +223,8 @@ async function render() {
   api('/api/track', { method: 'POST', body: { event_type: 'page_view', page: `/${route.path}`, data: {} } }).catch(() => {});
   try {
     await route.view(main, { params: segments.slice(1) });
+    // a view may have changed the groups (create, join, leave): keep the selector in step
+    if (seq === renderSeq && shell) fillShell(route);
   } catch (err) {
     if (err && err.status === 401) return undefined;
     main.replaceChildren(h('p.error', null, errorText(err)));

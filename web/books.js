@@ -35,6 +35,8 @@ export async function entryFields(initial = {}) {
   const tagIds = initial.tag_ids || (initial.tags || []).map((t) => t.id);
   const tagPick = chips(allTags, tagIds, { max: 10 });
   const groups = state.groups.map((g) => [g.id, g.name]);
+  // a record of a group the user left or that was dissolved keeps its group unless changed
+  if (initial.group_id && !state.groups.some((g) => g.id === initial.group_id)) groups.push([initial.group_id, `Group #${initial.group_id} (no longer active)`]);
   const groupVal = initial.id ? initial.group_id : (initial.group_id ?? state.groupId);
   const group = select('group_id', [['', 'Personal'], ...groups], groupVal ?? '');
   const fillCategories = () => {

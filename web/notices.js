@@ -10,7 +10,7 @@ export function noticeBody(n) {
   return [
     h('p.pre', null, n.content),
     image ? h('img.notice-img', { src: image, alt: '', loading: 'lazy', referrerpolicy: 'no-referrer' }) : null,
-    link ? h('p', null, h('a', { href: link, rel: 'noopener noreferrer', target: link.startsWith('/') ? null : '_blank', 'data-link': link.startsWith('/') ? true : null }, link)) : null,
+    link ? h('p', null, h('a', { href: link, rel: 'noopener noreferrer', target: link.startsWith('/') ? null : '_blank', 'data-link': link.startsWith('/') && !link.startsWith('/api/') ? true : null }, link)) : null,
   ];
 }
 

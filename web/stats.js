@@ -100,7 +100,7 @@ function trendBars(trend) {
       h(
         'div.col',
         { title: `${p.date}: ${money(p.amount)} (${p.count})` },
-        h('i', { style: { height: `${max ? Math.round(((Number(p.amount) || 0) / max) * 100) : 0}%` } }),
+        h('div.track', null, h('i', { style: { height: `${max ? Math.round(((Number(p.amount) || 0) / max) * 100) : 0}%` } })),
         h('span', null, i % every === 0 ? (trend.unit === 'month' ? p.date.slice(5) : p.date.slice(8)) : ''),
       ),
     ),

@@ -88,7 +88,9 @@ export function showError(err) {
 /** Runs an async action from a button, disabling it meanwhile and reporting errors. */
 export function action(fn, okMessage) {
   return async (event) => {
-    const btn = event && event.currentTarget;
+    const target = event && event.currentTarget;
+    // a form's submit button stands for the form, so a second submit cannot start meanwhile
+    const btn = target && target.tagName === 'FORM' ? target.querySelector('[type=submit]') : target;
     if (btn) btn.disabled = true;
     try {
       await fn(event);
