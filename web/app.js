@@ -1,12 +1,12 @@
 // Entry point: sign-in screen, application shell, client-side routing (history API).
 import { api, getTokens, onSignedOut, signIn, signOut } from './api.js';
-import { h, field, toast, errorText, showError, infoDialog, safeLink, state, loadGroups, setGroup, when, hooks } from './ui.js';
+import { h, field, toast, errorText, showError, infoDialog, state, loadGroups, setGroup, when, hooks } from './ui.js';
 import { booksView } from './books.js';
 import { statsView } from './stats.js';
 import { budgetView } from './budget.js';
 import { categoriesView } from './categories.js';
 import { groupsView } from './groups.js';
-import { notificationsView, feedbackView } from './notices.js';
+import { notificationsView, feedbackView, noticeBody } from './notices.js';
 import { profileView, recurringView, dataView } from './profile.js';
 import { adminView } from './admin.js';
 
@@ -153,17 +153,7 @@ function showStrong(list) {
   for (const n of list) shownStrong.add(n.id);
   const dialog = infoDialog(
     'Important',
-    list.map((n) => {
-      const link = safeLink(n.link_url);
-      return h(
-        'article.notice',
-        null,
-        h('h3', null, n.title),
-        h('p.pre', null, n.content),
-        link ? h('a', { href: link, rel: 'noopener noreferrer', target: link.startsWith('/') ? null : '_blank' }, 'Open link') : null,
-        h('p.small.muted', null, when(n.publish_at || n.created_at)),
-      );
-    }),
+    list.map((n) => h('article.notice', null, h('h3', null, n.title), noticeBody(n), h('p.small.muted', null, when(n.publish_at || n.created_at)))),
   );
   dialog.addEventListener('close', async () => {
     await Promise.all(list.map((n) => api(`/api/notifications/${n.id}/read`, { method: 'POST' }).catch(() => {})));
