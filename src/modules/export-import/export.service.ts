@@ -1,0 +1,171 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/client.ts';
+import { isValidDate } from '../../lib/dates.ts';
+import { Errors } from '../../lib/errors.ts';
+import { toMajor } from '../../lib/money.ts';
+import { authenticateAccessToken } from '../../plugins/auth.ts';
+import type { AuthUser } from '../../types.ts';
+import { exportPage, type ExportRow } from './export-import.repo.ts';
+import type { ExportParams, ExportPrepareBody, ExportPrepareResult, ExportQuery } from './export-import.schemas.ts';
+
+export const EXPORT_TOKEN_TTL_S = 300;
+export const EXPORT_PURPOSE = 'export';
+export const EXPORT_COLUMNS = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at'] as const;
+/** rows per database query; two pages at most are held at a time */
+export const EXPORT_PAGE = 2000;
+
+const TYPES = new Set(['expense', 'income', 'all']);
+const FORMATS = new Set(['csv', 'json']);
+
+/** A text cell that a spreadsheet would run as a formula gets a leading apostrophe. */
+export function neutralizeFormula(text: string): string {
+  return text.length > 0 && '=+-@\t\r'.includes(text[0]!) ? `'${text}` : text;
+}
+
+/** Integer cents (as text or number) to a plain decimal with two places: 1250 -> "12.50", -5 -> "-0.05". */
+export function centsToDecimal(cents: string | number): string {
+  const s = String(cents);
+  const neg = s.startsWith('-');
+  const digits = (neg ? s.slice(1) : s).padStart(3, '0');
+  return `${neg ? '-' : ''}${digits.slice(0, -2).replace(/^0+(?=\d)/, '')}.${digits.slice(-2)}`;
+}
+
+/** Checks and completes the export parameters (40001). */
+export function resolveParams(p: Partial<ExportParams>): ExportParams {
+  if (!p.startDate) throw Errors.field('startDate', 'is required');
+  if (!p.endDate) throw Errors.field('endDate', 'is required');
+  if (!isValidDate(p.startDate)) throw Errors.field('startDate', 'must be a valid date (YYYY-MM-DD)');
+  if (!isValidDate(p.endDate)) throw Errors.field('endDate', 'must be a valid date (YYYY-MM-DD)');
+  if (p.startDate > p.endDate) throw Errors.field('endDate', 'must not be before startDate');
+  const type = p.type ?? 'all';
+  const format = p.format ?? 'csv';
+  if (!TYPES.has(type)) throw Errors.field('type', 'must be expense, income or all');
+  if (!FORMATS.has(format)) throw Errors.field('format', 'must be csv or json');
+  return { startDate: p.startDate, endDate: p.endDate, type, format };
+}
+
+export function fileNameOf(p: ExportParams): string {
+  return `transactions-${p.startDate}-${p.endDate}.${p.format}`;
+}
+
+export async function prepareExport(app: FastifyInstance, userId: number, body: ExportPrepareBody): Promise<ExportPrepareResult> {
+  const params = resolveParams(body);
+  const token = await app.tokens.signPurpose(EXPORT_PURPOSE, String(userId), EXPORT_TOKEN_TTL_S, { ...params });
+  const qs = new URLSearchParams({ token, ...params });
+  return { token, expires_in: EXPORT_TOKEN_TTL_S, downloadUrl: `/api/export?${qs.toString()}` };
+}
+
+export interface DownloadAuth {
+  user: AuthUser;
+  /** the parameters a prepared token was signed with */
+  params: Partial<ExportParams> | null;
+}
+
+/**
+ * Who is downloading: `?token=` (a prepared export token, or an access token) or else the
+ * Authorization header. Anything invalid or expired is 40101; a deleted or disabled user 40104.
+ */
+export async function authorizeDownload(app: FastifyInstance, queryToken: string | undefined, bearer: string | null): Promise<DownloadAuth> {
+  if (queryToken !== undefined) {
+    // not a prepared export token: it may still be an access token
+    const claims = await app.tokens.verifyPurpose(queryToken, EXPORT_PURPOSE).catch(() => null);
+    if (claims) {
+      if (!/^[1-9]\d{0,9}$/.test(claims.sub) || Number(claims.sub) > 2147483647) throw Errors.unauthorized('download token invalid');
+      const userId = Number(claims.sub);
+      const state = await app.userState.get(userId);
+      if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
+      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      const params = {
+        startDate: str(claims.startDate),
+        endDate: str(claims.endDate),
+        type: str(claims.type) as ExportParams['type'] | undefined,
+        format: str(claims.format) as ExportParams['format'] | undefined,
+      };
+      return { user: { id: userId, role: state.role }, params };
+    }
+    return { user: await authenticateAccessToken(app, queryToken), params: null };
+  }
+  if (!bearer) throw Errors.unauthorized('access token missing');
+  return { user: await authenticateAccessToken(app, bearer), params: null };
+}
+
+/** Query parameters merged with a prepared token's, which win. */
+export function downloadParams(query: ExportQuery, fromToken: Partial<ExportParams> | null): ExportParams {
+  const q: Partial<ExportParams> = { startDate: query.startDate, endDate: query.endDate, type: query.type, format: query.format };
+  if (fromToken) for (const [k, v] of Object.entries(fromToken)) if (v !== undefined) (q as Record<string, unknown>)[k] = v;
+  return resolveParams(q);
+}
+
+/**
+ * Pages of the user's transactions, fetched one ahead so that the database works while the
+ * previous page is being written; keyset paging on (date, id), so no transaction or cursor is held
+ * open between pages and memory does not depend on the number of rows.
+ */
+export async function* exportPages(db: Executor, userId: number, p: ExportParams, pageSize = EXPORT_PAGE): AsyncGenerator<ExportRow[]> {
+  const fetchPage = (after: { date: string; id: number } | null) => {
+    const promise = exportPage(db, userId, p, after, pageSize);
+    // a download abandoned mid-way must not leave an unhandled rejection behind
+    promise.catch(() => {});
+    return promise;
+  };
+  let pending: Promise<ExportRow[]> | null = fetchPage(null);
+  while (pending) {
+    const rows: ExportRow[] = await pending;
+    const last = rows[rows.length - 1];
+    pending = rows.length === pageSize && last ? fetchPage({ date: last.date, id: Number(last.id) }) : null;
+    if (rows.length) yield rows;
+  }
+}
+
+function csvRecord(r: ExportRow): string[] {
+  return [
+    r.date,
+    r.kind,
+    centsToDecimal(r.cents),
+    neutralizeFormula(r.category),
+    neutralizeFormula(r.note),
+    neutralizeFormula(r.tags.join('|')),
+    r.group_id === null ? '' : String(r.group_id),
+    r.created_at,
+  ];
+}
+
+function jsonRecord(r: ExportRow) {
+  return {
+    date: r.date,
+    kind: r.kind,
+    amount: toMajor(r.cents),
+    category: r.category,
+    note: r.note,
+    tags: r.tags,
+    group_id: r.group_id === null ? null : Number(r.group_id),
+    created_at: r.created_at,
+  };
+}
+
+async function* csvChunks(pages: AsyncGenerator<ExportRow[]>): AsyncGenerator<string> {
+  yield '\ufeff' + stringify([EXPORT_COLUMNS as unknown as string[]]);
+  for await (const rows of pages) yield stringify(rows.map(csvRecord));
+}
+
+async function* jsonChunks(pages: AsyncGenerator<ExportRow[]>): AsyncGenerator<string> {
+  let first = true;
+  yield '[';
+  for await (const rows of pages) {
+    let out = '';
+    for (const r of rows) {
+      out += (first ? '\n' : ',\n') + JSON.stringify(jsonRecord(r));
+      first = false;
+    }
+    yield out;
+  }
+  yield first ? ']\n' : '\n]\n';
+}
+
+/** The file as a stream that pulls a page from the database only when the client has taken the previous one. */
+export function exportStream(db: Executor, userId: number, p: ExportParams): Readable {
+  const pages = exportPages(db, userId, p);
+  return Readable.from(p.format === 'csv' ? csvChunks(pages) : jsonChunks(pages), { objectMode: false, highWaterMark: 64 * 1024 });
+}

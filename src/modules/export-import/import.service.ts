@@ -1,0 +1,349 @@
+import { parse as parseCsv, CsvError } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
+import type { Db, Executor } from '../../db/client.ts';
+import { isValidDate } from '../../lib/dates.ts';
+import { AppError, Errors } from '../../lib/errors.ts';
+import { parseAmount } from '../../lib/money.ts';
+import * as repo from './export-import.repo.ts';
+import type { ImportResult } from './export-import.schemas.ts';
+
+export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 100_000;
+export const MAX_CATEGORIES = 200;
+const MAX_TAGS = 10;
+const INSERT_BATCH = 5000;
+const REQUIRED_COLUMNS = ['date', 'kind', 'amount', 'category'] as const;
+const OPTIONAL_COLUMNS = ['note', 'tags', 'group_id', 'created_at'] as const;
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+type Kind = 'expense' | 'income';
+
+/** A file row that passed validation. */
+export interface ImportRow {
+  /** 1 = the first data row */
+  row: number;
+  date: string;
+  kind: Kind;
+  cents: number;
+  category: string;
+  note: string;
+  tags: string[];
+  groupId: number | null;
+  createdAt: string | null;
+}
+
+export interface RowError {
+  row: number;
+  message: string;
+}
+
+/**
+ * The file's text: UTF-8 (with or without BOM; UTF-16 with a BOM) when the bytes decode as such,
+ * else GB18030, the superset of GBK that Excel writes on Chinese systems.
+ */
+export function decodeText(buf: Uint8Array): string {
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return new TextDecoder('utf-8').decode(buf);
+  if (buf[0] === 0xff && buf[1] === 0xfe) return iconv.decode(Buffer.from(buf.subarray(2)), 'utf-16le');
+  if (buf[0] === 0xfe && buf[1] === 0xff) return iconv.decode(Buffer.from(buf.subarray(2)), 'utf-16be');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    return iconv.decode(Buffer.from(buf), 'gb18030');
+  }
+}
+
+export interface ParsedFile {
+  source: 'csv' | 'json';
+  records: Record<string, unknown>[];
+}
+
+function tooManyRows(): AppError {
+  return Errors.tooLarge(`too many rows: an import holds at most ${IMPORT_MAX_ROWS}`);
+}
+
+/** CSV (header row required) or a JSON array, told apart by the first visible character. */
+export function parseFile(text: string): ParsedFile {
+  const body = text.replace(/^\ufeff/, '');
+  const first = /\S/.exec(body)?.[0];
+  if (first === undefined) throw Errors.field('file', 'is empty');
+  if (first === '[' || first === '{') return { source: 'json', records: parseJson(body) };
+  return { source: 'csv', records: parseCsvRecords(body) };
+}
+
+function parseJson(text: string): Record<string, unknown>[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw Errors.field('file', 'is not valid JSON');
+  }
+  if (!Array.isArray(data)) throw Errors.field('file', 'must be a JSON array of transactions');
+  if (data.length > IMPORT_MAX_ROWS) throw tooManyRows();
+  return data as Record<string, unknown>[];
+}
+
+function parseCsvRecords(text: string): Record<string, unknown>[] {
+  let lines: string[][];
+  let kept = 0;
+  try {
+    lines = parseCsv(text, {
+      relax_column_count: true,
+      skip_empty_lines: true,
+      // rows of empty cells (spreadsheets leave them behind) are dropped; the count stops at the limit
+      on_record: (cells: string[]) => {
+        if (cells.every((c) => c.trim() === '')) return null;
+        if (++kept > IMPORT_MAX_ROWS + 1) throw tooManyRows();
+        return cells;
+      },
+    }) as string[][];
+  } catch (err) {
+    if (err instanceof CsvError) throw Errors.field('file', `is not valid CSV: ${err.message}`);
+    throw err;
+  }
+  const header = (lines[0] ?? []).map((h) => h.trim().toLowerCase());
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length) {
+    throw Errors.field('file', `needs a header row naming the columns ${REQUIRED_COLUMNS.join(', ')} (optional: ${OPTIONAL_COLUMNS.join(', ')}); missing: ${missing.join(', ')}`);
+  }
+  const known = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS] as string[];
+  for (const c of known) if (header.indexOf(c) !== header.lastIndexOf(c)) throw Errors.field('file', `names the column ${c} twice`);
+  const columns = known.map((name) => [name, header.indexOf(name)] as const).filter(([, i]) => i >= 0);
+  return lines.slice(1).map((cells) => {
+    const rec: Record<string, unknown> = {};
+    for (const [name, i] of columns) rec[name] = cells[i] ?? '';
+    if (cells.length > header.length) rec.$extra = cells.length - header.length;
+    return rec;
+  });
+}
+
+/** Undoes the export's formula neutralization: a leading apostrophe before = + - @ tab or CR. */
+export function restoreFormula(text: string): string {
+  return text.length > 1 && text[0] === "'" && '=+-@\t\r'.includes(text[1]!) ? text.slice(1) : text;
+}
+
+const length = (s: string) => [...s].length;
+
+/** Validates every record; each invalid row gets one message naming all of its problems. */
+export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: RowError[] } {
+  const rows: ImportRow[] = [];
+  const errors: RowError[] = [];
+  const csv = file.source === 'csv';
+  const text = (v: unknown) => (typeof v === 'string' ? (csv ? restoreFormula(v) : v).trim() : undefined);
+
+  file.records.forEach((rec, i) => {
+    const row = i + 1;
+    if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) {
+      errors.push({ row, message: 'must be an object' });
+      return;
+    }
+    const problems: string[] = [];
+    if (rec.$extra) problems.push('has more cells than the header');
+
+    const date = rec.date;
+    if (typeof date !== 'string' || !isValidDate(date.trim())) problems.push('date must be a valid date (YYYY-MM-DD)');
+
+    const kind = typeof rec.kind === 'string' ? rec.kind.trim() : rec.kind;
+    if (kind !== 'expense' && kind !== 'income') problems.push('kind must be expense or income');
+
+    let cents = 0;
+    try {
+      cents = parseAmount(typeof rec.amount === 'string' ? rec.amount.trim() : rec.amount);
+    } catch (err) {
+      problems.push(err instanceof AppError ? err.message : 'amount is invalid');
+    }
+
+    const category = text(rec.category);
+    if (category === undefined || length(category) < 1 || length(category) > 20) problems.push('category must be 1 to 20 characters');
+
+    let note = '';
+    if (rec.note !== undefined && rec.note !== null) {
+      const n = text(rec.note);
+      if (n === undefined) problems.push('note must be text');
+      else if (length(n) > 200) problems.push('note must be at most 200 characters');
+      else note = n;
+    }
+
+    let tags: string[] = [];
+    const rawTags = rec.tags;
+    if (rawTags !== undefined && rawTags !== null) {
+      let parts: unknown[] | null = null;
+      if (typeof rawTags === 'string') parts = (csv ? restoreFormula(rawTags) : rawTags).split('|');
+      else if (Array.isArray(rawTags)) parts = rawTags;
+      if (!parts || parts.some((p) => typeof p !== 'string')) problems.push('tags must be names joined by | (or, in JSON, an array of names)');
+      else {
+        tags = [...new Set((parts as string[]).map((p) => p.trim()).filter((p) => p !== ''))];
+        if (tags.some((t) => length(t) > 20)) problems.push('each tag must be 1 to 20 characters');
+        if (tags.length > MAX_TAGS) problems.push(`at most ${MAX_TAGS} tags`);
+      }
+    }
+
+    let groupId: number | null = null;
+    const g = typeof rec.group_id === 'string' ? rec.group_id.trim() : rec.group_id;
+    if (g !== undefined && g !== null && g !== '') {
+      const n = typeof g === 'number' ? g : typeof g === 'string' && /^\d{1,10}$/.test(g) ? Number(g) : NaN;
+      if (!Number.isInteger(n) || n < 1 || n > 2147483647) problems.push('group_id must be a positive integer');
+      else groupId = n;
+    }
+
+    let createdAt: string | null = null;
+    const c = typeof rec.created_at === 'string' ? rec.created_at.trim() : rec.created_at;
+    if (c !== undefined && c !== null && c !== '') {
+      const ms = typeof c === 'string' && ISO_TIMESTAMP.test(c) ? Date.parse(c) : NaN;
+      if (Number.isNaN(ms)) problems.push('created_at must be an ISO 8601 timestamp');
+      else createdAt = new Date(ms).toISOString();
+    }
+
+    if (problems.length) errors.push({ row, message: problems.join('; ') });
+    else rows.push({ row, date: (date as string).trim(), kind: kind as Kind, cents, category: category!, note, tags, groupId, createdAt });
+  });
+  return { rows, errors };
+}
+
+const catKey = (kind: string, name: string) => `${kind}\u0000${name}`;
+
+interface Plan {
+  toImport: ImportRow[];
+  skipped: number;
+  /** categories to create, in order of first use */
+  newCategories: { kind: Kind; name: string }[];
+  errors: RowError[];
+  categoryIds: Map<string, number>;
+  categories: repo.CategoryRef[];
+  liveGroups: Set<number>;
+}
+
+/**
+ * Decides which rows are duplicates: for each (date, kind, amount, category, note) the first
+ * "existing count" rows of the file are skipped and the rest imported, so that importing a file
+ * twice, or one's own export, adds nothing. Also finds the categories to create and refuses rows
+ * that would take the user past the category limit.
+ */
+async function planImport(ex: Executor, userId: number, rows: ImportRow[]): Promise<Plan> {
+  const categories = await repo.userCategories(ex, userId);
+  const categoryIds = new Map(categories.map((c) => [catKey(c.kind, c.name), c.id]));
+  const liveGroups = new Set(await repo.liveGroupIds(ex, userId));
+
+  const keyOf = new Map<string, number>();
+  const keys: repo.DupKey[] = [];
+  const rowKeys: (number | null)[] = rows.map((r) => {
+    const categoryId = categoryIds.get(catKey(r.kind, r.category));
+    if (categoryId === undefined) return null;
+    const k = `${r.date}\u0000${r.kind}\u0000${r.cents}\u0000${categoryId}\u0000${r.note}`;
+    let idx = keyOf.get(k);
+    if (idx === undefined) {
+      idx = keys.length;
+      keyOf.set(k, idx);
+      keys.push({ date: r.date, kind: r.kind, cents: r.cents, categoryId, note: r.note });
+    }
+    return idx;
+  });
+  const remaining = await repo.existingCounts(ex, userId, keys);
+
+  const toImport: ImportRow[] = [];
+  let skipped = 0;
+  rows.forEach((r, i) => {
+    const idx = rowKeys[i];
+    if (idx !== null && idx !== undefined && remaining[idx]! > 0) {
+      remaining[idx]!--;
+      skipped++;
+    } else toImport.push(r);
+  });
+
+  const newCategories: { kind: Kind; name: string }[] = [];
+  const seen = new Set<string>();
+  for (const r of toImport) {
+    const k = catKey(r.kind, r.category);
+    if (!categoryIds.has(k) && !seen.has(k)) {
+      seen.add(k);
+      newCategories.push({ kind: r.kind, name: r.category });
+    }
+  }
+  const errors: RowError[] = [];
+  const room = Math.max(0, MAX_CATEGORIES - categories.length);
+  if (newCategories.length > room) {
+    const refused = new Set(newCategories.slice(room).map((c) => catKey(c.kind, c.name)));
+    for (const r of toImport) {
+      if (refused.has(catKey(r.kind, r.category))) {
+        errors.push({ row: r.row, message: `category "${r.category}" cannot be created: at most ${MAX_CATEGORIES} categories per user` });
+      }
+    }
+  }
+  return { toImport, skipped, newCategories: newCategories.slice(0, room), errors, categoryIds, categories, liveGroups };
+}
+
+async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
+  // categories: appended after the user's own, in each kind's order
+  if (plan.newCategories.length) {
+    const nextSort = { expense: 0, income: 0 };
+    for (const c of plan.categories) nextSort[c.kind] = Math.max(nextSort[c.kind], c.sort + 1);
+    await repo.insertCategories(
+      tx,
+      userId,
+      plan.newCategories.map((c) => ({ ...c, sort: nextSort[c.kind]++ })),
+    );
+    for (const c of await repo.userCategories(tx, userId)) plan.categoryIds.set(catKey(c.kind, c.name), c.id);
+  }
+
+  const wanted = new Set(plan.toImport.flatMap((r) => r.tags));
+  let tagIds = new Map<string, number>();
+  if (wanted.size) {
+    tagIds = new Map((await repo.userTags(tx, userId)).map((t) => [t.name, t.id]));
+    const missing = [...wanted].filter((n) => !tagIds.has(n));
+    if (missing.length) {
+      await repo.insertTags(tx, userId, missing);
+      tagIds = new Map((await repo.userTags(tx, userId)).map((t) => [t.name, t.id]));
+    }
+  }
+
+  const ids = await repo.allocateTransactionIds(tx, plan.toImport.length);
+  for (let start = 0; start < plan.toImport.length; start += INSERT_BATCH) {
+    const part = plan.toImport.slice(start, start + INSERT_BATCH);
+    const links: { transactionId: number; tagId: number }[] = [];
+    const rows = part.map((r, i) => {
+      const id = ids[start + i]!;
+      for (const t of r.tags) links.push({ transactionId: id, tagId: tagIds.get(t)! });
+      return {
+        id,
+        kind: r.kind,
+        cents: r.cents,
+        categoryId: plan.categoryIds.get(catKey(r.kind, r.category))!,
+        note: r.note,
+        date: r.date,
+        // a group the caller is not (or no longer) in, or that was dissolved: imported as personal
+        groupId: r.groupId !== null && plan.liveGroups.has(r.groupId) ? r.groupId : null,
+        createdAt: r.createdAt,
+      };
+    });
+    await repo.insertTransactions(tx, userId, rows);
+    await repo.insertTransactionTags(tx, links);
+  }
+}
+
+const byRow = (a: RowError, b: RowError) => a.row - b.row;
+
+/**
+ * Imports a CSV or JSON file, all or nothing, in one database transaction. Any invalid row: 42203
+ * listing every bad row, nothing written. A dry run answers what a real run would do and writes
+ * nothing: with invalid rows that is nothing imported and the errors.
+ */
+export async function importFile(db: Db, userId: number, file: Uint8Array, dryRun: boolean): Promise<ImportResult> {
+  const { rows, errors } = validateRecords(parseFile(decodeText(file)));
+  if (dryRun) {
+    const plan = await planImport(db, userId, rows);
+    const all = [...errors, ...plan.errors].sort(byRow);
+    if (all.length) return { imported: 0, skipped: 0, errors: all };
+    return { imported: plan.toImport.length, skipped: plan.skipped, errors: [] };
+  }
+  if (errors.length) {
+    // every bad row is listed, those refused by the category limit included
+    const plan = await planImport(db, userId, rows);
+    throw Errors.importRejected([...errors, ...plan.errors].sort(byRow));
+  }
+  return db.transaction(async (tx) => {
+    await repo.lockUserImports(tx, userId);
+    const plan = await planImport(tx, userId, rows);
+    if (plan.errors.length) throw Errors.importRejected(plan.errors.sort(byRow));
+    await write(tx, userId, plan);
+    return { imported: plan.toImport.length, skipped: plan.skipped, errors: [] };
+  });
+}
