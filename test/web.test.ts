@@ -90,6 +90,8 @@ describe('web client sources', () => {
       assert.doesNotMatch(js, /\.(inner|outer)HTML\s*\+?=\s*[^;\n]*(`|\+)/, `${file}: innerHTML built from data`);
       assert.doesNotMatch(js, /insertAdjacentHTML|document\.write|\beval\(|new Function\(|createContextualFragment/, `${file}: markup or code sink`);
       assert.doesNotMatch(js, /\son[a-z]+=["']/, `${file}: inline handler in a string`);
+      // replaceChildren prints null as the text "null": content goes through set(), which skips it
+      assert.doesNotMatch(js, /\.replaceChildren\((?!\))/, `${file}: replaceChildren with content`);
     }
   });
 

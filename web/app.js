@@ -1,6 +1,6 @@
 // Entry point: sign-in screen, application shell, client-side routing (history API).
 import { api, getTokens, onSignedOut, signIn, signOut } from './api.js';
-import { h, field, toast, errorText, showError, infoDialog, state, loadGroups, setGroup, when, hooks } from './ui.js';
+import { h, set, field, toast, errorText, showError, infoDialog, state, loadGroups, setGroup, when, hooks } from './ui.js';
 import { booksView } from './books.js';
 import { statsView } from './stats.js';
 import { budgetView } from './budget.js';
@@ -86,7 +86,7 @@ async function showSignIn(message) {
     e.preventDefault();
     start('/api/auth/login', { code: code.value.trim() }, form.querySelector('button'));
   });
-  app.replaceChildren(
+  set(app, 
     h('section.signin.card', null, h('h1', null, 'Ledger'), tagline, note, demo, h('p.muted.small', null, 'The demo creates a private account with a month of sample data. It is removed after 24 hours.'), h('hr'), form),
   );
   api('/api/config', { public: true })
@@ -117,18 +117,18 @@ function buildShell() {
     h('button.link', { type: 'button', onclick: about }, 'About'),
     h('button.link', { type: 'button', onclick: logout }, 'Sign out'),
   );
-  app.replaceChildren(h('div.shell', null, header, nav, main));
+  set(app, h('div.shell', null, header, nav, main));
   shell = { badge, groupSel, nav, main };
 }
 
 function fillShell(active) {
   const { nav, groupSel } = shell;
-  nav.replaceChildren(
+  set(nav, 
     ...ROUTES.filter((r) => !r.admin || state.me.role === 'admin').map((r) =>
       h('a', { href: `/${r.path}`, 'data-link': true, 'aria-current': r === active ? 'page' : null }, r.label),
     ),
   );
-  groupSel.replaceChildren(
+  set(groupSel, 
     h('option', { value: '' }, 'Personal books'),
     ...state.groups.map((g) => h('option', { value: String(g.id), selected: g.id === state.groupId }, `Group: ${g.name}`)),
   );
@@ -191,7 +191,7 @@ async function render() {
     }
   } catch (err) {
     if (!getTokens()) return undefined;
-    app.replaceChildren(h('section.card.signin', null, h('p.error', null, errorText(err)), h('button', { type: 'button', onclick: () => render() }, 'Retry')));
+    set(app, h('section.card.signin', null, h('p.error', null, errorText(err)), h('button', { type: 'button', onclick: () => render() }, 'Retry')));
     return undefined;
   }
   if (seq !== renderSeq) return undefined;
@@ -209,7 +209,7 @@ async function render() {
   fillShell(route);
   document.title = `${route.label} · Ledger`;
   const main = h('div.view');
-  shell.main.replaceChildren(main);
+  set(shell.main, main);
   api('/api/track', { method: 'POST', body: { event_type: 'page_view', page: `/${route.path}`, data: {} } }).catch(() => {});
   try {
     await route.view(main, { params: segments.slice(1) });
@@ -217,7 +217,7 @@ async function render() {
     if (seq === renderSeq && shell) fillShell(route);
   } catch (err) {
     if (err && err.status === 401) return undefined;
-    main.replaceChildren(h('p.error', null, errorText(err)));
+    set(main, h('p.error', null, errorText(err)));
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 // Books: the filtered, paginated transaction list with totals, the entry form and saved filters.
 import { api, idempotencyKey } from './api.js';
 import {
-  h, field, select, chips, pager, swatch, empty, loading, money, action, formDialog, confirmDialog, promptDialog,
+  h, set, field, select, chips, pager, swatch, empty, loading, money, action, formDialog, confirmDialog, promptDialog,
   toast, validAmount, state, currentGroup, categories, tags, today, shiftDate,
 } from './ui.js';
 
@@ -42,7 +42,7 @@ export async function entryFields(initial = {}) {
   const fillCategories = () => {
     const list = allCats.filter((c) => c.kind === kind.value);
     const keep = category.value || initial.category_id;
-    category.replaceChildren(...list.map((c) => h('option', { value: String(c.id), selected: String(c.id) === String(keep) }, c.name)));
+    set(category, ...list.map((c) => h('option', { value: String(c.id), selected: String(c.id) === String(keep) }, c.name)));
   };
   fillCategories();
   kind.addEventListener('change', () => {
@@ -53,7 +53,7 @@ export async function entryFields(initial = {}) {
     if (!note.value.trim() && !validAmount(amount.value)) return suggest.replaceChildren();
     try {
       const res = await api('/api/categories/suggest', { query: { kind: kind.value, amount: validAmount(amount.value) ? amount.value.trim() : '', note: note.value.trim() } });
-      suggest.replaceChildren(
+      set(suggest, 
         ...(res.list || []).map((s) =>
           h('button.chip', { type: 'button', style: { '--c': s.color }, onclick: () => (category.value = String(s.category_id)) }, `Suggested: ${s.name}`),
         ),
@@ -237,7 +237,7 @@ export async function booksView(root) {
   const activeCount = criteriaOf(f);
   delete activeCount.sort;
   if (activeCount.kind === 'all') delete activeCount.kind;
-  root.replaceChildren(
+  set(root, 
     h(
       'div.head',
       null,
@@ -253,9 +253,9 @@ export async function booksView(root) {
   async function loadList() {
     loading(results);
     const res = await api('/api/transactions', { query: listQuery() }).catch((err) => err);
-    if (res instanceof Error) return results.replaceChildren(h('p.error', null, res.message));
+    if (res instanceof Error) return set(results, h('p.error', null, res.message));
     const s = res.sums || {};
-    results.replaceChildren(
+    set(results, 
       h(
         'div.figures',
         null,

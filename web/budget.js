@@ -1,6 +1,6 @@
 // Monthly budget: personal, or in group view the group's budget and the member's own amount.
 import { api } from './api.js';
-import { h, field, loading, money, action, toast, validAmount, state, currentGroup, today } from './ui.js';
+import { h, set, field, loading, money, action, toast, validAmount, state, currentGroup, today } from './ui.js';
 import { figure } from './books.js';
 
 let month = null;
@@ -16,7 +16,7 @@ export async function budgetView(root) {
       load();
     }
   });
-  root.replaceChildren(h('div.head', null, h('h1', null, group ? `Budget · ${group.name}` : 'Budget'), h('span.grow'), monthInput), body);
+  set(root, h('div.head', null, h('h1', null, group ? `Budget · ${group.name}` : 'Budget'), h('span.grow'), monthInput), body);
 
   async function load() {
     loading(body);
@@ -24,17 +24,17 @@ export async function budgetView(root) {
     try {
       b = await api('/api/budget', { query: { month, group_id: state.groupId } });
     } catch (err) {
-      body.replaceChildren(h('p.error', null, err.message));
+      set(body, h('p.error', null, err.message));
       return;
     }
     if (!group) {
-      body.replaceChildren(
+      set(body, 
         card('Personal budget', b.amount, b.spent, (amount) => api('/api/budget', { method: 'PUT', body: { month, amount } }), true),
       );
       return;
     }
     const owner = group.role === 'owner' || group.owner_id === state.me.id;
-    body.replaceChildren(
+    set(body, 
       card('Group budget', b.amount, b.spent, (amount) => api('/api/budget', { method: 'PUT', body: { month, amount, group_id: group.id } }), owner,
         owner ? null : 'Only the group owner sets the group budget.'),
       card('My share in this group', b.myAmount, b.mySpent, (amount) => api('/api/budget/mine', { method: 'PUT', body: { month, amount, group_id: group.id } }), true),

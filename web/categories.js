@@ -1,6 +1,6 @@
 // Categories (per kind, ordered, colored; delete with migration) and tags.
 import { api, query } from './api.js';
-import { h, field, select, swatch, empty, action, formDialog, confirmDialog, promptDialog, toast, categories, tags, invalidate } from './ui.js';
+import { h, set, field, select, swatch, empty, action, formDialog, confirmDialog, promptDialog, toast, categories, tags, invalidate } from './ui.js';
 
 let kind = 'expense';
 const PALETTE = ['#e4572e', '#f3a712', '#29335c', '#669bbc', '#4caf50', '#8e44ad', '#16a085', '#d35400'];
@@ -88,7 +88,7 @@ export async function categoriesView(root) {
     ),
   );
 
-  root.replaceChildren(
+  set(root, 
     h('div.head', null, h('h1', null, 'Categories & tags')),
     h(
       'section.card',

@@ -1,6 +1,6 @@
 // Groups ("record together"): create, join by code, members, and the owner's controls.
 import { api } from './api.js';
-import { h, field, empty, avatar, action, confirmDialog, toast, when, state, loadGroups, setGroup, hooks } from './ui.js';
+import { h, set, field, empty, avatar, action, confirmDialog, toast, when, state, loadGroups, setGroup, hooks } from './ui.js';
 import { noticeDialog } from './notices.js';
 
 export async function groupsView(root) {
@@ -24,7 +24,7 @@ export async function groupsView(root) {
     reload();
   }));
 
-  root.replaceChildren(
+  set(root, 
     h('div.head', null, h('h1', null, 'Groups')),
     h('p.muted', null, 'Record together: members of a group see each other’s transactions recorded in it, its statistics and its budget. Pick a group in “View” at the top to switch your books to it.'),
     h('section.card.cols', null, create, join),
@@ -36,7 +36,7 @@ export async function groupsView(root) {
     const members = h('div');
     const showMembers = action(async () => {
       const res = await api(`/api/groups/${g.id}/members`);
-      members.replaceChildren(
+      set(members, 
         h(
           'ul.items',
           null,

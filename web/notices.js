@@ -1,6 +1,6 @@
 // Notifications (read, mark read, publish form) and the user's feedback.
 import { api } from './api.js';
-import { h, field, select, pager, empty, loading, action, formDialog, toast, when, safeLink, hooks } from './ui.js';
+import { h, set, field, select, pager, empty, loading, action, formDialog, toast, when, safeLink, hooks } from './ui.js';
 
 const PAGE_SIZE = 20;
 
@@ -24,7 +24,7 @@ export async function notificationsView(root) {
     page = 1;
     load();
   });
-  root.replaceChildren(
+  set(root, 
     h(
       'div.head',
       null,
@@ -47,8 +47,8 @@ export async function notificationsView(root) {
   async function load() {
     loading(body);
     const res = await api('/api/notifications', { query: { scope, page, pageSize: PAGE_SIZE } }).catch((e) => e);
-    if (res instanceof Error) return body.replaceChildren(h('p.error', null, res.message));
-    body.replaceChildren(
+    if (res instanceof Error) return set(body, h('p.error', null, res.message));
+    set(body, 
       res.list.length ? h('div.stack', null, res.list.map(item)) : empty('No notifications.'),
       pager(res.total, page, PAGE_SIZE, (p) => ((page = p), load())),
     );
@@ -168,13 +168,13 @@ export async function feedbackView(root) {
     page = 1;
     await load();
   }));
-  root.replaceChildren(h('div.head', null, h('h1', null, 'Feedback')), form, h('h2', null, 'Your feedback'), list);
+  set(root, h('div.head', null, h('h1', null, 'Feedback')), form, h('h2', null, 'Your feedback'), list);
 
   async function load() {
     loading(list);
     const res = await api('/api/feedback/mine', { query: { page, pageSize: PAGE_SIZE } }).catch((e) => e);
-    if (res instanceof Error) return list.replaceChildren(h('p.error', null, res.message));
-    list.replaceChildren(
+    if (res instanceof Error) return set(list, h('p.error', null, res.message));
+    set(list, 
       res.list.length
         ? h('div.stack', null, res.list.map((f) =>
           h('article.card', null,

@@ -1,6 +1,6 @@
 // Profile, recurring bills, and import/export.
 import { api, idempotencyKey } from './api.js';
-import { h, field, select, empty, action, formDialog, confirmDialog, toast, when, safeLink, avatar, money, state, categories, invalidate, today, hooks } from './ui.js';
+import { h, set, field, select, empty, action, formDialog, confirmDialog, toast, when, safeLink, avatar, money, state, categories, invalidate, today, hooks } from './ui.js';
 import { entryFields, monthRange } from './books.js';
 
 export async function profileView(root) {
@@ -39,7 +39,7 @@ export async function profileView(root) {
     hooks.refresh();
   }));
 
-  root.replaceChildren(
+  set(root, 
     h('div.head', null, h('h1', null, 'Profile')),
     h(
       'section.card.row.wrap',
@@ -87,7 +87,7 @@ export async function recurringView(root) {
   const reload = () => recurringView(root);
   const catName = (id) => cats.find((c) => c.id === id)?.name || '';
   const unit = (r) => FREQ.find(([v]) => v === r.frequency)?.[1] || r.frequency;
-  root.replaceChildren(
+  set(root, 
     h('div.head', null, h('h1', null, 'Recurring bills'), h('span.grow'), h('button.primary', { type: 'button', onclick: () => ruleDialog(null, reload) }, '+ Add')),
     h('p.muted', null, 'Rent, subscriptions or salary: the transactions are created automatically on their dates. A paused bill skips the dates it was paused over.'),
     res.list.length
@@ -165,7 +165,7 @@ export async function dataView(root) {
   }));
   function showResult(r, dryRun, message) {
     const errors = r.errors || [];
-    result.replaceChildren(
+    set(result, 
       h('p', { class: errors.length ? 'error' : 'ok' }, message || (dryRun
         ? `Check complete: ${r.imported} row(s) would be imported, ${r.skipped} skipped as duplicates.`
         : `Imported ${r.imported} row(s); ${r.skipped} skipped as duplicates.`)),
@@ -174,5 +174,5 @@ export async function dataView(root) {
     );
   }
 
-  root.replaceChildren(h('div.head', null, h('h1', null, 'Import & export')), exportForm, importForm);
+  set(root, h('div.head', null, h('h1', null, 'Import & export')), exportForm, importForm);
 }

@@ -1,6 +1,6 @@
 // Statistics: one summary request per view, drawn with plain CSS bars.
 import { api } from './api.js';
-import { h, select, swatch, empty, loading, money, pct, state, currentGroup, tags, today, shiftDate } from './ui.js';
+import { h, set, select, swatch, empty, loading, money, pct, state, currentGroup, tags, today, shiftDate } from './ui.js';
 import { figure } from './books.js';
 
 const opts = { period: 'month', type: 'expense', date: null, tag_id: '' };
@@ -24,7 +24,7 @@ export async function statsView(root) {
       load();
     });
   }
-  root.replaceChildren(
+  set(root, 
     h('div.head', null, h('h1', null, group ? `Statistics · ${group.name}` : 'Statistics')),
     h(
       'div.row.wrap.card',
@@ -47,13 +47,13 @@ export async function statsView(root) {
     try {
       s = await api('/api/stats/summary', { query: { period: opts.period, type: opts.type, date: opts.date, group_id: state.groupId, tag_id: opts.tag_id } });
     } catch (err) {
-      body.replaceChildren(h('p.error', null, err.message));
+      set(body, h('p.error', null, err.message));
       return;
     }
     const o = s.overview || {};
     label.textContent = `${o.start} – ${o.end}`;
     const typeName = opts.type === 'expense' ? 'expense' : 'income';
-    body.replaceChildren(
+    set(body, 
       h(
         'div.figures',
         null,

@@ -23,6 +23,13 @@ export function h(tag, props, ...children) {
   return el;
 }
 
+/** Replaces an element's content; like h(), it skips null/false children instead of printing them. */
+export function set(el, ...children) {
+  el.replaceChildren();
+  add(el, children);
+  return el;
+}
+
 function add(el, children) {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
@@ -218,7 +225,7 @@ export function empty(text) {
 }
 
 export function loading(root) {
-  root.replaceChildren(h('p.muted', null, 'Loading…'));
+  set(root, h('p.muted', null, 'Loading…'));
 }
 
 // ---------- session state shared by the views ----------
