@@ -1,0 +1,652 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { createTestApp, type TestContext } from './helpers/app.ts';
+import { createAdmin, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
+import { documentedRoutes, multipartFile, referenceKeys, type DocumentedRoute, type Method } from './helpers/privacy-helpers.ts';
+import { assertError, client, type Client } from './helpers/transactions-factories.ts';
+
+/**
+ * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
+ * every route that takes one, an id of them in a body or query is refused (40001; a group the caller
+ * is not in: 40302), and no list, statistic or export of another user ever shows them.
+ *
+ * The route tables below are checked against the served OpenAPI document, so a route added later
+ * without a case here makes this file fail.
+ */
+
+/** Every text of Ada's carries this marker; nothing Ben reads may contain it. */
+const MARK = 'AAPRIV';
+const NONEXISTENT = 2147480000;
+
+interface IdRoute {
+  method: Method;
+  path: string;
+  /** the id Ben presents: one of Ada's, or of something Ben has no part in */
+  foreign: () => number;
+  body?: (own: boolean) => unknown;
+  query?: string;
+  expect: [status: number, code: number];
+  /** a fresh id on which Ben's same request succeeds, with that status: the refusal is about whose row it is */
+  own?: () => Promise<number>;
+  ownStatus?: number;
+  /** why a route has no `own` control */
+  noControl?: string;
+}
+
+/** Routes whose path parameter is not a private row's id, and why. */
+const NOT_PRIVATE: Record<string, string> = {
+  'GET /api/avatars/{key}': 'public by contract: stored images under generated names',
+};
+
+describe('privacy across users', () => {
+  let t: TestContext;
+  let admin: UserRow;
+  let ada: UserRow;
+  let ben: UserRow;
+  let cy: UserRow;
+  let A: Client;
+  let B: Client;
+  let C: Client;
+  let root: Client;
+  /** Ben's access token, for routes that take a token in the query */
+  let benToken: string;
+
+  // Ada's rows
+  let tagA: { id: number; name: string };
+  let catA: { id: number; name: string };
+  let txA: Record<string, unknown> & { id: number };
+  let groupTxA: { id: number };
+  let filterA: Record<string, unknown> & { id: number };
+  let ruleA: Record<string, unknown> & { id: number };
+  let groupA: { id: number; invite_code: string };
+  let feedbackA: { id: number };
+  let noticeA: { id: number };
+  let adaExpenseIds: number[];
+
+  // Ben's rows
+  let catB: number;
+  let tagB: number;
+  let txB: { id: number };
+  let ruleB: { id: number };
+  let filterB: { id: number };
+  let groupB: { id: number; invite_code: string };
+  let noticeB: { id: number };
+
+  let seq = 0;
+  const uniq = (prefix: string) => `${prefix} ${++seq}`;
+
+  function ok<T = Record<string, unknown>>(res: LightMyRequestResponse, status = 201): T {
+    assert.equal(res.statusCode, status, res.body);
+    return res.json() as T;
+  }
+
+  function assertField(res: LightMyRequestResponse, field: string, label: string) {
+    assertError(res, 400, 40001, label);
+    const details = (res.json().details ?? []) as { field: string }[];
+    assert.ok(
+      details.some((d) => d.field === field),
+      `${label}: expected a detail for ${field}, got ${res.body}`,
+    );
+  }
+
+  const benTx = async () => ok<{ id: number }>(await B.post('/api/transactions', { kind: 'expense', amount: 2, category_id: catB, date: '2025-06-11', note: uniq('ben tx') }));
+  const benCategory = async () => ok<{ id: number }>(await B.post('/api/categories', { name: uniq('ben cat'), color: '#445566', kind: 'expense' }));
+  const benGroupNotice = async () =>
+    ok<{ id: number }>(await B.post('/api/notifications', { scope: 'group', group_id: groupB.id, title: uniq('ben notice'), content: 'for the flat' }));
+
+  before(async () => {
+    t = await createTestApp();
+    admin = await createAdmin(t.db, { nickname: 'Root' });
+    ada = await createUser(t.db, { nickname: 'Ada' });
+    ben = await createUser(t.db, { nickname: 'Ben' });
+    cy = await createUser(t.db, { nickname: 'Cy' });
+    A = client(t.app, await loginAs(t.app, ada));
+    B = client(t.app, await loginAs(t.app, ben));
+    benToken = (await loginAs(t.app, ben)).authorization.slice('Bearer '.length);
+    C = client(t.app, await loginAs(t.app, cy));
+    root = client(t.app, await loginAs(t.app, admin));
+
+    tagA = ok(await A.post('/api/tags', { name: `${MARK} tag` }));
+    catA = ok(await A.post('/api/categories', { name: `${MARK} cat`, color: '#112233', kind: 'expense' }));
+    txA = ok(await A.post('/api/transactions', { kind: 'expense', amount: '123.45', category_id: catA.id, date: '2025-06-10', note: `${MARK} note`, tag_ids: [tagA.id] }));
+    filterA = ok(await A.post('/api/filters', { name: `${MARK} filter`, criteria: { category_ids: [catA.id], tag_ids: [tagA.id], min_amount: 0 } }));
+    ruleA = ok(
+      await A.post('/api/recurring', {
+        kind: 'expense',
+        amount: 9,
+        category_id: catA.id,
+        tag_ids: [tagA.id],
+        note: `${MARK} rule`,
+        frequency: 'monthly',
+        start_date: '2099-01-01',
+      }),
+    );
+    groupA = ok(await A.post('/api/groups', { name: `${MARK} group` }));
+    groupTxA = ok(await A.post('/api/transactions', { kind: 'expense', amount: 77, category_id: catA.id, date: '2025-06-12', note: `${MARK} group note`, group_id: groupA.id }));
+    feedbackA = ok(await A.post('/api/feedback', { content: `${MARK} feedback` }));
+    ok(await root.post(`/api/admin/feedback/${feedbackA.id}/reply`, { reply: `${MARK} reply` }), 200);
+    noticeA = ok(await root.post('/api/notifications', { scope: 'personal', user_id: ada.id, title: `${MARK} notice`, content: 'for Ada only', strong: true }));
+    adaExpenseIds = (ok<{ list: { id: number }[] }>(await A.get('/api/categories?kind=expense'), 200)).list.map((c) => c.id);
+
+    catB = (await firstCategory(t.db, ben.id, 'expense')).id;
+    tagB = ok<{ id: number }>(await B.post('/api/tags', { name: 'ben tag' })).id;
+    txB = ok(await B.post('/api/transactions', { kind: 'expense', amount: 5, category_id: catB, date: '2025-06-10', note: 'ben lunch', tag_ids: [tagB] }));
+    ruleB = ok(await B.post('/api/recurring', { kind: 'expense', amount: 3, category_id: catB, note: 'ben rule', frequency: 'weekly', start_date: '2099-01-01' }));
+    filterB = ok(await B.post('/api/filters', { name: 'ben filter', criteria: { category_ids: [catB] } }));
+    groupB = ok(await B.post('/api/groups', { name: 'Ben flat' }));
+    noticeB = await benGroupNotice();
+    ok(await B.post('/api/feedback', { content: 'ben feedback' }));
+    ok(await root.post('/api/notifications', { scope: 'personal', user_id: ben.id, title: 'for Ben', content: 'for Ben only', strong: true }));
+  });
+  after(async () => t.close());
+
+  /**
+   * Administrator routes, as the document states them (`x-auth`); each one must refuse a
+   * non-administrator with 40301 before looking at anything else. Where the document does not
+   * state it, that refusal of a request without a body decides.
+   */
+  async function isAdminRoute(route: DocumentedRoute): Promise<boolean> {
+    const url = route.path.replace(/\{[^}]+\}/g, String(NONEXISTENT));
+    const res = await t.app.inject({ method: route.method, url, headers: await loginAs(t.app, ben) });
+    const refused = res.statusCode === 403 && res.json().code === 40301;
+    if (route.auth === undefined) return refused;
+    if (route.auth === 'admin') assert.ok(refused, `${route.key} is documented as admin, but a non-administrator got ${res.body}`);
+    return route.auth === 'admin';
+  }
+
+  /** Every route taking an id, with what Ben gets for Ada's id (or a group Ben is not in). */
+  function idRoutes(): IdRoute[] {
+    const routes: IdRoute[] = [
+      { method: 'GET', path: '/api/transactions/{id}', foreign: () => txA.id, expect: [404, 40401], own: async () => (await benTx()).id, ownStatus: 200 },
+      { method: 'PUT', path: '/api/transactions/{id}', foreign: () => txA.id, body: () => ({ note: 'taken' }), expect: [404, 40401], own: async () => (await benTx()).id, ownStatus: 200 },
+      { method: 'DELETE', path: '/api/transactions/{id}', foreign: () => txA.id, expect: [404, 40401], own: async () => (await benTx()).id, ownStatus: 204 },
+      {
+        method: 'PUT',
+        path: '/api/tags/{id}',
+        foreign: () => tagA.id,
+        body: () => ({ name: uniq('renamed'), color: '#000000' }),
+        expect: [404, 40401],
+        own: async () => ok<{ id: number }>(await B.post('/api/tags', { name: uniq('tag') })).id,
+        ownStatus: 200,
+      },
+      {
+        method: 'DELETE',
+        path: '/api/tags/{id}',
+        foreign: () => tagA.id,
+        expect: [404, 40401],
+        own: async () => ok<{ id: number }>(await B.post('/api/tags', { name: uniq('tag') })).id,
+        ownStatus: 204,
+      },
+      {
+        method: 'PUT',
+        path: '/api/filters/{id}',
+        foreign: () => filterA.id,
+        body: () => ({ name: 'taken', criteria: { kind: 'income' } }),
+        expect: [404, 40401],
+        own: async () => ok<{ id: number }>(await B.post('/api/filters', { name: uniq('f'), criteria: {} })).id,
+        ownStatus: 200,
+      },
+      {
+        method: 'DELETE',
+        path: '/api/filters/{id}',
+        foreign: () => filterA.id,
+        expect: [404, 40401],
+        own: async () => ok<{ id: number }>(await B.post('/api/filters', { name: uniq('f'), criteria: {} })).id,
+        ownStatus: 204,
+      },
+      {
+        method: 'PUT',
+        path: '/api/categories/{id}',
+        foreign: () => catA.id,
+        body: () => ({ name: uniq('renamed'), color: '#000000', icon: 'x' }),
+        expect: [404, 40401],
+        own: async () => (await benCategory()).id,
+        ownStatus: 200,
+      },
+      { method: 'DELETE', path: '/api/categories/{id}', foreign: () => catA.id, expect: [404, 40401], own: async () => (await benCategory()).id, ownStatus: 204 },
+      {
+        method: 'POST',
+        path: '/api/categories/{id}/migrate',
+        foreign: () => catA.id,
+        body: () => ({ target_id: catB }),
+        expect: [404, 40401],
+        own: async () => (await benCategory()).id,
+        ownStatus: 200,
+      },
+      {
+        method: 'PUT',
+        path: '/api/recurring/{id}',
+        foreign: () => ruleA.id,
+        body: () => ({ note: 'taken', active: false }),
+        expect: [404, 40401],
+        own: async () => ok<{ id: number }>(await B.post('/api/recurring', { kind: 'expense', amount: 1, category_id: catB, frequency: 'daily', start_date: '2099-01-01' })).id,
+        ownStatus: 200,
+      },
+      {
+        method: 'DELETE',
+        path: '/api/recurring/{id}',
+        foreign: () => ruleA.id,
+        expect: [404, 40401],
+        own: async () => ok<{ id: number }>(await B.post('/api/recurring', { kind: 'expense', amount: 1, category_id: catB, frequency: 'daily', start_date: '2099-01-01' })).id,
+        ownStatus: 204,
+      },
+      {
+        method: 'POST',
+        path: '/api/notifications/{id}/read',
+        foreign: () => noticeA.id,
+        expect: [404, 40401],
+        own: async () => ok<{ id: number }>(await root.post('/api/notifications', { scope: 'personal', user_id: ben.id, title: uniq('for Ben'), content: 'hi' })).id,
+        ownStatus: 204,
+      },
+      {
+        method: 'PUT',
+        path: '/api/notifications/{id}',
+        foreign: () => noticeA.id,
+        body: () => ({ title: 'taken' }),
+        expect: [404, 40401],
+        own: async () => (await benGroupNotice()).id,
+        ownStatus: 200,
+      },
+      {
+        method: 'PUT',
+        path: '/api/notifications/{id}/pin',
+        foreign: () => noticeA.id,
+        body: () => ({ pinned: true }),
+        expect: [404, 40401],
+        own: async () => (await benGroupNotice()).id,
+        ownStatus: 200,
+      },
+      { method: 'DELETE', path: '/api/notifications/{id}', foreign: () => noticeA.id, expect: [404, 40401], own: async () => (await benGroupNotice()).id, ownStatus: 204 },
+      // groups are shared, not private: an outsider is told 40302 (CONTRACT "Groups")
+      {
+        method: 'GET',
+        path: '/api/groups/{id}/members',
+        foreign: () => groupA.id,
+        expect: [403, 40302],
+        own: async () => groupB.id,
+        ownStatus: 200,
+      },
+      {
+        method: 'POST',
+        path: '/api/groups/{id}/refresh-code',
+        foreign: () => groupA.id,
+        expect: [403, 40302],
+        own: async () => ok<{ id: number }>(await B.post('/api/groups', { name: uniq('g') })).id,
+        ownStatus: 200,
+      },
+      {
+        method: 'POST',
+        path: '/api/groups/{id}/dissolve',
+        foreign: () => groupA.id,
+        expect: [403, 40302],
+        own: async () => ok<{ id: number }>(await B.post('/api/groups', { name: uniq('g') })).id,
+        ownStatus: 204,
+      },
+      {
+        method: 'POST',
+        path: '/api/groups/{id}/leave',
+        foreign: () => groupA.id,
+        expect: [403, 40302],
+        own: async () => {
+          const g = ok<{ id: number; invite_code: string }>(await C.post('/api/groups', { name: uniq('cy g') }));
+          ok(await B.post('/api/groups/join', { invite_code: g.invite_code }), 200);
+          return g.id;
+        },
+        ownStatus: 204,
+      },
+      {
+        method: 'POST',
+        path: '/api/groups/{id}/remove-member',
+        foreign: () => groupA.id,
+        body: (own) => ({ user_id: own ? cy.id : ada.id }),
+        expect: [403, 40302],
+        own: async () => {
+          ok(await C.post('/api/groups/join', { invite_code: groupB.invite_code }), 200);
+          return groupB.id;
+        },
+        ownStatus: 204,
+      },
+      {
+        method: 'GET',
+        path: '/api/backup/{id}/download',
+        foreign: () => 1,
+        // Ben's own access token in the query
+        query: 'token=BEN',
+        expect: [401, 40101],
+        noControl: "a backup is no user's row: only its own downloadToken opens it, never a user's access token",
+      },
+    ];
+    return routes;
+  }
+
+  it('has a case for every non-administrator route that takes an id', async () => {
+    const withParams = documentedRoutes(t.app).filter((r) => r.pathParams.length > 0);
+    assert.ok(withParams.length >= 20, 'the document lists the routes');
+    const adminKeys: string[] = [];
+    const covered = new Set(idRoutes().map((r) => `${r.method} ${r.path}`));
+    const uncovered: string[] = [];
+    for (const route of withParams) {
+      if (await isAdminRoute(route)) {
+        adminKeys.push(route.key);
+        continue;
+      }
+      if (NOT_PRIVATE[route.key]) {
+        assert.notDeepEqual(route.pathParams, ['id'], `${route.key} takes an id: give it a case`);
+        continue;
+      }
+      assert.deepEqual(route.pathParams, ['id'], `${route.key}: a new kind of path parameter needs a privacy case`);
+      if (!covered.has(route.key)) uncovered.push(route.key);
+    }
+    assert.deepEqual(uncovered, [], 'routes taking an id without a privacy case');
+    // every case is a served route, and the administrator routes were told apart
+    const served = new Set(withParams.map((r) => r.key));
+    assert.deepEqual([...covered].filter((k) => !served.has(k)), [], 'cases for routes that are not served');
+    assert.deepEqual(Object.keys(NOT_PRIVATE).filter((k) => !served.has(k)), [], 'stale exemptions');
+    assert.ok(adminKeys.includes('DELETE /api/admin/users/{id}'), adminKeys.join(', '));
+    assert.ok(adminKeys.includes('POST /api/admin/feedback/{id}/reply'), adminKeys.join(', '));
+    assert.ok(!adminKeys.some((k) => covered.has(k)));
+  });
+
+  it("answers 404 (or 40302 for a group) to Ben on every route given Ada's id, and the same request on Ben's own id succeeds", async () => {
+    for (const r of idRoutes()) {
+      const label = `${r.method} ${r.path}`;
+      const urlOf = (id: number) => r.path.replace('{id}', String(id)) + (r.query ? `?${r.query.replace('BEN', benToken)}` : '');
+      const res = await t.app.inject({
+        method: r.method,
+        url: urlOf(r.foreign()),
+        headers: await loginAs(t.app, ben),
+        ...(r.body ? { payload: r.body(false) as object } : {}),
+      });
+      assertError(res, r.expect[0], r.expect[1], `${label} with Ada's id`);
+      assert.ok(!res.body.includes(MARK), `${label} leaks: ${res.body}`);
+      if (!r.own) {
+        assert.ok(r.noControl, `${label} needs a control`);
+        continue;
+      }
+      const id = await r.own();
+      const control = await t.app.inject({ method: r.method, url: urlOf(id), headers: await loginAs(t.app, ben), ...(r.body ? { payload: r.body(true) as object } : {}) });
+      assert.equal(control.statusCode, r.ownStatus, `${label} on Ben's own id: ${control.body}`);
+    }
+    // a move target does not help: Ada's category stays out of reach
+    assertError(await B.del(`/api/categories/${catA.id}?migrate_to=${catB}`), 404, 40401, "Ada's category with Ben's target");
+    assertError(await B.get(`/api/transactions/${groupTxA.id}`), 404, 40401, "Ada's group transaction");
+
+    await assertAdaIntact();
+  });
+
+  async function assertAdaIntact() {
+    const tx = ok<Record<string, unknown>>(await A.get(`/api/transactions/${txA.id}`), 200);
+    assert.deepEqual(tx, txA);
+    const tags = ok<{ list: { id: number; name: string; color: string | null }[] }>(await A.get('/api/tags'), 200).list;
+    assert.deepEqual(
+      tags.find((x) => x.id === tagA.id),
+      tagA,
+    );
+    const cats = ok<{ list: { id: number; name: string }[] }>(await A.get('/api/categories'), 200).list;
+    assert.deepEqual(
+      cats.find((x) => x.id === catA.id),
+      catA,
+    );
+    const filters = ok<{ list: { id: number }[] }>(await A.get('/api/filters'), 200).list;
+    assert.deepEqual(
+      filters.find((x) => x.id === filterA.id),
+      filterA,
+    );
+    const rules = ok<{ list: { id: number }[] }>(await A.get('/api/recurring'), 200).list;
+    assert.deepEqual(
+      rules.find((x) => x.id === ruleA.id),
+      ruleA,
+    );
+    const notices = ok<{ list: { id: number; read: boolean; pinned: boolean; title: string }[] }>(await A.get('/api/notifications?scope=personal&pageSize=100'), 200).list;
+    const n = notices.find((x) => x.id === noticeA.id);
+    assert.ok(n, "Ada's notice is still there");
+    assert.deepEqual({ read: n.read, pinned: n.pinned, title: n.title }, { read: false, pinned: false, title: `${MARK} notice` });
+    const groups = ok<{ list: { id: number; invite_code: string; member_count: number }[] }>(await A.get('/api/groups'), 200).list;
+    assert.deepEqual(
+      groups.map((g) => [g.id, g.invite_code, g.member_count]),
+      [[groupA.id, groupA.invite_code, 1]],
+    );
+  }
+
+  it("refuses Ada's ids used as references in Ben's bodies and queries, on every route that takes one", async () => {
+    const spare = (await benCategory()).id;
+    const beforeBen = await benCounts();
+    const tx = { kind: 'expense', amount: 1, date: '2025-06-11' };
+    const rule = { kind: 'expense', amount: 1, frequency: 'monthly', start_date: '2099-01-01' };
+    const cases: Record<string, () => Promise<void>> = {
+      'POST /api/transactions b.category_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catA.id }), 'category_id', 'create'),
+      'POST /api/transactions b.tag_ids': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, tag_ids: [tagB, tagA.id] }), 'tag_ids', 'create'),
+      'POST /api/transactions b.group_id': async () => assertError(await B.post('/api/transactions', { ...tx, category_id: catB, group_id: groupA.id }), 403, 40302, 'create in group'),
+      'PUT /api/transactions/{id} b.category_id': async () => assertField(await B.put(`/api/transactions/${txB.id}`, { category_id: catA.id }), 'category_id', 'update'),
+      'PUT /api/transactions/{id} b.tag_ids': async () => assertField(await B.put(`/api/transactions/${txB.id}`, { tag_ids: [tagA.id] }), 'tag_ids', 'update'),
+      'PUT /api/transactions/{id} b.group_id': async () => assertError(await B.put(`/api/transactions/${txB.id}`, { group_id: groupA.id }), 403, 40302, 'move into group'),
+      'GET /api/transactions q.category_ids': async () => assertOnlyBen(await B.get(`/api/transactions?category_ids=${catA.id},${catB}`), 'category filter'),
+      'GET /api/transactions q.tag_ids': async () => {
+        const res = await B.get(`/api/transactions?tag_ids=${tagA.id}`);
+        assertOnlyBen(res, 'tag filter');
+        assert.equal(res.json().total, 0);
+      },
+      'GET /api/transactions q.group_id': async () => assertError(await B.get(`/api/transactions?group_id=${groupA.id}`), 403, 40302, 'group view'),
+      'GET /api/transactions q.user_id': async () => {
+        const res = await B.get(`/api/transactions?group_id=${groupB.id}&user_id=${ada.id}`);
+        assertOnlyBen(res, 'member filter');
+        assert.equal(res.json().total, 0);
+      },
+      'POST /api/recurring b.category_id': async () => assertField(await B.post('/api/recurring', { ...rule, category_id: catA.id }), 'category_id', 'rule'),
+      'POST /api/recurring b.tag_ids': async () => assertField(await B.post('/api/recurring', { ...rule, category_id: catB, tag_ids: [tagA.id] }), 'tag_ids', 'rule'),
+      'POST /api/recurring b.group_id': async () => assertError(await B.post('/api/recurring', { ...rule, category_id: catB, group_id: groupA.id }), 403, 40302, 'rule in group'),
+      'PUT /api/recurring/{id} b.category_id': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { category_id: catA.id }), 'category_id', 'rule update'),
+      'PUT /api/recurring/{id} b.tag_ids': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { tag_ids: [tagA.id] }), 'tag_ids', 'rule update'),
+      'PUT /api/recurring/{id} b.group_id': async () => assertError(await B.put(`/api/recurring/${ruleB.id}`, { group_id: groupA.id }), 403, 40302, 'rule into group'),
+      'POST /api/categories/{id}/migrate b.target_id': async () => assertField(await B.post(`/api/categories/${spare}/migrate`, { target_id: catA.id }), 'target_id', 'migrate'),
+      'DELETE /api/categories/{id} q.migrate_to': async () => {
+        assertField(await B.del(`/api/categories/${spare}?migrate_to=${catA.id}`), 'migrate_to', 'delete with target');
+        assert.ok(ok<{ list: { id: number }[] }>(await B.get('/api/categories'), 200).list.some((c) => c.id === spare), 'the category was not deleted');
+      },
+      'PUT /api/categories/sort b.ids': async () => {
+        assertField(await B.put('/api/categories/sort', { ids: adaExpenseIds }), 'ids', "Ada's order");
+        const mine = ok<{ list: { id: number }[] }>(await B.get('/api/categories?kind=expense'), 200).list.map((c) => c.id);
+        assertField(await B.put('/api/categories/sort', { ids: [...mine, catA.id] }), 'ids', 'with one of Ada');
+        assertField(await B.put('/api/categories/sort', { ids: [...mine.slice(1), catA.id] }), 'ids', 'one swapped for Ada');
+      },
+      'GET /api/budget q.group_id': async () => assertError(await B.get(`/api/budget?group_id=${groupA.id}`), 403, 40302, 'budget'),
+      'PUT /api/budget b.group_id': async () => assertError(await B.put('/api/budget', { month: '2025-06', amount: 1, group_id: groupA.id }), 403, 40302, 'group budget'),
+      'PUT /api/budget/mine b.group_id': async () => assertError(await B.put('/api/budget/mine', { month: '2025-06', amount: 1, group_id: groupA.id }), 403, 40302, 'own amount'),
+      'POST /api/groups/{id}/remove-member b.user_id': async () =>
+        assertError(await B.post(`/api/groups/${groupB.id}/remove-member`, { user_id: ada.id }), 404, 40401, 'remove a non-member'),
+      'POST /api/notifications b.group_id': async () =>
+        assertError(await B.post('/api/notifications', { scope: 'group', group_id: groupA.id, title: 'x', content: 'y' }), 403, 40302, 'notice to her group'),
+      'POST /api/notifications b.user_id': async () =>
+        assertError(await B.post('/api/notifications', { scope: 'personal', user_id: ada.id, title: 'x', content: 'y' }), 403, 40301, 'notice to her'),
+      'PUT /api/notifications/{id} b.group_id': async () =>
+        assertError(await B.put(`/api/notifications/${noticeB.id}`, { group_id: groupA.id }), 403, 40302, 'notice moved to her group'),
+      'PUT /api/notifications/{id} b.user_id': async () =>
+        assertError(await B.put(`/api/notifications/${noticeB.id}`, { scope: 'personal', user_id: ada.id }), 403, 40301, 'notice readdressed to her'),
+    };
+    for (const verb of ['POST', 'PUT'] as const) {
+      const url = verb === 'POST' ? '/api/filters' : `/api/filters/${filterB.id}`;
+      const send = (criteria: Record<string, unknown>) => (verb === 'POST' ? B.post(url, { name: 'probe', criteria }) : B.put(url, { criteria }));
+      const key = `${verb} ${verb === 'POST' ? '/api/filters' : '/api/filters/{id}'}`;
+      cases[`${key} b.criteria.category_ids`] = async () => assertField(await send({ category_ids: [catB, catA.id] }), 'criteria.category_ids', `${key} categories`);
+      cases[`${key} b.criteria.tag_ids`] = async () => assertField(await send({ tag_ids: [tagA.id] }), 'criteria.tag_ids', `${key} tags`);
+      cases[`${key} b.criteria.group_id`] = async () => assertField(await send({ group_id: groupA.id }), 'criteria.group_id', `${key} group`);
+      // a member id only narrows the view of a group Ben is in: naming Ada there shows nothing of hers
+      cases[`${key} b.criteria.user_id`] = async () => {
+        const res = await send({ group_id: groupB.id, user_id: ada.id });
+        if (res.statusCode === 400) return assertField(res, 'criteria.user_id', `${key} member`);
+        assert.equal(res.statusCode, verb === 'POST' ? 201 : 200, res.body);
+        assertOnlyBen(await B.get(`/api/transactions?group_id=${groupB.id}&user_id=${ada.id}`), 'saved member filter');
+        if (verb === 'POST') assert.equal((await B.del(`/api/filters/${res.json().id}`)).statusCode, 204);
+        else assert.equal((await B.put(url, { criteria: { category_ids: [catB] } })).statusCode, 200);
+      };
+    }
+    for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary']) {
+      cases[`GET /api/stats/${path} q.tag_id`] = async () => assertField(await B.get(`/api/stats/${path}?tag_id=${tagA.id}&date=2025-06-10`), 'tag_id', `stats ${path}`);
+      cases[`GET /api/stats/${path} q.group_id`] = async () => assertError(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 403, 40302, `stats ${path}`);
+    }
+
+    // the table covers every reference field of every non-administrator route
+    const expected: string[] = [];
+    for (const route of documentedRoutes(t.app)) {
+      const keys = referenceKeys(route);
+      if (keys.length && !(await isAdminRoute(route))) expected.push(...keys);
+    }
+    assert.deepEqual(
+      expected.filter((k) => !(k in cases)),
+      [],
+      'reference fields without a privacy case',
+    );
+    assert.deepEqual(
+      Object.keys(cases).filter((k) => !expected.includes(k)),
+      [],
+      'cases for reference fields that are not served',
+    );
+
+    for (const [key, run] of Object.entries(cases)) {
+      try {
+        await run();
+      } catch (err) {
+        (err as Error).message = `${key}: ${(err as Error).message}`;
+        throw err;
+      }
+    }
+
+    // nothing was written for Ben, nothing of Ada's moved
+    assert.deepEqual(await benCounts(), beforeBen);
+    const notice = ok<{ scope: string; group_id: number | null; user_id: number | null }>(await B.put(`/api/notifications/${noticeB.id}`, {}), 200);
+    assert.deepEqual([notice.scope, notice.group_id, notice.user_id], ['group', groupB.id, null]);
+    const filter = ok<{ list: { id: number; criteria: unknown }[] }>(await B.get('/api/filters'), 200).list.find((f) => f.id === filterB.id);
+    assert.deepEqual(filter?.criteria, { category_ids: [catB] });
+    await assertAdaIntact();
+    const ownTx = ok<{ list: { id: number }[] }>(await A.get(`/api/transactions?category_ids=${catA.id}`), 200).list;
+    assert.deepEqual(
+      ownTx.map((x) => x.id).sort((a, b) => a - b),
+      [txA.id, groupTxA.id].sort((a, b) => a - b),
+    );
+  });
+
+  async function benCounts() {
+    return {
+      transactions: ok<{ total: number }>(await B.get('/api/transactions'), 200).total,
+      rules: ok<{ list: unknown[] }>(await B.get('/api/recurring'), 200).list.length,
+      filters: ok<{ list: unknown[] }>(await B.get('/api/filters'), 200).list.length,
+      categories: ok<{ list: unknown[] }>(await B.get('/api/categories'), 200).list.length,
+      groups: ok<{ list: unknown[] }>(await B.get('/api/groups'), 200).list.length,
+    };
+  }
+
+  function assertOnlyBen(res: LightMyRequestResponse, label: string) {
+    assert.equal(res.statusCode, 200, `${label}: ${res.body}`);
+    const list = res.json().list as { user_id: number }[];
+    assert.ok(
+      list.every((x) => x.user_id === ben.id),
+      `${label}: ${res.body}`,
+    );
+    assert.ok(!res.body.includes(MARK), `${label}: ${res.body}`);
+  }
+
+  it("never answers Ben with Ada's stored response for the same Idempotency-Key", async () => {
+    const body = { kind: 'expense', amount: '8.80', category_id: catA.id, date: '2025-06-14', note: `${MARK} keyed` };
+    const first = await A.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' });
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal((await A.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' })).json().id, first.json().id);
+    // the same key and the same body from Ben is Ben's own request: Ada's category is refused
+    const same = await B.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' });
+    assertField(same, 'category_id', 'same key, same body');
+    assert.ok(!same.body.includes(MARK));
+    const own = await B.post('/api/transactions', { ...body, category_id: catB, note: 'ben keyed' }, { 'idempotency-key': 'shared-key-1' });
+    assert.equal(own.statusCode, 201, own.body);
+    assert.notEqual(own.json().id, first.json().id);
+    assert.equal(own.json().user_id, ben.id);
+    assert.equal(own.headers['idempotent-replayed'], undefined);
+    assertError(await B.get(`/api/transactions/${first.json().id}`), 404, 40401, "Ada's keyed transaction");
+  });
+
+  it("keeps a group_id of Ada's group out of Ben's import", async () => {
+    const file = JSON.stringify([{ date: '2025-06-13', kind: 'expense', amount: 4.5, category: 'Food', note: 'ben import', tags: [], group_id: groupA.id }]);
+    const mp = multipartFile(file, 'import.json', 'application/json');
+    const res = await t.app.inject({ method: 'POST', url: '/api/import', headers: { ...(await loginAs(t.app, ben)), ...mp.headers }, payload: mp.payload });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().imported, 1);
+    const imported = ok<{ list: { note: string; group_id: number | null; user_id: number }[] }>(await B.get('/api/transactions?keyword=ben%20import'), 200).list;
+    assert.deepEqual(
+      imported.map((x) => [x.note, x.group_id, x.user_id]),
+      [['ben import', null, ben.id]],
+    );
+    const groupView = ok<{ list: { user_id: number }[] }>(await A.get(`/api/transactions?group_id=${groupA.id}`), 200).list;
+    assert.ok(groupView.every((x) => x.user_id === ada.id));
+  });
+
+  it("never shows Ada's rows in Ben's lists, statistics, suggestions or export, while Ada's own show them", async () => {
+    const lists: [string, (body: Record<string, unknown>) => number[]][] = [
+      ['/api/transactions?pageSize=100', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/tags', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/filters', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/categories', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/recurring', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/feedback/mine?pageSize=100', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/notifications?pageSize=100', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/notifications/unread-count', (b) => (b.strong as { id: number }[]).map((x) => x.id)],
+      ['/api/groups', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+    ];
+    const adaIds: Record<string, number[]> = {
+      '/api/transactions?pageSize=100': [txA.id, groupTxA.id],
+      '/api/tags': [tagA.id],
+      '/api/filters': [filterA.id],
+      '/api/categories': [catA.id],
+      '/api/recurring': [ruleA.id],
+      '/api/feedback/mine?pageSize=100': [feedbackA.id],
+      '/api/notifications?pageSize=100': [noticeA.id],
+      '/api/notifications/unread-count': [noticeA.id],
+      '/api/groups': [groupA.id],
+    };
+    for (const [url, idsOf] of lists) {
+      const mine = await A.get(url);
+      assert.equal(mine.statusCode, 200, mine.body);
+      for (const id of adaIds[url]!) assert.ok(idsOf(mine.json()).includes(id), `Ada's ${url} shows her row ${id}`);
+      assert.ok(mine.body.includes(MARK));
+
+      const theirs = await B.get(url);
+      assert.equal(theirs.statusCode, 200, theirs.body);
+      assert.ok(!theirs.body.includes(MARK), `Ben's ${url}: ${theirs.body}`);
+      const ids = idsOf(theirs.json());
+      assert.ok(ids.length > 0, `Ben's ${url} is not empty`);
+      for (const id of adaIds[url]!) assert.ok(!ids.includes(id), `Ben's ${url} holds Ada's ${id}`);
+    }
+    // the reply to Ada's feedback reached Ada only
+    assert.ok((await A.get('/api/notifications?scope=personal&pageSize=100')).body.includes(`${MARK} reply`));
+
+    // statistics and budgets count Ben's own money only
+    const stats = ok<{ overview: { expense: number; count: number }; category_share: { list: { category_id: number }[] } }>(
+      await B.get('/api/stats/summary?date=2025-06-10'),
+      200,
+    );
+    const benJune = ok<{ sums: { expense: number; count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30'), 200).sums;
+    assert.equal(stats.overview.expense, benJune.expense);
+    assert.equal(stats.overview.count, benJune.count);
+    assert.ok(stats.category_share.list.every((c) => c.category_id !== catA.id));
+    assert.equal(ok<{ spent: number }>(await B.get('/api/budget?month=2025-06'), 200).spent, benJune.expense);
+    const adaJune = ok<{ overview: { expense: number } }>(await A.get('/api/stats/summary?date=2025-06-10'), 200);
+    assert.equal(adaJune.overview.expense, 209.25);
+
+    // suggestions come from Ben's own categories and history
+    const suggest = ok<{ list: { category_id: number }[] }>(await B.get(`/api/categories/suggest?kind=expense&amount=123.45&note=${MARK}`), 200);
+    const benCats = ok<{ list: { id: number }[] }>(await B.get('/api/categories'), 200).list.map((c) => c.id);
+    assert.ok(suggest.list.length > 0);
+    assert.ok(suggest.list.every((s) => benCats.includes(s.category_id)));
+
+    // the export holds Ben's transactions only, in both formats
+    for (const format of ['json', 'csv']) {
+      const res = await B.get(`/api/export?startDate=2000-01-01&endDate=2100-12-31&format=${format}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok(res.body.includes('ben lunch'), `${format}: ${res.body}`);
+      assert.ok(!res.body.includes(MARK), `${format}: ${res.body}`);
+      assert.ok(!res.body.includes('123.45'), `${format}: ${res.body}`);
+      const own = await A.get(`/api/export?startDate=2000-01-01&endDate=2100-12-31&format=${format}`);
+      assert.ok(own.body.includes(`${MARK} note`) && !own.body.includes('ben lunch'), `Ada's ${format}: ${own.body}`);
+    }
+    const rows = JSON.parse((await B.get('/api/export?startDate=2000-01-01&endDate=2100-12-31&format=json')).body) as unknown[];
+    assert.equal(rows.length, ok<{ total: number }>(await B.get('/api/transactions'), 200).total);
+  });
+});
