@@ -55,6 +55,8 @@ export function decorateRoute(route: RouteOptions): void {
   if (auth === 'token') schema.security ??= [{ bearerAuth: [] }, { queryToken: [] }];
   if (auth === 'public') schema.security ??= [];
   schema.operationId ??= operationId(methods[0]!, url);
+  // who may call it (public, user, admin, token), stated in the document for clients and checks
+  schema['x-auth'] = auth;
   if (!schema.tags) schema.tags = [url.split('/')[2] ?? 'api'];
 }
 
