@@ -18,7 +18,8 @@ const PAGE_SIZE = 20;
 export async function adminView(root, { params }) {
   const tab = TABS.find((t) => t[0] === params[0]) || TABS[0];
   const body = h('div');
-  set(root, 
+  set(
+    root,
     h('div.head', null, h('h1', null, `Admin · ${tab[1]}`)),
     h('nav.tabs', { 'aria-label': 'Admin sections' }, TABS.map(([key, label]) => h('a', { href: `/admin/${key}`, 'data-link': true, 'aria-selected': String(key === tab[0]) }, label))),
     body,
@@ -34,7 +35,8 @@ async function dashboard(root) {
     api('/api/admin/dashboard'),
     api('/api/health', { public: true }).catch((e) => (e.body && e.body.status ? e.body : { status: 'unreachable', db: 'error' })),
   ]);
-  set(root, 
+  set(
+    root,
     h('section.card', null, h('h2', null, 'Service'), h('div.figures', null,
       h('div.figure', null, h('span.small.muted', null, 'Status'), h('strong', { class: health.status === 'ok' ? 'income' : 'expense' }, health.status)),
       stat('Database', health.db), stat('Version', health.version), stat('Up for', health.uptime_s !== undefined ? `${Math.floor(health.uptime_s / 3600)} h ${Math.floor((health.uptime_s % 3600) / 60)} min` : '—'))),
@@ -64,7 +66,8 @@ async function users(root) {
     loading(list);
     const res = await api('/api/admin/users', { query: { keyword: keyword.value.trim(), status: status.value, page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(list, h('p.error', null, res.message));
-    set(list, 
+    set(
+      list,
       res.list.length ? h('ul.items.card', null, res.list.map(row)) : empty('No users found.'),
       pager(res.total, page, PAGE_SIZE, (p) => ((page = p), load())),
     );
@@ -121,7 +124,8 @@ async function feedback(root) {
     loading(list);
     const res = await api('/api/admin/feedback', { query: { status: status.value, page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(list, h('p.error', null, res.message));
-    set(list, 
+    set(
+      list,
       res.list.length ? h('div.stack', null, res.list.map(item)) : empty('No feedback here.'),
       pager(res.total, page, PAGE_SIZE, (p) => ((page = p), load())),
     );
@@ -167,7 +171,8 @@ async function notifications(root) {
   const scope = select('scope', [['', 'All scopes'], ['system', 'System'], ['group', 'Group'], ['personal', 'Personal']], '');
   scope.addEventListener('change', () => ((page = 1), load()));
   const list = h('div');
-  set(root, 
+  set(
+    root,
     h('div.row.wrap', null, scope, h('span.grow'), h('button.primary', { type: 'button', onclick: async () => (await noticeDialog()) && load() }, '+ Publish')),
     list,
   );
@@ -177,7 +182,8 @@ async function notifications(root) {
     const res = await api('/api/admin/notifications', { query: { scope: scope.value, page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(list, h('p.error', null, res.message));
     const now = Date.now();
-    set(list, 
+    set(
+      list,
       res.list.length
         ? h('div.stack', null, res.list.map((n) => {
           const scheduled = n.publish_at && Date.parse(n.publish_at) > now;
@@ -229,7 +235,8 @@ async function backups(root) {
   let page = 1;
   let timer = null;
   const list = h('div');
-  set(root, 
+  set(
+    root,
     h('div.row', null, h('p.muted.grow', null, 'A backup holds every table of the database. Restore one with the command line (backup:restore).'),
       h('button', { type: 'button', onclick: () => load() }, 'Refresh'),
       h('button.primary', { type: 'button', onclick: action(async () => (await api('/api/backup', { method: 'POST' }), toast('Backup started'), load())) }, 'Create backup')),
@@ -239,7 +246,8 @@ async function backups(root) {
     clearTimeout(timer);
     const res = await api('/api/backup', { query: { page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(list, h('p.error', null, res.message));
-    set(list, 
+    set(
+      list,
       res.list.length
         ? h('ul.items.card', null, res.list.map((b) => h('li', null,
           h('div.grow', null, h('strong', null, b.name), h('div.small.muted', null, `${when(b.created_at)} · ${bytes(b.size)}`)),
@@ -280,7 +288,8 @@ async function logs(root) {
     load();
   });
   const list = h('div');
-  set(root, 
+  set(
+    root,
     h('section.card', null, h('h2', null, 'Last 7 days'),
       stats.list.length
         ? h('table.compare', null, h('thead', null, h('tr', null, ['Day', 'Total', 'Warn', 'Error', 'Fatal'].map((x) => h('th', null, x)))),
@@ -294,7 +303,8 @@ async function logs(root) {
     loading(list);
     const res = await api('/api/logs/query', { query: { date: date.value, level: level.value, keyword: keyword.value.trim(), page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(list, h('p.error', null, res.message));
-    set(list, 
+    set(
+      list,
       res.list.length
         ? h('ul.logs', null, res.list.map((entry) => {
           const { time, level: lv, msg, ...rest } = entry;
@@ -332,7 +342,8 @@ async function track(root) {
     load();
   });
   const list = h('div');
-  set(root, 
+  set(
+    root,
     h('div.figures', null, stat('Events today', s.today?.events), stat('Users today', s.today?.users)),
     h('div.cols', null,
       h('section.card', null, h('h2', null, 'Last 7 days'), h('div.trend', null, (s.trend || []).map((d) =>
@@ -346,7 +357,8 @@ async function track(root) {
     loading(list);
     const res = await api('/api/logs/track/list', { query: { event_type: type.value.trim(), page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(list, h('p.error', null, res.message));
-    set(list, 
+    set(
+      list,
       res.list.length
         ? h('ul.items', null, res.list.map((e) => h('li', null, h('span.pill', null, String(e.event_type)), h('span.grow', null, String(e.page ?? '')),
           h('span.small.muted', null, `${e.user_id ? `user #${e.user_id} · ` : ''}${when(e.created_at)}`))))

@@ -86,7 +86,8 @@ async function showSignIn(message) {
     e.preventDefault();
     start('/api/auth/login', { code: code.value.trim() }, form.querySelector('button'));
   });
-  set(app, 
+  set(
+    app,
     h('section.signin.card', null, h('h1', null, 'Ledger'), tagline, note, demo, h('p.muted.small', null, 'The demo creates a private account with a month of sample data. It is removed after 24 hours.'), h('hr'), form),
   );
   api('/api/config', { public: true })
@@ -123,12 +124,14 @@ function buildShell() {
 
 function fillShell(active) {
   const { nav, groupSel } = shell;
-  set(nav, 
+  set(
+    nav,
     ...ROUTES.filter((r) => !r.admin || state.me.role === 'admin').map((r) =>
       h('a', { href: `/${r.path}`, 'data-link': true, 'aria-current': r === active ? 'page' : null }, r.label),
     ),
   );
-  set(groupSel, 
+  set(
+    groupSel,
     h('option', { value: '' }, 'Personal books'),
     ...state.groups.map((g) => h('option', { value: String(g.id), selected: g.id === state.groupId }, `Group: ${g.name}`)),
   );

@@ -13,6 +13,7 @@ export function monthRange(date) {
 const KINDS = [['expense', 'Expense'], ['income', 'Income']];
 let filters = null;
 let page = 1;
+let shownGroup = null;
 const PAGE_SIZE = 20;
 
 function defaultFilters() {
@@ -53,7 +54,8 @@ export async function entryFields(initial = {}) {
     if (!note.value.trim() && !validAmount(amount.value)) return suggest.replaceChildren();
     try {
       const res = await api('/api/categories/suggest', { query: { kind: kind.value, amount: validAmount(amount.value) ? amount.value.trim() : '', note: note.value.trim() } });
-      set(suggest, 
+      set(
+        suggest,
         ...(res.list || []).map((s) =>
           h('button.chip', { type: 'button', style: { '--c': s.color }, onclick: () => (category.value = String(s.category_id)) }, `Suggested: ${s.name}`),
         ),
@@ -141,6 +143,12 @@ function applyCriteria(c) {
 
 export async function booksView(root) {
   if (!filters) filters = defaultFilters();
+  if (shownGroup !== state.groupId) {
+    // another book: start at its first page, for every member
+    shownGroup = state.groupId;
+    page = 1;
+    filters.user_id = '';
+  }
   const group = currentGroup();
   const [allCats, allTags, schemes, members] = await Promise.all([
     categories(),
@@ -237,7 +245,8 @@ export async function booksView(root) {
   const activeCount = criteriaOf(f);
   delete activeCount.sort;
   if (activeCount.kind === 'all') delete activeCount.kind;
-  set(root, 
+  set(
+    root,
     h(
       'div.head',
       null,
@@ -255,7 +264,8 @@ export async function booksView(root) {
     const res = await api('/api/transactions', { query: listQuery() }).catch((err) => err);
     if (res instanceof Error) return set(results, h('p.error', null, res.message));
     const s = res.sums || {};
-    set(results, 
+    set(
+      results,
       h(
         'div.figures',
         null,

@@ -28,13 +28,15 @@ export async function budgetView(root) {
       return;
     }
     if (!group) {
-      set(body, 
+      set(
+        body,
         card('Personal budget', b.amount, b.spent, (amount) => api('/api/budget', { method: 'PUT', body: { month, amount } }), true),
       );
       return;
     }
     const owner = group.role === 'owner' || group.owner_id === state.me.id;
-    set(body, 
+    set(
+      body,
       card('Group budget', b.amount, b.spent, (amount) => api('/api/budget', { method: 'PUT', body: { month, amount, group_id: group.id } }), owner,
         owner ? null : 'Only the group owner sets the group budget.'),
       card('My share in this group', b.myAmount, b.mySpent, (amount) => api('/api/budget/mine', { method: 'PUT', body: { month, amount, group_id: group.id } }), true),

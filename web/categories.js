@@ -88,7 +88,8 @@ export async function categoriesView(root) {
     ),
   );
 
-  set(root, 
+  set(
+    root,
     h('div.head', null, h('h1', null, 'Categories & tags')),
     h(
       'section.card',

@@ -24,7 +24,8 @@ export async function groupsView(root) {
     reload();
   }));
 
-  set(root, 
+  set(
+    root,
     h('div.head', null, h('h1', null, 'Groups')),
     h('p.muted', null, 'Record together: members of a group see each other’s transactions recorded in it, its statistics and its budget. Pick a group in “View” at the top to switch your books to it.'),
     h('section.card.cols', null, create, join),
@@ -36,7 +37,8 @@ export async function groupsView(root) {
     const members = h('div');
     const showMembers = action(async () => {
       const res = await api(`/api/groups/${g.id}/members`);
-      set(members, 
+      set(
+        members,
         h(
           'ul.items',
           null,

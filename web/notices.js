@@ -24,7 +24,8 @@ export async function notificationsView(root) {
     page = 1;
     load();
   });
-  set(root, 
+  set(
+    root,
     h(
       'div.head',
       null,
@@ -48,7 +49,8 @@ export async function notificationsView(root) {
     loading(body);
     const res = await api('/api/notifications', { query: { scope, page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(body, h('p.error', null, res.message));
-    set(body, 
+    set(
+      body,
       res.list.length ? h('div.stack', null, res.list.map(item)) : empty('No notifications.'),
       pager(res.total, page, PAGE_SIZE, (p) => ((page = p), load())),
     );
@@ -174,7 +176,8 @@ export async function feedbackView(root) {
     loading(list);
     const res = await api('/api/feedback/mine', { query: { page, pageSize: PAGE_SIZE } }).catch((e) => e);
     if (res instanceof Error) return set(list, h('p.error', null, res.message));
-    set(list, 
+    set(
+      list,
       res.list.length
         ? h('div.stack', null, res.list.map((f) =>
           h('article.card', null,

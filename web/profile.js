@@ -39,7 +39,8 @@ export async function profileView(root) {
     hooks.refresh();
   }));
 
-  set(root, 
+  set(
+    root,
     h('div.head', null, h('h1', null, 'Profile')),
     h(
       'section.card.row.wrap',
@@ -87,7 +88,8 @@ export async function recurringView(root) {
   const reload = () => recurringView(root);
   const catName = (id) => cats.find((c) => c.id === id)?.name || '';
   const unit = (r) => FREQ.find(([v]) => v === r.frequency)?.[1] || r.frequency;
-  set(root, 
+  set(
+    root,
     h('div.head', null, h('h1', null, 'Recurring bills'), h('span.grow'), h('button.primary', { type: 'button', onclick: () => ruleDialog(null, reload) }, '+ Add')),
     h('p.muted', null, 'Rent, subscriptions or salary: the transactions are created automatically on their dates. A paused bill skips the dates it was paused over.'),
     res.list.length
@@ -165,7 +167,8 @@ export async function dataView(root) {
   }));
   function showResult(r, dryRun, message) {
     const errors = r.errors || [];
-    set(result, 
+    set(
+      result,
       h('p', { class: errors.length ? 'error' : 'ok' }, message || (dryRun
         ? `Check complete: ${r.imported} row(s) would be imported, ${r.skipped} skipped as duplicates.`
         : `Imported ${r.imported} row(s); ${r.skipped} skipped as duplicates.`)),

@@ -24,7 +24,8 @@ export async function statsView(root) {
       load();
     });
   }
-  set(root, 
+  set(
+    root,
     h('div.head', null, h('h1', null, group ? `Statistics · ${group.name}` : 'Statistics')),
     h(
       'div.row.wrap.card',
@@ -53,7 +54,8 @@ export async function statsView(root) {
     const o = s.overview || {};
     label.textContent = `${o.start} – ${o.end}`;
     const typeName = opts.type === 'expense' ? 'expense' : 'income';
-    set(body, 
+    set(
+      body,
       h(
         'div.figures',
         null,
