@@ -73,8 +73,9 @@ export const transactions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('transactions_user_date_idx').on(t.userId, t.date.desc(), t.id.desc()),
-    index('transactions_user_kind_date_idx').on(t.userId, t.kind, t.date),
+    // kind and amount_cents trail the keys so that list totals and period sums are index-only scans
+    index('transactions_user_date_idx').on(t.userId, t.date.desc(), t.id.desc(), t.kind, t.amountCents),
+    index('transactions_user_kind_date_idx').on(t.userId, t.kind, t.date, t.amountCents),
     index('transactions_group_date_idx').on(t.groupId, t.date.desc(), t.id.desc()).where(sql`${t.groupId} is not null`),
     index('transactions_category_idx').on(t.categoryId),
     // a recurring rule yields at most one transaction per date, whichever process generates it
