@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
@@ -68,12 +69,16 @@ export function toTransactionView(row: ViewRow, rowTags: TagRef[]): TransactionV
 export async function tagsOf(db: Executor, transactionIds: number[]): Promise<Map<number, TagRef[]>> {
   const out = new Map<number, TagRef[]>();
   if (!transactionIds.length) return out;
-  const rows = await db
-    .select({ transactionId: transactionTags.transactionId, id: tags.id, name: tags.name })
-    .from(transactionTags)
-    .innerJoin(tags, eq(tags.id, transactionTags.tagId))
-    .where(inArray(transactionTags.transactionId, transactionIds))
-    .orderBy(asc(tags.name), asc(tags.id));
+  const stmt = preparedFor<{ transactionId: number; id: number; name: string }>(db, 'tags', (name) =>
+    db
+      .select({ transactionId: transactionTags.transactionId, id: tags.id, name: tags.name })
+      .from(transactionTags)
+      .innerJoin(tags, eq(tags.id, transactionTags.tagId))
+      .where(sql`${transactionTags.transactionId} = any(${sql.placeholder('ids')}::int[])`)
+      .orderBy(asc(tags.name), asc(tags.id))
+      .prepare(name),
+  );
+  const rows = await stmt.execute({ ids: transactionIds });
   for (const r of rows) {
     let list = out.get(r.transactionId);
     if (!list) out.set(r.transactionId, (list = []));
@@ -134,24 +139,28 @@ export function likePattern(keyword: string): string {
   return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function conditions(f: ListFilter): SQL {
+const ph = sql.placeholder;
+
+/**
+ * The list's WHERE for one filter shape, with placeholders: the statement text depends only on
+ * which filters are present, so it can be prepared once and reused (no query building and, on
+ * PostgreSQL, no planning per request).
+ */
+function conditions(shape: ListShape): SQL {
   const c: SQL[] = [];
-  if ('groupId' in f.scope) {
-    c.push(eq(transactions.groupId, f.scope.groupId));
-    if (f.scope.memberId !== undefined) c.push(eq(transactions.userId, f.scope.memberId));
-  } else {
-    c.push(eq(transactions.userId, f.scope.userId));
-  }
-  if (f.startDate) c.push(gte(transactions.date, f.startDate));
-  if (f.endDate) c.push(lte(transactions.date, f.endDate));
-  if (f.kind) c.push(eq(transactions.kind, f.kind));
-  if (f.categoryIds?.length) c.push(inArray(transactions.categoryId, f.categoryIds));
-  if (f.minCents !== undefined) c.push(gte(transactions.amountCents, f.minCents));
-  if (f.maxCents !== undefined) c.push(lte(transactions.amountCents, f.maxCents));
-  if (f.keyword) c.push(sql`${transactions.note} ilike ${likePattern(f.keyword)}`);
-  if (f.tagIds?.length) {
+  if (shape.scope === 'user') c.push(eq(transactions.userId, ph('userId')));
+  else c.push(eq(transactions.groupId, ph('groupId')));
+  if (shape.scope === 'member') c.push(eq(transactions.userId, ph('memberId')));
+  if (shape.startDate) c.push(gte(transactions.date, ph('startDate')));
+  if (shape.endDate) c.push(lte(transactions.date, ph('endDate')));
+  if (shape.kind) c.push(eq(transactions.kind, ph('kind')));
+  if (shape.categoryIds) c.push(sql`${transactions.categoryId} = any(${ph('categoryIds')}::int[])`);
+  if (shape.minCents) c.push(gte(transactions.amountCents, ph('minCents')));
+  if (shape.maxCents) c.push(lte(transactions.amountCents, ph('maxCents')));
+  if (shape.keyword) c.push(sql`${transactions.note} ilike ${ph('keyword')}`);
+  if (shape.tagIds) {
     c.push(
-      sql`exists (select 1 from ${transactionTags} where ${transactionTags.transactionId} = ${transactions.id} and ${inArray(transactionTags.tagId, f.tagIds)})`,
+      sql`exists (select 1 from ${transactionTags} where ${transactionTags.transactionId} = ${transactions.id} and ${transactionTags.tagId} = any(${ph('tagIds')}::int[]))`,
     );
   }
   return and(...c)!;
@@ -170,29 +179,105 @@ function orderOf(sort: ListSort): SQL[] {
   }
 }
 
+interface ListShape {
+  scope: 'user' | 'group' | 'member';
+  startDate: boolean;
+  endDate: boolean;
+  kind: boolean;
+  categoryIds: boolean;
+  tagIds: boolean;
+  minCents: boolean;
+  maxCents: boolean;
+  keyword: boolean;
+}
+
+function shapeOf(f: ListFilter): ListShape {
+  return {
+    scope: 'groupId' in f.scope ? (f.scope.memberId !== undefined ? 'member' : 'group') : 'user',
+    startDate: f.startDate !== undefined,
+    endDate: f.endDate !== undefined,
+    kind: f.kind !== undefined,
+    categoryIds: !!f.categoryIds?.length,
+    tagIds: !!f.tagIds?.length,
+    minCents: f.minCents !== undefined,
+    maxCents: f.maxCents !== undefined,
+    keyword: !!f.keyword,
+  };
+}
+
+function paramsOf(f: ListFilter): Record<string, unknown> {
+  const p: Record<string, unknown> = {};
+  if ('groupId' in f.scope) {
+    p.groupId = f.scope.groupId;
+    if (f.scope.memberId !== undefined) p.memberId = f.scope.memberId;
+  } else {
+    p.userId = f.scope.userId;
+  }
+  if (f.startDate !== undefined) p.startDate = f.startDate;
+  if (f.endDate !== undefined) p.endDate = f.endDate;
+  if (f.kind !== undefined) p.kind = f.kind;
+  if (f.categoryIds?.length) p.categoryIds = f.categoryIds;
+  if (f.tagIds?.length) p.tagIds = f.tagIds;
+  if (f.minCents !== undefined) p.minCents = f.minCents;
+  if (f.maxCents !== undefined) p.maxCents = f.maxCents;
+  if (f.keyword) p.keyword = likePattern(f.keyword);
+  return p;
+}
+
+interface Prepared<T> {
+  execute(params?: Record<string, unknown>): Promise<T[]>;
+}
+
+// Prepared statements per database handle and statement key. The name is derived from the key, so
+// one name always means one text on every pooled connection.
+const prepared = new WeakMap<object, Map<string, Prepared<unknown>>>();
+
+function preparedFor<T>(db: Executor, key: string, build: (name: string) => Prepared<T>): Prepared<T> {
+  let byKey = prepared.get(db);
+  if (!byKey) prepared.set(db, (byKey = new Map()));
+  let stmt = byKey.get(key) as Prepared<T> | undefined;
+  if (!stmt) {
+    stmt = build(`tx_${createHash('sha1').update(key).digest('hex').slice(0, 20)}`);
+    byKey.set(key, stmt as Prepared<unknown>);
+  }
+  return stmt;
+}
+
+type TotalsRow = { count: string | number; income: string | number; expense: string | number };
+
 /** One page of the filtered rows with category and owner joined. */
 export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limit: number, offset: number): Promise<ViewRow[]> {
-  return db
-    .select(viewColumns)
-    .from(transactions)
-    .innerJoin(categories, eq(categories.id, transactions.categoryId))
-    .innerJoin(users, eq(users.id, transactions.userId))
-    .where(conditions(f))
-    .orderBy(...orderOf(sort))
-    .limit(limit)
-    .offset(offset);
+  const shape = shapeOf(f);
+  const stmt = preparedFor<ViewRow>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
+    db
+      .select(viewColumns)
+      .from(transactions)
+      .innerJoin(categories, eq(categories.id, transactions.categoryId))
+      .innerJoin(users, eq(users.id, transactions.userId))
+      .where(conditions(shape))
+      .orderBy(...orderOf(sort))
+      .limit(ph('limit'))
+      .offset(ph('offset'))
+      .prepare(name),
+  );
+  return stmt.execute({ ...paramsOf(f), limit, offset });
 }
 
 /** Count and integer sums (cents) of the whole filtered result, in one aggregate. */
 export async function listTotals(db: Executor, f: ListFilter): Promise<{ count: number; incomeCents: number; expenseCents: number }> {
-  const [row] = await db
-    .select({
-      count: sql<string>`count(*)`,
-      income: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'income'), 0)`,
-      expense: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'expense'), 0)`,
-    })
-    .from(transactions)
-    .where(conditions(f));
+  const shape = shapeOf(f);
+  const stmt = preparedFor<TotalsRow>(db, `totals:${JSON.stringify(shape)}`, (name) =>
+    db
+      .select({
+        count: sql<string>`count(*)`,
+        income: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'income'), 0)`,
+        expense: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'expense'), 0)`,
+      })
+      .from(transactions)
+      .where(conditions(shape))
+      .prepare(name),
+  );
+  const [row] = await stmt.execute(paramsOf(f));
   return { count: Number(row?.count ?? 0), incomeCents: Number(row?.income ?? 0), expenseCents: Number(row?.expense ?? 0) };
 }
 
