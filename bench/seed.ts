@@ -60,7 +60,8 @@ export async function ensureBenchData(): Promise<BenchData> {
         const cats = await createDefaultCategories(database.db, u[0].id);
         await fill(client, u[0].id, rows, Math.min(...cats.map((c) => c.id)));
       }
-      await client.query('analyze');
+      // vacuum too: it sets the visibility map that index-only scans rely on (autovacuum may be off)
+      await client.query('vacuum analyze');
       await client.query("insert into system_config (key, value) values ('bench_seed', $1) on conflict (key) do update set value = excluded.value", [SEED_VERSION]);
     }
     const { rows } = await client.query<{ id: number; nickname: string }>("select id, nickname from users where provider = 'bench' order by id");
