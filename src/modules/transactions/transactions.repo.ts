@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
@@ -143,8 +142,7 @@ const ph = sql.placeholder;
 
 /**
  * The list's WHERE for one filter shape, with placeholders: the statement text depends only on
- * which filters are present, so it can be prepared once and reused (no query building and, on
- * PostgreSQL, no planning per request).
+ * which filters are present, so the query is built once per shape and reused.
  */
 function conditions(shape: ListShape): SQL {
   const c: SQL[] = [];
@@ -166,16 +164,19 @@ function conditions(shape: ListShape): SQL {
   return and(...c)!;
 }
 
+// The date indexes are (date DESC NULLS LAST, id DESC NULLS LAST); a plain "desc" means NULLS
+// FIRST, which the planner cannot serve from them (it would sort every matching row instead).
+// The columns are NOT NULL, so spelling the index's null order out changes nothing but the plan.
 function orderOf(sort: ListSort): SQL[] {
   switch (sort) {
     case 'date_asc':
-      return [asc(transactions.date), asc(transactions.id)];
+      return [sql`${transactions.date} asc nulls first`, sql`${transactions.id} asc nulls first`];
     case 'amount_desc':
       return [desc(transactions.amountCents), desc(transactions.id)];
     case 'amount_asc':
       return [asc(transactions.amountCents), asc(transactions.id)];
     default:
-      return [desc(transactions.date), desc(transactions.id)];
+      return [sql`${transactions.date} desc nulls last`, sql`${transactions.id} desc nulls last`];
   }
 }
 
@@ -228,16 +229,20 @@ interface Prepared<T> {
   execute(params?: Record<string, unknown>): Promise<T[]>;
 }
 
-// Prepared statements per database handle and statement key. The name is derived from the key, so
-// one name always means one text on every pooled connection.
-const prepared = new WeakMap<object, Map<string, Prepared<unknown>>>();
+// Built queries per database handle and statement key: the query is built once per filter shape
+// instead of on every request. They run as unnamed statements on purpose: PostgreSQL then plans
+// each execution with its actual values. A named (server-side) statement would switch to a generic
+// plan, which misjudges date and amount ranges and sorts every matching row instead of reading
+// the date index in order. (An empty name is how node-postgres sends an unnamed statement.)
+const UNNAMED = '';
+const built = new WeakMap<object, Map<string, Prepared<unknown>>>();
 
 function preparedFor<T>(db: Executor, key: string, build: (name: string) => Prepared<T>): Prepared<T> {
-  let byKey = prepared.get(db);
-  if (!byKey) prepared.set(db, (byKey = new Map()));
+  let byKey = built.get(db);
+  if (!byKey) built.set(db, (byKey = new Map()));
   let stmt = byKey.get(key) as Prepared<T> | undefined;
   if (!stmt) {
-    stmt = build(`tx_${createHash('sha1').update(key).digest('hex').slice(0, 20)}`);
+    stmt = build(UNNAMED);
     byKey.set(key, stmt as Prepared<unknown>);
   }
   return stmt;
