@@ -394,7 +394,8 @@ describe('transactions', () => {
         assert.equal(p.sums.expense, 1045.5);
       }
       assert.equal((await get('?pageSize=100')).list.length, 7);
-      for (const qs of ['?pageSize=0', '?pageSize=101', '?page=0', '?page=-1', '?page=x', '?pageSize=1.5']) assertError(await l.get(`/api/transactions${qs}`), 400, 40001, qs);
+      assert.deepEqual(names(await get('?page=1000000&pageSize=100')), [], 'the last allowed page');
+      for (const qs of ['?pageSize=0', '?pageSize=101', '?page=0', '?page=-1', '?page=x', '?pageSize=1.5', '?page=1e300', '?page=1000001']) assertError(await l.get(`/api/transactions${qs}`), 400, 40001, qs);
     });
 
     it('sorts four ways, ties broken by id', async () => {

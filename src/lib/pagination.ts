@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' })),
+  // bounded so that the offset stays an exact integer the database accepts (page=1e300 would not)
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'page number, from 1 to 1,000,000' })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'rows per page, 1 to 100' })),
 };
 
