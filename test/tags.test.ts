@@ -100,6 +100,21 @@ describe('tags', () => {
     assert.equal((await a.post('/api/tags', { name: 'to-delete' })).statusCode, 201);
   });
 
+  it('drops a deleted tag from recurring rules and saved filter criteria', async () => {
+    const gone = (await a.post('/api/tags', { name: 'gone-soon' })).json();
+    const kept = (await a.post('/api/tags', { name: 'stays' })).json();
+    const cat = await firstCategory(t.db, alice.id);
+    const rule = await a.post('/api/recurring', { kind: 'expense', amount: 5, category_id: cat.id, frequency: 'monthly', start_date: '2026-01-01', tag_ids: [gone.id, kept.id] });
+    assert.equal(rule.statusCode, 201, rule.body);
+    const filter = await a.post('/api/filters', { name: 'tagged', criteria: { tag_ids: [kept.id, gone.id], min_amount: 0 } });
+    assert.equal(filter.statusCode, 201, filter.body);
+    assert.equal((await a.del(`/api/tags/${gone.id}`)).statusCode, 204);
+    const rules = (await a.get('/api/recurring')).json().list;
+    assert.deepEqual(rules.find((r: { id: number }) => r.id === rule.json().id).tag_ids, [kept.id]);
+    const filters = (await a.get('/api/filters')).json().list;
+    assert.deepEqual(filters.find((f: { id: number }) => f.id === filter.json().id).criteria, { tag_ids: [kept.id], min_amount: 0 });
+  });
+
   it('treats another user\'s tag as not found, and as an invalid reference', async () => {
     const bobs = await createTag(t.db, bob.id, { name: 'bob-secret', color: '#ABCDEF' });
     assertError(await a.put(`/api/tags/${bobs.id}`, { name: 'stolen' }), 404, 40401, 'put');

@@ -1,6 +1,6 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { tags } from '../../db/schema/index.ts';
+import { recurringRules, savedFilters, tags } from '../../db/schema/index.ts';
 
 export type TagRow = typeof tags.$inferSelect;
 
@@ -50,6 +50,29 @@ export async function deleteTag(db: Executor, userId: number, id: number): Promi
     .where(and(eq(tags.id, id), eq(tags.userId, userId)))
     .returning({ id: tags.id });
   return rows.length > 0;
+}
+
+/**
+ * Removes a deleted tag's id from the user's recurring rules and saved filter criteria, so that a
+ * rule never tries to attach a tag that is gone and a saved scheme stays valid.
+ */
+export async function forgetTag(db: Executor, userId: number, id: number): Promise<void> {
+  const without = (list: ReturnType<typeof sql>) =>
+    sql`(select coalesce(jsonb_agg(a.e order by a.o), '[]'::jsonb) from jsonb_array_elements(${list}) with ordinality as a(e, o) where a.e <> to_jsonb(${id}::int))`;
+  await db
+    .update(recurringRules)
+    .set({ tagIds: sql`${without(sql`${recurringRules.tagIds}`)}` })
+    .where(and(eq(recurringRules.userId, userId), sql`${recurringRules.tagIds} @> jsonb_build_array(${id}::int)`));
+  await db
+    .update(savedFilters)
+    .set({ criteria: sql`jsonb_set(${savedFilters.criteria}, '{tag_ids}', ${without(sql`${savedFilters.criteria}->'tag_ids'`)})` })
+    .where(
+      and(
+        eq(savedFilters.userId, userId),
+        sql`jsonb_typeof(${savedFilters.criteria}->'tag_ids') = 'array'`,
+        sql`${savedFilters.criteria}->'tag_ids' @> jsonb_build_array(${id}::int)`,
+      ),
+    );
 }
 
 /** PostgreSQL's unique_violation, as raised by either driver (possibly wrapped by Drizzle). */

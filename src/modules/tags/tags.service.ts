@@ -42,9 +42,12 @@ export function createTagService(db: Db) {
       }
     },
 
-    /** Deletes the tag and detaches it from every transaction. */
+    /** Deletes the tag, detaches it from every transaction, and drops it from recurring rules and saved filters. */
     async remove(userId: number, id: number): Promise<void> {
-      if (!(await repo.deleteTag(db, userId, id))) throw Errors.notFound('tag');
+      await db.transaction(async (tx) => {
+        if (!(await repo.deleteTag(tx, userId, id))) throw Errors.notFound('tag');
+        await repo.forgetTag(tx, userId, id);
+      });
     },
   };
 }
