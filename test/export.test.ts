@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { stringify } from 'csv-stringify/sync';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactionTags, users } from '../src/db/schema/index.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
-import { centsToDecimal, EXPORT_PAGE, exportPages, neutralizeFormula } from '../src/modules/export-import/export.service.ts';
+import { centsToDecimal, csvCell, EXPORT_PAGE, exportPages, isoFromUtcText, neutralizeFormula } from '../src/modules/export-import/export.service.ts';
 import { createTestApp, TEST_SECRET, type TestContext } from './helpers/app.ts';
 import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
 import { assertError, bulkTransactions, readCsv } from './helpers/export-import-factories.ts';
@@ -22,8 +23,22 @@ describe('export helpers', () => {
       ['1250', '12.50'],
       [123456789, '1234567.89'],
       ['99999999999999', '999999999999.99'],
+      [-5, '-0.05'],
     ];
     for (const [cents, text] of table) assert.equal(centsToDecimal(cents), text, String(cents));
+  });
+
+  it('writes UTC timestamps as ISO 8601 with milliseconds', () => {
+    assert.equal(isoFromUtcText('2026-11-23 02:47:45.625799'), '2026-11-23T02:47:45.625Z');
+    assert.equal(isoFromUtcText('2026-11-23 02:47:45.6'), '2026-11-23T02:47:45.600Z');
+    assert.equal(isoFromUtcText('2026-11-23 02:47:45'), '2026-11-23T02:47:45.000Z');
+    assert.equal(isoFromUtcText('0999-01-01 00:00:00.001'), '0999-01-01T00:00:00.001Z');
+  });
+
+  it('writes each cell exactly as csv-stringify does', () => {
+    const cells = ['', 'plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rx', '"', ',', ' spaced ', "'=x", 'tab\tx', '汉字', 'a|b', '""', '\r\n'];
+    for (const v of cells) assert.equal(csvCell(v), stringify([[v]], { eof: false }), JSON.stringify(v));
+    assert.equal(csvCell('a,"b"'), '"a,""b"""');
   });
 
   it('prefixes text that a spreadsheet would run as a formula', () => {
@@ -275,7 +290,7 @@ describe('export', () => {
     let largest = 0;
     for await (const page of exportPages(t.db, dave.id, { startDate: '2026-01-01', endDate: '2026-12-31', type: 'all', format: 'csv' })) {
       pages++;
-      largest = Math.max(largest, page.length);
+      largest = Math.max(largest, page.rows.length);
     }
     assert.equal(pages, 3);
     assert.equal(largest, EXPORT_PAGE);

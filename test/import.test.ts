@@ -230,6 +230,7 @@ lines",,,`,
       '2026-07-01,expense,10,Food,bad group,,abc,',
       '2026-07-01,expense,10,Food,bad created_at,,,yesterday',
       '2026-07-01,expense,10,Food,too many cells,,,,surplus',
+      '2026-07-01,expense,10,Food,ancient created_at,,,0999-12-31T00:00:00Z',
       '2026/07/01,income,1e3,Salary,two problems,,,',
       '2026-07-02,expense,10,NewCategory,fine too,,,',
     );
@@ -238,7 +239,7 @@ lines",,,`,
     const errors: { row: number; message: string }[] = res.json().errors;
     assert.deepEqual(
       errors.map((e) => e.row),
-      [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+      [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
     );
     const msg = (row: number) => errors.find((e) => e.row === row)!.message;
     assert.match(msg(2), /date/);
@@ -251,7 +252,8 @@ lines",,,`,
     assert.match(msg(13), /group_id/);
     assert.match(msg(14), /created_at/);
     assert.match(msg(15), /more cells/);
-    assert.match(msg(16), /date.*; .*amount/);
+    assert.match(msg(16), /created_at/);
+    assert.match(msg(17), /date.*; .*amount/);
     assert.equal(await countTransactions(t.db, u.id), 0);
     const cats = await t.db.select().from(categories).where(and(eq(categories.userId, u.id), eq(categories.name, 'NewCategory')));
     assert.equal(cats.length, 0, 'no category created either');

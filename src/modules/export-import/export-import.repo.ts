@@ -10,12 +10,11 @@ export interface ExportRow {
   kind: 'expense' | 'income';
   /** integer cents, as text */
   cents: string;
-  category: string;
+  category_id: number;
   note: string;
   group_id: number | null;
-  created_at: string;
-  /** tag names, sorted */
-  tags: string[];
+  /** `YYYY-MM-DD HH:MM:SS[.ffffff]` in UTC */
+  created_utc: string;
 }
 
 export interface ExportFilter {
@@ -29,22 +28,52 @@ export interface ExportFilter {
  * is written NULLS FIRST so that it is exactly the backward order of transactions_user_date_idx
  * (user_id, date DESC NULLS LAST, id DESC NULLS LAST): each page is an index range read, never a
  * sort, however many rows the user has. The kind is compared through IS TRUE so that the planner
- * keeps that index instead of the kind index (which would need a sort per page).
+ * keeps that index instead of the kind index (which would need a sort per page). Values come as
+ * text and are formatted by the caller, and category names come from exportCategoryNames, which
+ * keeps the database's share of the work small.
  */
 export async function exportPage(db: Executor, userId: number, f: ExportFilter, after: { date: string; id: number } | null, limit: number): Promise<ExportRow[]> {
   return query<ExportRow>(
     db,
-    sql`select t.id, t.date::text as date, t.kind, t.amount_cents::text as cents, c.name as category, t.note, t.group_id,
-          to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-          array(select tg.name from transaction_tags tt join tags tg on tg.id = tt.tag_id
-                where tt.transaction_id = t.id order by tg.name) as tags
-        from transactions t join categories c on c.id = t.category_id
+    sql`select t.id, t.date::text as date, t.kind, t.amount_cents::text as cents, t.category_id, t.note, t.group_id,
+          (t.created_at at time zone 'UTC')::text as created_utc
+        from transactions t
         where t.user_id = ${userId} and t.date between ${f.startDate}::date and ${f.endDate}::date
           ${f.type === 'all' ? sql`` : sql`and (t.kind = ${f.type}) is true`}
           ${after ? sql`and (t.date, t.id) > (${after.date}::date, ${after.id}::int)` : sql``}
         order by t.date asc nulls first, t.id asc nulls first
         limit ${limit}`,
   );
+}
+
+/** The user's category names by id. */
+export async function exportCategoryNames(db: Executor, userId: number): Promise<Map<number, string>> {
+  const rows = await db.select({ id: categories.id, name: categories.name }).from(categories).where(eq(categories.userId, userId));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+export async function userHasTags(db: Executor, userId: number): Promise<boolean> {
+  const [row] = await db.select({ id: tags.id }).from(tags).where(eq(tags.userId, userId)).limit(1);
+  return row !== undefined;
+}
+
+/** Tag names of the given transactions (of the caller: the ids come from exportPage), by transaction, sorted by name. */
+export async function exportTags(db: Executor, userId: number, transactionIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!transactionIds.length) return out;
+  const rows = await query<{ transaction_id: number; name: string }>(
+    db,
+    sql`select tt.transaction_id, tg.name from transaction_tags tt join tags tg on tg.id = tt.tag_id
+        where tt.transaction_id = any(${new Param(transactionIds)}::int[]) and tg.user_id = ${userId}
+        order by tt.transaction_id, tg.name`,
+  );
+  for (const r of rows) {
+    const id = Number(r.transaction_id);
+    const list = out.get(id);
+    if (list) list.push(r.name);
+    else out.set(id, [r.name]);
+  }
+  return out;
 }
 
 // ---- import ----

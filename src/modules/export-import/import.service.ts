@@ -14,6 +14,7 @@ const MAX_TAGS = 10;
 const INSERT_BATCH = 5000;
 const REQUIRED_COLUMNS = ['date', 'kind', 'amount', 'category'] as const;
 const OPTIONAL_COLUMNS = ['note', 'tags', 'group_id', 'created_at'] as const;
+const EARLIEST_CREATED_AT = Date.UTC(1000, 0, 1);
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 type Kind = 'expense' | 'income';
@@ -189,7 +190,7 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     const c = typeof rec.created_at === 'string' ? rec.created_at.trim() : rec.created_at;
     if (c !== undefined && c !== null && c !== '') {
       const ms = typeof c === 'string' && ISO_TIMESTAMP.test(c) ? Date.parse(c) : NaN;
-      if (Number.isNaN(ms)) problems.push('created_at must be an ISO 8601 timestamp');
+      if (Number.isNaN(ms) || ms < EARLIEST_CREATED_AT) problems.push('created_at must be an ISO 8601 timestamp from the year 1000 on');
       else createdAt = new Date(ms).toISOString();
     }
 
