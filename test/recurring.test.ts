@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { groups, recurringRules, transactions, transactionTags, users } from '../src/db/schema/index.ts';
+import { groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
 import { createTestApp, type TestContext } from './helpers/app.ts';
@@ -90,6 +90,10 @@ describe('recurring rules', () => {
     assert.equal(l.statusCode, 200);
     assert.ok(l.json().list.some((r: { id: number }) => r.id === rule.id));
     assert.deepEqual((await list(bobH)).json(), { list: [] });
+    // a deleted tag disappears from the rule
+    await t.db.delete(tags).where(eq(tags.id, tag.id));
+    const after = (await list()).json().list.find((r: { id: number }) => r.id === rule.id);
+    assert.deepEqual(after.tag_ids, []);
   });
 
   it('defaults interval to 1, start_date to today in the caller\'s zone, no end, active', async () => {

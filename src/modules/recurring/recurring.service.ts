@@ -74,7 +74,10 @@ export function createRecurringService({ db, appTimezone }: RecurringDeps) {
 
   return {
     async list(userId: number): Promise<{ list: RecurringRule[] }> {
-      return { list: (await repo.listRules(db, userId)).map(toRule) };
+      const rules = await repo.listRules(db, userId);
+      // a tag deleted since the rule was saved is no longer attached: it is left out here too
+      const live = new Set(await repo.ownTagIds(db, userId, [...new Set(rules.flatMap((r) => r.tagIds))]));
+      return { list: rules.map((r) => toRule({ ...r, tagIds: r.tagIds.filter((id) => live.has(id)) })) };
     },
 
     async create(userId: number, body: RecurringCreateBody, now = new Date()): Promise<RecurringRule> {
