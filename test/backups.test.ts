@@ -468,10 +468,10 @@ describe('backup operations over HTTP', () => {
   });
 
   it('gives no token to pending or failed backups, and records failures', async () => {
-    await t.db.insert(backups).values({ name: 'backup-pending-row', status: 'pending' });
     const broken = mkdtempSync(path.join(tmpdir(), 'ledger-broken-'));
     writeFileSync(path.join(broken, 'backups'), 'a file where the folder should be');
     const other = await createTestApp({ dataDir: broken }, t.testDb);
+    await t.db.insert(backups).values({ name: 'backup-pending-row', status: 'pending' });
     try {
       const { id } = (await other.app.inject({ method: 'POST', url: '/api/backup', headers: await loginAs(other.app, await createAdmin(t.db)) })).json();
       const row = await settled(id, other);
@@ -489,6 +489,21 @@ describe('backup operations over HTTP', () => {
     } finally {
       await other.close();
       rmSync(broken, { recursive: true, force: true });
+    }
+  });
+
+  it('marks backups left pending by a stopped process as failed at start-up', async () => {
+    const [row] = await t.db
+      .insert(backups)
+      .values({ name: 'backup-interrupted', status: 'pending', createdAt: new Date(Date.now() - 7 * 3600_000) })
+      .returning();
+    const restarted = await createTestApp({ dataDir }, t.testDb);
+    try {
+      const [stored] = await t.db.select().from(backups).where(eq(backups.id, row!.id));
+      assert.equal(stored!.status, 'failed');
+      assert.match(stored!.error ?? '', /interrupted/);
+    } finally {
+      await restarted.close();
     }
   });
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { backups } from '../../db/schema/index.ts';
 
@@ -39,4 +39,14 @@ export async function finish(
 export async function deleteBackup(db: Executor, id: number): Promise<BackupRow | undefined> {
   const [row] = await db.delete(backups).where(eq(backups.id, id)).returning();
   return row;
+}
+
+/** Marks backups left pending by a process that stopped mid-way (started before `before`) as failed. */
+export async function failInterrupted(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .update(backups)
+    .set({ status: 'failed', error: 'interrupted: the server stopped while the backup was being written', completedAt: new Date() })
+    .where(and(eq(backups.status, 'pending'), lt(backups.createdAt, before)))
+    .returning({ id: backups.id });
+  return rows.length;
 }

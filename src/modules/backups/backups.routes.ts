@@ -13,6 +13,7 @@ export default async function backupsRoutes(fastify: FastifyInstance) {
   // a backup still being written is finished before the database closes
   app.addHook('preClose', async () => service.idle());
   app.addHook('onClose', async () => service.idle());
+  await service.recoverInterrupted(app.database.kind === 'pglite');
   const admin = { auth: 'admin' as const };
 
   app.get(

@@ -111,6 +111,15 @@ export function createBackupService({ db, dataDir, secret, log, now = Date.now }
       return { stream: createReadStream(file), fileName: backupFileName(row.name), size: info.size };
     },
 
+    /**
+     * At start-up: a backup still pending was being written by a process that has stopped. On the
+     * embedded database this process is the only one; on PostgreSQL another process may be writing
+     * one right now, so only those older than any backup could take are given up.
+     */
+    async recoverInterrupted(embedded: boolean): Promise<number> {
+      return repo.failInterrupted(db, new Date(embedded ? now() : now() - 6 * 3600_000));
+    },
+
     /** Waits for the backups still being written (the app waits on close). */
     async idle(): Promise<void> {
       while (running.size) await Promise.allSettled([...running]);
