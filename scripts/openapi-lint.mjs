@@ -1,6 +1,6 @@
 // Builds the app, writes the served OpenAPI document to a temporary file and lints it with Redocly.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
