@@ -62,6 +62,18 @@ export function decorateRoute(route: RouteOptions): void {
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
+    // Uploads are read as streams (no body schema to validate); the document still describes the
+    // multipart body with its `file` field.
+    transform: ({ schema, url }) => {
+      const consumes = (schema as { consumes?: string[] } | undefined)?.consumes;
+      if (!consumes?.includes('multipart/form-data')) return { schema, url };
+      const body = {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary', description: 'the uploaded file' } },
+      };
+      return { schema: { ...schema, body } as typeof schema, url };
+    },
     openapi: {
       openapi: '3.1.0',
       info: {

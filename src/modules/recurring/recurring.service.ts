@@ -43,8 +43,13 @@ function zoneOr(tz: string | null, fallback: string): string {
 
 const later = (a: string, b: string) => (a > b ? a : b);
 
+/** Rules live between these dates: a start centuries back would book millions of catch-up rows. */
+export const EARLIEST_RULE_DATE = '2000-01-01';
+export const LATEST_RULE_DATE = '2099-12-31';
+
 function checkDate(field: string, value: string): string {
   if (!isValidDate(value)) throw Errors.field(field, 'must be a valid date (YYYY-MM-DD)');
+  if (value < EARLIEST_RULE_DATE || value > LATEST_RULE_DATE) throw Errors.field(field, `must be between ${EARLIEST_RULE_DATE} and ${LATEST_RULE_DATE}`);
   return value;
 }
 
