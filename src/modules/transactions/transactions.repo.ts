@@ -358,3 +358,92 @@ export async function deleteOwn(db: Executor, userId: number, id: number): Promi
     .returning({ id: transactions.id });
   return rows.length > 0;
 }
+
+export interface CheckedInsert {
+  userId: number;
+  kind: 'expense' | 'income';
+  amountCents: number;
+  categoryId: number;
+  note: string;
+  date: string;
+  groupId: number | null;
+  /** distinct ids, at most 10 */
+  tagIds: number[];
+}
+
+interface InsertedRow {
+  id: number;
+  kind: 'expense' | 'income';
+  amount_cents: string | number;
+  category_id: number;
+  note: string;
+  date: string;
+  group_id: number | null;
+  user_id: number;
+  recurring_id: number | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  category_name: string;
+  category_color: string;
+  category_kind: 'expense' | 'income';
+  owner_nickname: string;
+  owner_avatar_url: string | null;
+  tags: TagRef[] | string;
+}
+
+/**
+ * Records a transaction in one statement (one round trip): the row is written only when the
+ * category is the caller's and of the same kind, every tag is the caller's, and the group, if any,
+ * is live and has the caller as a member. Answers the full view, or null when a check failed (the
+ * caller then finds out which one and answers its error).
+ */
+export async function insertChecked(db: Executor, v: CheckedInsert): Promise<TransactionView | null> {
+  const tagArray = sql`${`{${v.tagIds.join(',')}}`}::int[]`;
+  const res = (await db.execute(sql`
+    with cat as (
+      select id, name, color, kind from categories where id = ${v.categoryId} and user_id = ${v.userId} and kind = ${v.kind}
+    ), ok as (
+      select 1 from cat
+      where (select count(*) from tags where user_id = ${v.userId} and id = any(${tagArray})) = ${v.tagIds.length}
+        and (${v.groupId}::int is null or exists (
+          select 1 from group_members m join groups g on g.id = m.group_id
+          where m.group_id = ${v.groupId}::int and m.user_id = ${v.userId} and g.dissolved_at is null))
+    ), ins as (
+      insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id)
+      select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int from ok
+      returning *
+    ), tt as (
+      insert into transaction_tags (transaction_id, tag_id) select ins.id, t from ins, unnest(${tagArray}) t
+    )
+    select ins.id, ins.kind, ins.amount_cents, ins.category_id, ins.note, to_char(ins.date, 'YYYY-MM-DD') as date,
+           ins.group_id, ins.user_id, ins.recurring_id, ins.created_at, ins.updated_at,
+           cat.name as category_name, cat.color as category_color, cat.kind as category_kind,
+           u.nickname as owner_nickname, u.avatar_url as owner_avatar_url,
+           coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name) order by t.name, t.id)
+                     from tags t where t.id = any(${tagArray}) and t.user_id = ${v.userId}), '[]'::json) as tags
+    from ins cross join cat join users u on u.id = ins.user_id`)) as unknown as { rows: InsertedRow[] };
+  const r = res.rows[0];
+  if (!r) return null;
+  const rowTags = typeof r.tags === 'string' ? (JSON.parse(r.tags) as TagRef[]) : r.tags;
+  return toTransactionView(
+    {
+      id: r.id,
+      kind: r.kind,
+      amountCents: Number(r.amount_cents),
+      categoryId: r.category_id,
+      note: r.note,
+      date: r.date,
+      groupId: r.group_id,
+      userId: r.user_id,
+      recurringId: r.recurring_id,
+      createdAt: new Date(r.created_at),
+      updatedAt: new Date(r.updated_at),
+      categoryName: r.category_name,
+      categoryColor: r.category_color,
+      categoryKind: r.category_kind,
+      ownerNickname: r.owner_nickname,
+      ownerAvatarUrl: r.owner_avatar_url,
+    },
+    rowTags,
+  );
+}

@@ -87,15 +87,16 @@ export function createTransactionService(db: Db) {
       const amountCents = parseAmount(body.amount);
       const date = checkDate(body.date, 'date');
       const note = cleanOptionalText(body.note, 'note', 200);
-      return db.transaction(async (tx) => {
-        await checkCategory(tx, userId, body.category_id, body.kind);
-        const tagIds = await checkTags(tx, userId, body.tag_ids ?? []);
-        const groupId = body.group_id ?? null;
-        if (groupId !== null) await requireWritableGroup(tx, groupId, userId);
-        const id = await repo.insertTransaction(tx, { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId });
-        await repo.replaceTags(tx, id, tagIds, true);
-        return view(tx, id);
-      });
+      const tagIds = [...new Set(body.tag_ids ?? [])];
+      if (tagIds.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
+      const groupId = body.group_id ?? null;
+      // the checks and the write are one statement; only a refusal pays for finding out which check failed
+      const created = await repo.insertChecked(db, { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds });
+      if (created) return created;
+      await checkCategory(db, userId, body.category_id, body.kind);
+      await checkTags(db, userId, tagIds);
+      if (groupId !== null) await requireWritableGroup(db, groupId, userId);
+      throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
     },
 
     /** The caller's own transaction, or one of a group they belong to; anything else 40401. */
