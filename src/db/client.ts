@@ -43,7 +43,15 @@ export interface DbOptions {
 
 export async function createDatabase(opts: DbOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, types: pgTypes });
+    // Statistics group a period's rows in memory; PostgreSQL's default 4 MB of work_mem makes a year
+    // of a busy user's rows spill to disk. A URL that sets its own options keeps them.
+    const ownOptions = new URL(opts.databaseUrl).searchParams.has('options');
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 20,
+      types: pgTypes,
+      ...(ownOptions ? {} : { options: '-c work_mem=32MB' }),
+    });
     // an idle client losing its connection must not crash the process
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;

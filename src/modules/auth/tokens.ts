@@ -35,8 +35,13 @@ export interface TokenService {
 }
 
 export function createTokenService(secret: string, now: () => number = () => Date.now()): TokenService {
-  const key = new TextEncoder().encode(secret);
+  // imported once: handing jose the raw bytes would import the key again on every verification
+  const key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   const nowS = () => Math.floor(now() / 1000);
+  // Verified access tokens, so that each request does not pay for an HMAC; an entry is only used
+  // before its token's expiry, and the user's status is checked on every request anyway.
+  const verified = new Map<string, AccessClaims & { exp: number }>();
+  const MAX_VERIFIED = 20_000;
 
   async function sign(payload: Record<string, unknown>, sub: string, ttlS: number, jti = randomUUID()): Promise<string> {
     const iat = nowS();
@@ -46,13 +51,13 @@ export function createTokenService(secret: string, now: () => number = () => Dat
       .setJti(jti)
       .setIssuedAt(iat)
       .setExpirationTime(iat + ttlS)
-      .sign(key);
+      .sign(await key);
   }
 
   async function verify(token: string, typ: string) {
     try {
       // algorithms pinned: "none" and asymmetric algorithms are refused by jose before any key use
-      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()) });
+      const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'], currentDate: new Date(now()) });
       if (payload.typ !== typ || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return null;
       return payload;
     } catch (err) {
@@ -75,10 +80,15 @@ export function createTokenService(secret: string, now: () => number = () => Dat
       return { token, jti, expiresAt: new Date((nowS() + REFRESH_TTL_S) * 1000) };
     },
     async verifyAccess(token) {
+      const hit = verified.get(token);
+      if (hit && hit.exp > now() / 1000) return { userId: hit.userId, role: hit.role, jti: hit.jti };
       const p = await verify(token, 'access');
       const userId = p ? userIdOf(p.sub!) : null;
       if (!p || userId === null) throw Errors.unauthorized('access token invalid or expired');
-      return { userId, role: String(p.role ?? 'user'), jti: p.jti! };
+      const claims = { userId, role: String(p.role ?? 'user'), jti: p.jti! };
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      verified.set(token, { ...claims, exp: p.exp! });
+      return claims;
     },
     async verifyRefresh(token) {
       const p = await verify(token, 'refresh');

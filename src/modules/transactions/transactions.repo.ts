@@ -250,12 +250,18 @@ function preparedFor<T>(db: Executor, key: string, build: (name: string) => Prep
 
 type TotalsRow = { count: string | number; income: string | number; expense: string | number };
 
-/** One page of the filtered rows with category and owner joined. */
-export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limit: number, offset: number): Promise<ViewRow[]> {
+/** The tags of the row, ordered by name, as a JSON array computed beside the row. */
+const tagsColumn = sql<TagRef[] | string>`coalesce((
+  select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}) order by ${tags.name}, ${tags.id})
+  from ${transactionTags} join ${tags} on ${tags.id} = ${transactionTags.tagId}
+  where ${transactionTags.transactionId} = ${transactions.id}), '[]'::json)`;
+
+/** One page of the filtered rows with category, owner and tags, in one query. */
+export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limit: number, offset: number): Promise<TransactionView[]> {
   const shape = shapeOf(f);
-  const stmt = preparedFor<ViewRow>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
+  const stmt = preparedFor<ViewRow & { tags: TagRef[] | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
     db
-      .select(viewColumns)
+      .select({ ...viewColumns, tags: tagsColumn })
       .from(transactions)
       .innerJoin(categories, eq(categories.id, transactions.categoryId))
       .innerJoin(users, eq(users.id, transactions.userId))
@@ -265,7 +271,8 @@ export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limi
       .offset(ph('offset'))
       .prepare(name),
   );
-  return stmt.execute({ ...paramsOf(f), limit, offset });
+  const rows = await stmt.execute({ ...paramsOf(f), limit, offset });
+  return rows.map((r) => toTransactionView(r, typeof r.tags === 'string' ? (JSON.parse(r.tags) as TagRef[]) : r.tags));
 }
 
 /** Count and integer sums (cents) of the whole filtered result, in one aggregate. */

@@ -153,7 +153,7 @@ export function createTransactionService(db: Db) {
       const filter: ListFilter = { ...parsed, scope };
       const { limit, offset } = pageOf(q);
       const [views, totals] = await Promise.all([
-        repo.listPage(db, filter, q.sort ?? 'date_desc', limit, offset).then((rows) => repo.withTags(db, rows)),
+        repo.listPage(db, filter, q.sort ?? 'date_desc', limit, offset),
         repo.listTotals(db, filter),
       ]);
       return {
