@@ -129,6 +129,20 @@ describe('errors, headers, health and config', () => {
     assert.equal(ok.headers['x-app-version'], '1.0.0-test');
   });
 
+  it('answers cross-origin requests only for configured origins', async () => {
+    const none = await t.app.inject({ method: 'OPTIONS', url: '/api/health', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+    assert.equal(none.headers['access-control-allow-origin'], undefined);
+    const cors = await createTestApp({ corsOrigins: ['https://app.example'] }, t.testDb);
+    try {
+      const ok = await cors.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://app.example' } });
+      assert.equal(ok.headers['access-control-allow-origin'], 'https://app.example');
+      const other = await cors.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
+      assert.equal(other.headers['access-control-allow-origin'], undefined);
+    } finally {
+      await cors.close();
+    }
+  });
+
   it('serves the OpenAPI 3.1 document and the docs page publicly', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     assert.equal(res.statusCode, 200);
