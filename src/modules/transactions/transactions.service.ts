@@ -6,6 +6,7 @@ import { parseAmount, parseAmountBound, toMajor } from '../../lib/money.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
 import * as repo from './transactions.repo.ts';
+import { createInsertBatcher } from './transactions.batcher.ts';
 import type { ListFilter, ListScope } from './transactions.repo.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
 
@@ -76,6 +77,7 @@ export function parseListQuery(q: TransactionListQuery): Omit<ListFilter, 'scope
 }
 
 export function createTransactionService(db: Db) {
+  const batcher = createInsertBatcher(db);
   async function view(ex: Executor, id: number): Promise<TransactionView> {
     const [v] = await repo.loadTransactionViews(ex, [id]);
     if (!v) throw Errors.notFound('transaction');
@@ -91,7 +93,7 @@ export function createTransactionService(db: Db) {
       if (tagIds.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
       const groupId = body.group_id ?? null;
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
-      const created = await repo.insertChecked(db, { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds });
+      const created = await batcher.insert({ userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds });
       if (created) return created;
       await checkCategory(db, userId, body.category_id, body.kind);
       await checkTags(db, userId, tagIds);
