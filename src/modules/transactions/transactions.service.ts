@@ -76,6 +76,14 @@ export function parseListQuery(q: TransactionListQuery): Omit<ListFilter, 'scope
   return f;
 }
 
+/** PostgreSQL's foreign_key_violation, as raised by either driver (possibly wrapped by Drizzle). */
+function isForeignKeyViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23503') return true;
+  }
+  return false;
+}
+
 export function createTransactionService(db: Db) {
   const batcher = createInsertBatcher(db);
   async function view(ex: Executor, id: number): Promise<TransactionView> {
@@ -93,7 +101,13 @@ export function createTransactionService(db: Db) {
       if (tagIds.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
       const groupId = body.group_id ?? null;
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
-      const created = await batcher.insert({ userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds });
+      const created = await batcher
+        .insert({ userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds })
+        // a category, tag or group deleted while the row was being written: answered like a failed check
+        .catch((err: unknown) => {
+          if (isForeignKeyViolation(err)) return null;
+          throw err;
+        });
       if (created) return created;
       await checkCategory(db, userId, body.category_id, body.kind);
       await checkTags(db, userId, tagIds);
