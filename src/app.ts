@@ -14,6 +14,7 @@ import { createUserStateCache, installAuth } from './plugins/auth.ts';
 import { installErrorHandler } from './plugins/errors.ts';
 import { decorateRoute, registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { shareUserInvalidation } from './plugins/shared-invalidation.ts';
 import { registerWebClient } from './plugins/web.ts';
 import './types.ts';
 
@@ -92,6 +93,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   });
   if (config.corsOrigins.length) await app.register(cors, { origin: config.corsOrigins, credentials: false });
   await app.register(multipart, { limits: { fileSize: MULTIPART_FILE_LIMIT, files: 1, fields: 10, parts: 12 } });
+  await shareUserInvalidation(app);
   installAuth(app);
   await registerRateLimit(app);
   await registerOpenApi(app);

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createTestApp, type TestContext } from './helpers/app.ts';
+import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
+import { REDIS_URL, redisAnswers } from './helpers/redis.ts';
+
+describe('user changes across processes through Redis', () => {
+  let a: TestContext | null = null;
+  let b: TestContext | null = null;
+  let available = false;
+
+  before(async () => {
+    available = await redisAnswers();
+    if (!available) return;
+    // a long cache lifetime: only the published invalidation can make the second process notice
+    const shared = { redisUrl: REDIS_URL, authCacheTtlMs: 10 * 60_000, rateLimit: { enabled: false, global: 600, auth: 30, demo: 5, namespace: `test-${randomBytes(6).toString('hex')}` } };
+    a = await createTestApp(shared);
+    b = await createTestApp(shared, a.testDb);
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('a soft delete made through one process is refused at once by the other', async (ctx) => {
+    if (!available || !a || !b) {
+      ctx.skip(`no Redis at ${REDIS_URL}`);
+      return;
+    }
+    const user = await createUser(a.db, { nickname: 'Leaving' });
+    const admin = await createAdmin(a.db);
+    const onB = await loginAs(b.app, user);
+    assert.equal((await b.app.inject({ url: '/api/me', headers: onB })).statusCode, 200);
+    const del = await a.app.inject({ method: 'DELETE', url: `/api/admin/users/${user.id}`, headers: await loginAs(a.app, admin), payload: { confirmName: 'Leaving' } });
+    assert.equal(del.statusCode, 204, del.body);
+    let code = 0;
+    for (let i = 0; i < 50 && code !== 40104; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      code = (await b.app.inject({ url: '/api/me', headers: onB })).json().code ?? 0;
+    }
+    assert.equal(code, 40104);
+  });
+});
