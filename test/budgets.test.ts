@@ -108,6 +108,7 @@ describe('budgets', () => {
       { month: '2025-04-01', amount: 10 },
       { amount: 10 },
       { month: '2025-04', amount: 10, group_id: 'x' },
+      { month: '0000-01', amount: 10 },
     ]) {
       await fails(400, 40001, 'PUT', '/api/budget', ownerH, body);
     }
@@ -115,6 +116,10 @@ describe('budgets', () => {
     await fails(400, 40001, 'PUT', '/api/budget/mine', memberH, { month: '2025-04', amount: 0, group_id: groupId });
     await fails(400, 40001, 'GET', '/api/budget?month=2025-00', ownerH);
     await fails(400, 40001, 'GET', '/api/budget?month=April', ownerH);
+    await fails(400, 40001, 'GET', '/api/budget?month=0000-01', ownerH);
+    await fails(400, 40001, 'GET', `/api/budget?month=0000-12&group_id=${groupId}`, memberH);
+    await fails(400, 40001, 'PUT', '/api/budget/mine', memberH, { month: '0000-01', amount: 10, group_id: groupId });
+    await fails(400, 40001, 'PUT', '/api/budget', ownerH, { month: '0000-01', amount: 10, group_id: groupId });
     await fails(400, 40001, 'GET', '/api/budget?group_id=abc', ownerH);
   });
 

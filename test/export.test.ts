@@ -44,6 +44,8 @@ describe('export helpers', () => {
   it('prefixes text that a spreadsheet would run as a formula', () => {
     for (const s of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) assert.equal(neutralizeFormula(s), `'${s}`);
     for (const s of ['', 'plain', ' =not first', "'quoted", '1-2']) assert.equal(neutralizeFormula(s), s);
+    // text that already looks neutralized gets its own prefix, so that the import gives it back unchanged
+    for (const s of ["'=x", "''+1", "'\tx"]) assert.equal(neutralizeFormula(s), `'${s}`);
   });
 });
 
@@ -180,6 +182,9 @@ describe('export', () => {
       'startDate=2026-02-01&endDate=2026-01-31',
       `${JAN}&type=gift`,
       `${JAN}&format=xml`,
+      // the database has no year 0: refused before the download starts
+      'startDate=0000-01-01&endDate=2026-01-31',
+      'startDate=0000-01-01&endDate=0000-12-31',
     ];
     for (const q of bad) assertError(await get(`/api/export?${q}`), 400, 40001, q);
   });

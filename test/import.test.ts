@@ -23,7 +23,9 @@ describe('import helpers', () => {
 
   it('removes only the formula prefix the export adds', () => {
     for (const s of ['=1', '+1', '-1', '@a', '\tx', '\rx']) assert.equal(restoreFormula(`'${s}`), s);
-    for (const s of ["'plain", "'", "''=x", 'x', '']) assert.equal(restoreFormula(s), s);
+    for (const s of ["'plain", "'", 'x', '']) assert.equal(restoreFormula(s), s);
+    // the export prefixes text that already looks neutralized too: one apostrophe comes off
+    for (const s of ["'=x", "''+1", "'\tx"]) assert.equal(restoreFormula(`'${s}`), s);
   });
 });
 
@@ -368,6 +370,39 @@ lines",,,`,
     assert.equal(b.statusCode, 200);
     assert.deepEqual([a.json().imported, b.json().imported].sort(), [0, 50]);
     assert.equal(await countTransactions(t.db, u.id), 50);
+  });
+
+  it('round-trips notes and categories that already start with an apostrophe and a formula character', async () => {
+    const u = await createUser(t.db);
+    const v = await createUser(t.db);
+    const uh = await loginAs(t.app, u);
+    const texts = ["'=x", "''+1", "'-", "'", "'plain", '=y'];
+    for (const [i, note] of texts.entries()) await createTransaction(t.db, u.id, { date: '2026-03-01', amountCents: 100 + i, note });
+    const file = await t.app.inject({ method: 'GET', url: '/api/export?startDate=2026-03-01&endDate=2026-03-01', headers: uh });
+    assert.equal(file.statusCode, 200);
+    const again = await send(file.rawPayload, { headers: uh });
+    assert.deepEqual(again.json(), { imported: 0, skipped: texts.length, errors: [] });
+    const other = await send(file.rawPayload, { headers: await loginAs(t.app, v) });
+    assert.deepEqual(other.json(), { imported: texts.length, skipped: 0, errors: [] });
+    assert.deepEqual(
+      (await rowsOf(v.id)).map((r) => r.t.note),
+      texts,
+    );
+  });
+
+  it('refuses rows with a NUL character or a year-0 date with 42203 (dry run: 200 with the errors)', async () => {
+    const u = await createUser(t.db);
+    const uh = await loginAs(t.app, u);
+    const file = csv('2026-01-01,expense,1,Food,a\u0000b,,,', '2026-01-01,expense,1,F\u0000d,,,,', '2026-01-01,expense,1,Food,,t\u0000g,,', '0000-01-01,expense,1,Food,,,,', '2026-01-01,expense,1,Food,ok,,,');
+    for (const dryRun of [true, false]) {
+      const res = await send(file, { headers: uh, dryRun });
+      assert.equal(res.statusCode, dryRun ? 200 : 422, res.body);
+      assert.deepEqual(
+        res.json().errors.map((e: { row: number }) => e.row),
+        [1, 2, 3, 4],
+      );
+    }
+    assert.equal(await countTransactions(t.db, u.id), 0);
   });
 
   it('imports thousands of rows with their tags', async () => {

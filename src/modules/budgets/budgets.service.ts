@@ -46,6 +46,12 @@ export function createBudgetService(deps: BudgetServiceDeps) {
     };
   }
 
+  /** The pattern admits year 0000, which the database's dates do not have (40001). */
+  const checkMonth = (month: string): string => {
+    if (month < '0001-01') throw Errors.field('month', 'must be from the year 0001 on');
+    return month;
+  };
+
   /** null clears; anything else must be a valid amount (40001). */
   const amountOf = (value: unknown): number | null => (value === null ? null : parseAmount(value, 'amount'));
 
@@ -57,12 +63,13 @@ export function createBudgetService(deps: BudgetServiceDeps) {
   return {
     async get(userId: number, q: BudgetQuery): Promise<PersonalBudget | GroupBudget> {
       if (q.group_id !== undefined) await requireGroupMember(db, q.group_id, userId);
-      const month = q.month ?? (await thisMonth(userId));
+      const month = q.month === undefined ? await thisMonth(userId) : checkMonth(q.month);
       return q.group_id !== undefined ? group(userId, q.group_id, month) : personal(userId, month);
     },
 
     /** The personal budget, or with group_id the group's budget (owner only; the group must be live). */
     async set(userId: number, body: BudgetBody): Promise<PersonalBudget | GroupBudget> {
+      checkMonth(body.month);
       const cents = amountOf(body.amount);
       if (body.group_id === undefined || body.group_id === null) {
         await write({ userId, groupId: null }, body.month, cents);
@@ -76,6 +83,7 @@ export function createBudgetService(deps: BudgetServiceDeps) {
 
     /** A member's own amount in a group (any member of a live group). */
     async setMine(userId: number, body: MyBudgetBody): Promise<GroupBudget> {
+      checkMonth(body.month);
       const cents = amountOf(body.amount);
       await requireWritableGroup(db, body.group_id, userId);
       await write({ userId, groupId: body.group_id }, body.month, cents);

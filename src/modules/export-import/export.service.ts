@@ -19,9 +19,16 @@ export const EXPORT_PAGE = 2000;
 const TYPES = new Set(['expense', 'income', 'all']);
 const FORMATS = new Set(['csv', 'json']);
 
-/** A text cell that a spreadsheet would run as a formula gets a leading apostrophe. */
+/** Text that starts like a formula, or like an already neutralized one (apostrophes, then = + - @ tab or CR). */
+export const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * A text cell that a spreadsheet would run as a formula gets a leading apostrophe. Text that
+ * already looks neutralized ('=x) gets one too, so that the import, which removes exactly one,
+ * gives back the original text.
+ */
 export function neutralizeFormula(text: string): string {
-  return text.length > 0 && '=+-@\t\r'.includes(text[0]!) ? `'${text}` : text;
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 /** Integer cents (as text or number) to a plain decimal with two places: 1250 -> "12.50", 5 -> "0.05". */
@@ -38,6 +45,8 @@ export function resolveParams(p: Partial<ExportParams>): ExportParams {
   if (!p.endDate) throw Errors.field('endDate', 'is required');
   if (!isValidDate(p.startDate)) throw Errors.field('startDate', 'must be a valid date (YYYY-MM-DD)');
   if (!isValidDate(p.endDate)) throw Errors.field('endDate', 'must be a valid date (YYYY-MM-DD)');
+  // the database has no year 0: the query would fail after the response has started
+  if (p.startDate < '0001-01-01') throw Errors.field('startDate', 'must be from the year 0001 on');
   if (p.startDate > p.endDate) throw Errors.field('endDate', 'must not be before startDate');
   const type = p.type ?? 'all';
   const format = p.format ?? 'csv';

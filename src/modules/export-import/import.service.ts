@@ -5,6 +5,7 @@ import { isValidDate } from '../../lib/dates.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { parseAmount } from '../../lib/money.ts';
 import * as repo from './export-import.repo.ts';
+import { FORMULA_START } from './export.service.ts';
 import type { ImportResult } from './export-import.schemas.ts';
 
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -117,9 +118,9 @@ function parseCsvRecords(text: string): Record<string, unknown>[] {
   });
 }
 
-/** Undoes the export's formula neutralization: a leading apostrophe before = + - @ tab or CR. */
+/** Undoes the export's formula neutralization: one leading apostrophe before (apostrophes and) = + - @ tab or CR. */
 export function restoreFormula(text: string): string {
-  return text.length > 1 && text[0] === "'" && '=+-@\t\r'.includes(text[1]!) ? text.slice(1) : text;
+  return text[0] === "'" && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
 }
 
 const length = (s: string) => [...s].length;
@@ -141,7 +142,8 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     if (rec.$extra) problems.push('has more cells than the header');
 
     const date = rec.date;
-    if (typeof date !== 'string' || !isValidDate(date.trim())) problems.push('date must be a valid date (YYYY-MM-DD)');
+    // the database has no year 0
+    if (typeof date !== 'string' || !isValidDate(date.trim()) || date.trim() < '0001-01-01') problems.push('date must be a valid date (YYYY-MM-DD)');
 
     const kind = typeof rec.kind === 'string' ? rec.kind.trim() : rec.kind;
     if (kind !== 'expense' && kind !== 'income') problems.push('kind must be expense or income');
@@ -193,6 +195,9 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
       if (Number.isNaN(ms) || ms < EARLIEST_CREATED_AT) problems.push('created_at must be an ISO 8601 timestamp from the year 1000 on');
       else createdAt = new Date(ms).toISOString();
     }
+
+    // a database text value cannot hold U+0000
+    if ([category, note, ...tags].some((v) => v?.includes('\u0000'))) problems.push('category, note and tags must not contain NUL characters');
 
     if (problems.length) errors.push({ row, message: problems.join('; ') });
     else rows.push({ row, date: (date as string).trim(), kind: kind as Kind, cents, category: category!, note, tags, groupId, createdAt });
