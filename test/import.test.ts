@@ -390,16 +390,16 @@ lines",,,`,
     );
   });
 
-  it('refuses rows with a NUL character or a year-0 date with 42203 (dry run: 200 with the errors)', async () => {
+  it('refuses rows with a NUL character, a year-0 date or a created_at past year 9999 UTC with 42203 (dry run: 200 with the errors)', async () => {
     const u = await createUser(t.db);
     const uh = await loginAs(t.app, u);
-    const file = csv('2026-01-01,expense,1,Food,a\u0000b,,,', '2026-01-01,expense,1,F\u0000d,,,,', '2026-01-01,expense,1,Food,,t\u0000g,,', '0000-01-01,expense,1,Food,,,,', '2026-01-01,expense,1,Food,ok,,,');
+    const file = csv('2026-01-01,expense,1,Food,a\u0000b,,,', '2026-01-01,expense,1,F\u0000d,,,,', '2026-01-01,expense,1,Food,,t\u0000g,,', '0000-01-01,expense,1,Food,,,,', '2026-01-01,expense,1,Food,,,,9999-12-31T23:00:00-14:00', '2026-01-01,expense,1,Food,ok,,,');
     for (const dryRun of [true, false]) {
       const res = await send(file, { headers: uh, dryRun });
       assert.equal(res.statusCode, dryRun ? 200 : 422, res.body);
       assert.deepEqual(
         res.json().errors.map((e: { row: number }) => e.row),
-        [1, 2, 3, 4],
+        [1, 2, 3, 4, 5],
       );
     }
     assert.equal(await countTransactions(t.db, u.id), 0);

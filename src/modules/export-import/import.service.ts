@@ -16,6 +16,8 @@ const INSERT_BATCH = 5000;
 const REQUIRED_COLUMNS = ['date', 'kind', 'amount', 'category'] as const;
 const OPTIONAL_COLUMNS = ['note', 'tags', 'group_id', 'created_at'] as const;
 const EARLIEST_CREATED_AT = Date.UTC(1000, 0, 1);
+// a later instant (9999-12-31T23:00-14:00 is in year 10000 UTC) has no 4-digit ISO form
+const LATEST_CREATED_AT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 type Kind = 'expense' | 'income';
@@ -192,7 +194,7 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     const c = typeof rec.created_at === 'string' ? rec.created_at.trim() : rec.created_at;
     if (c !== undefined && c !== null && c !== '') {
       const ms = typeof c === 'string' && ISO_TIMESTAMP.test(c) ? Date.parse(c) : NaN;
-      if (Number.isNaN(ms) || ms < EARLIEST_CREATED_AT) problems.push('created_at must be an ISO 8601 timestamp from the year 1000 on');
+      if (Number.isNaN(ms) || ms < EARLIEST_CREATED_AT || ms > LATEST_CREATED_AT) problems.push('created_at must be an ISO 8601 timestamp from the year 1000 to 9999 (UTC)');
       else createdAt = new Date(ms).toISOString();
     }
 
