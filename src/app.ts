@@ -8,6 +8,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createDatabase, runMigrations, type Database } from './db/client.ts';
+import { Errors } from './lib/errors.ts';
+import { nulPath } from './lib/text.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { modules } from './modules/index.ts';
 import { createUserStateCache, installAuth } from './plugins/auth.ts';
@@ -76,6 +78,14 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
     return payload;
   });
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
+  // after validation and the route's own role checks: text with a NUL character is a validation failure
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.url?.startsWith('/api')) return;
+    for (const [part, value] of [['query', request.query], ['body', request.body], ['params', request.params]] as const) {
+      const path = nulPath(value);
+      if (path !== null) throw Errors.field(path || part, 'must not contain NUL characters');
+    }
+  });
 
   installErrorHandler(app);
   await app.register(helmet, {

@@ -12,7 +12,8 @@ export function isValidDate(s: string): boolean {
   const m = DATE_RE.exec(s);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1) return false;
+  // there is no year 0 (PostgreSQL refuses it)
+  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
   return d <= daysInMonth(y, mo);
 }
 

@@ -13,3 +13,19 @@ export function cleanOptionalText(value: string | null | undefined, field: strin
   if (value === undefined || value === null) return '';
   return cleanText(value, field, 0, max);
 }
+
+/**
+ * The path of the first string holding a NUL character in a parsed request part (PostgreSQL refuses
+ * NUL in text), e.g. "note" or "items.2.name"; null when there is none.
+ */
+export function nulPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  for (const [key, v] of Object.entries(value)) {
+    const sub = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return sub;
+    const found = nulPath(v, sub);
+    if (found !== null) return found;
+  }
+  return null;
+}

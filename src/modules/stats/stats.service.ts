@@ -48,6 +48,8 @@ export function createStatsService(deps: StatsServiceDeps) {
   /** Checks the query (40001), the tag (the caller's, else 40001) and the group (member, else 40302). */
   async function resolve(userId: number, q: StatsQuery): Promise<Resolved> {
     if (q.date !== undefined && !isValidDate(q.date)) throw Errors.field('date', 'must be a valid date YYYY-MM-DD');
+    // the period and the one before it must stay within the years 1 to 9999 that dates can hold
+    if (q.date !== undefined && (q.date < '0002-01-01' || q.date > '9998-12-31')) throw Errors.field('date', 'must be between 0002-01-01 and 9998-12-31');
     if (q.tag_id !== undefined && !(await repo.isOwnTag(db, userId, q.tag_id))) throw Errors.field('tag_id', 'is not one of your tags');
     if (q.group_id !== undefined) await requireGroupMember(db, q.group_id, userId);
     const today = todayIn((await repo.userTimezone(db, userId)) ?? deps.appTimezone, now());

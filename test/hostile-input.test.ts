@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { isValidDate } from '../src/lib/dates.ts';
+import { createTestApp, type TestContext } from './helpers/app.ts';
+import { createAdmin, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+describe('hostile input', () => {
+  let t: TestContext;
+  let admin: UserRow;
+  let user: UserRow;
+  before(async () => {
+    t = await createTestApp();
+    admin = await createAdmin(t.db);
+    user = await createUser(t.db);
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  async function call(who: UserRow, method: Method, url: string, payload?: unknown) {
+    return t.app.inject({ method, url, headers: await loginAs(t.app, who), ...(payload === undefined ? {} : { payload: payload as object }) });
+  }
+  function assertError(res: { statusCode: number; body: string; json(): { code: number } }, status: number, code: number, what: string) {
+    assert.equal(res.statusCode, status, `${what}: ${res.body}`);
+    assert.equal(res.json().code, code, what);
+  }
+
+  it('answers text holding a NUL character with 40001, in bodies and query strings', async () => {
+    const g = await createGroup(t.db, user.id);
+    const tx = await createTransaction(t.db, user.id);
+    const nul = 'a\u0000b';
+    const cases: [UserRow, Method, string, unknown?][] = [
+      [user, 'POST', '/api/groups', { name: nul }],
+      [user, 'POST', '/api/feedback', { content: nul }],
+      [user, 'POST', '/api/feedback', { content: 'ok', contact: nul }],
+      [admin, 'POST', '/api/notifications', { scope: 'system', title: nul, content: 'x' }],
+      [admin, 'POST', '/api/notifications', { scope: 'system', title: 'x', content: nul }],
+      [user, 'POST', '/api/notifications', { scope: 'group', group_id: g.id, title: 'x', content: nul }],
+      [user, 'POST', '/api/transactions', { kind: 'expense', amount: 1, category_id: tx.categoryId, date: '2026-11-01', note: nul }],
+      [user, 'PUT', `/api/transactions/${tx.id}`, { note: nul }],
+      [user, 'GET', '/api/transactions?keyword=a%00b'],
+      [admin, 'GET', '/api/admin/users?keyword=a%00b'],
+    ];
+    for (const [who, method, url, body] of cases) assertError(await call(who, method, url, body), 400, 40001, `${method} ${url} ${JSON.stringify(body)}`);
+    const [row] = (await call(user, 'GET', '/api/transactions')).json().list;
+    assert.equal(row.note, '', 'nothing was written');
+  });
+
+  it('keeps the contract order around the NUL check: unknown route 404, administrator role 40301', async () => {
+    assertError(await call(user, 'GET', '/api/no-such-route?x=%00'), 404, 40401, 'unknown route');
+    assertError(await call(user, 'POST', '/api/notifications', { scope: 'system', title: 'a\u0000', content: 'x' }), 403, 40301, 'non-admin');
+  });
+
+  it('refuses the year 0 in transaction dates and stats anchors that reach outside the years 1 to 9999', async () => {
+    assert.equal(isValidDate('0000-01-01'), false);
+    assert.equal(isValidDate('0001-01-01'), true);
+    const tx = await createTransaction(t.db, user.id);
+    assertError(await call(user, 'POST', '/api/transactions', { kind: 'expense', amount: 1, category_id: tx.categoryId, date: '0000-01-01' }), 400, 40001, 'create');
+    assertError(await call(user, 'PUT', `/api/transactions/${tx.id}`, { date: '0000-01-01' }), 400, 40001, 'update');
+    assertError(await call(user, 'GET', '/api/transactions?startDate=0000-01-01&endDate=0000-01-01'), 400, 40001, 'list');
+    const stats = ['overview', 'category-share', 'trend', 'max', 'compare', 'summary'];
+    for (const period of ['week', 'month', 'year']) {
+      for (const s of stats) {
+        for (const date of ['0000-01-01', '0001-06-15', '9999-12-31', '9999-01-01']) {
+          assertError(await call(user, 'GET', `/api/stats/${s}?period=${period}&date=${date}`), 400, 40001, `${s} ${period} ${date}`);
+        }
+        for (const date of ['0002-01-01', '9998-12-31']) {
+          const res = await call(user, 'GET', `/api/stats/${s}?period=${period}&date=${date}`);
+          assert.equal(res.statusCode, 200, `${s} ${period} ${date}: ${res.body}`);
+        }
+      }
+    }
+  });
+});
