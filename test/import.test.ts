@@ -181,6 +181,12 @@ lines",,,`,
       ],
     );
     assert.deepEqual(await tagNamesOf(rows[1]!.t.id), ['c', 'd']);
+    // a tag name cannot hold the CSV's tag separator
+    const piped = JSON.stringify([{ date: '2026-04-03', kind: 'expense', amount: 1, category: 'Food', tags: ['x|y'] }]);
+    const refused = await send(piped, { headers: await loginAs(t.app, u) });
+    assert.equal(refused.statusCode, 422);
+    assert.equal(refused.json().code, 42203);
+    assert.match(refused.json().errors[0].message, /cannot contain "\|"/);
   });
 
   it('reads GB18030/GBK files as Excel writes them, and UTF-8 without BOM', async () => {

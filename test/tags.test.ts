@@ -46,7 +46,7 @@ describe('tags', () => {
   });
 
   it('validates name (1 to 20 characters after trimming) and color', async () => {
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(21) }, { name: 5 }, { name: null }, { name: 'ok', color: 'red' }, { name: 'ok', color: '#12345' }, { name: 'ok', color: '#1234567' }, { name: 'ok', color: '123456' }]) {
+    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(21) }, { name: 5 }, { name: null }, { name: 'ok', color: 'red' }, { name: 'ok', color: '#12345' }, { name: 'ok', color: '#1234567' }, { name: 'ok', color: '123456' }, { name: 'a|b' }]) {
       assertError(await a.post('/api/tags', body), 400, 40001, JSON.stringify(body));
     }
     const twenty = await a.post('/api/tags', { name: '标'.repeat(20) });

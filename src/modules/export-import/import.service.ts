@@ -178,6 +178,7 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
       else {
         tags = [...new Set((parts as string[]).map((p) => p.trim()).filter((p) => p !== ''))];
         if (tags.some((t) => length(t) > 20)) problems.push('each tag must be 1 to 20 characters');
+        if (tags.some((t) => t.includes('|'))) problems.push('a tag name cannot contain "|"');
         if (tags.length > MAX_TAGS) problems.push(`at most ${MAX_TAGS} tags`);
       }
     }

@@ -1,6 +1,13 @@
 import type { Db } from '../../db/client.ts';
 import { Errors } from '../../lib/errors.ts';
 import { cleanText } from '../../lib/text.ts';
+
+/** 1 to 20 characters; "|" joins a transaction's tags in the CSV export, so a name cannot hold it. */
+function tagName(value: string): string {
+  const name = cleanText(value, 'name', 1, 20);
+  if (name.includes('|')) throw Errors.field('name', 'must not contain "|"');
+  return name;
+}
 import * as repo from './tags.repo.ts';
 import type { TagCreateBody, TagList, TagUpdateBody, TagView } from './tags.schemas.ts';
 
@@ -17,7 +24,7 @@ export function createTagService(db: Db) {
     },
 
     async create(userId: number, body: TagCreateBody): Promise<TagView> {
-      const name = cleanText(body.name, 'name', 1, 20);
+      const name = tagName(body.name);
       const row = await repo.insertTag(db, { userId, name, color: body.color ?? null });
       if (!row) throw duplicate();
       return toTag(row);
@@ -25,7 +32,7 @@ export function createTagService(db: Db) {
 
     async update(userId: number, id: number, body: TagUpdateBody): Promise<TagView> {
       const patch: { name?: string; color?: string | null } = {};
-      if (body.name !== undefined) patch.name = cleanText(body.name, 'name', 1, 20);
+      if (body.name !== undefined) patch.name = tagName(body.name);
       if (body.color !== undefined) patch.color = body.color;
       const current = await repo.findTag(db, userId, id);
       if (!current) throw Errors.notFound('tag');
