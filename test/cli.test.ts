@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
-import { createTestDatabase } from './helpers/db.ts';
 import { createUser } from './helpers/factories.ts';
 
 function cli(args: string[], env: Record<string, string>) {
@@ -42,19 +42,31 @@ describe('cli user:role', () => {
   });
 
   it('works against PostgreSQL through DATABASE_URL', async (ctx) => {
-    const tdb = await createTestDatabase();
+    // the suite's server when it runs on PostgreSQL, else the local one; skipped only when none answers
+    const server = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+    const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 3000 });
     try {
-      if (!tdb.url) {
-        ctx.skip('runs when TEST_DATABASE_URL is set');
-        return;
-      }
-      const user = await createUser(tdb.database.db);
-      const res = cli(['user:role', String(user.id), 'admin'], { DATABASE_URL: tdb.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cli-')) });
+      await admin.connect();
+    } catch {
+      ctx.skip(`no PostgreSQL server answers at ${server.replace(/\/\/[^@]*@/, '//')}`);
+      return;
+    }
+    const name = `ledger_cli_${process.pid}_${Date.now()}`;
+    await admin.query(`create database "${name}"`);
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    const database = await createDatabase({ databaseUrl: url.toString(), embeddedDbDir: null, poolSize: 2 });
+    try {
+      await runMigrations(database);
+      const user = await createUser(database.db);
+      const res = cli(['user:role', String(user.id), 'admin'], { DATABASE_URL: url.toString(), DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cli-')) });
       assert.equal(res.status, 0, res.stderr);
-      const [row] = await tdb.database.db.select().from(users).where(eq(users.id, user.id));
+      const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
       assert.equal(row!.role, 'admin');
     } finally {
-      await tdb.drop();
+      await database.close();
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
     }
   });
 });
