@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
 import { todayIn } from '../../lib/dates.ts';
 import { parseAmount } from '../../lib/money.ts';
@@ -25,14 +26,6 @@ export function toCategory(row: repo.CategoryRow): CategoryView {
     sort: row.sort,
     created_at: row.createdAt.toISOString(),
   };
-}
-
-/** A unique-index violation, as either driver reports it (drizzle may wrap the driver's error). */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 const duplicateName = () => Errors.conflict('a category of that kind with that name already exists');

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/client.ts';
 import { groupMembers, groups, users } from '../../db/schema/index.ts';
 
@@ -6,13 +7,6 @@ export type GroupRow = typeof groups.$inferSelect;
 export type GroupViewRow = GroupRow & { role: 'owner' | 'member'; memberCount: number };
 
 const memberCount = sql<number>`(select count(*)::int from group_members m where m.group_id = ${groups.id})`.mapWith(Number);
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
 
 /** Inserts a group unless its invite code is taken; null on a code collision. */
 export async function insertGroup(db: Executor, ownerId: number, name: string, inviteCode: string): Promise<GroupRow | null> {

@@ -75,10 +75,3 @@ export async function forgetTag(db: Executor, userId: number, id: number): Promi
     );
 }
 
-/** PostgreSQL's unique_violation, as raised by either driver (possibly wrapped by Drizzle). */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
 import { cleanText } from '../../lib/text.ts';
 
@@ -44,7 +45,7 @@ export function createTagService(db: Db) {
         return toTag(row);
       } catch (err) {
         // a concurrent rename to the same name loses on the unique index
-        if (repo.isUniqueViolation(err)) throw duplicate();
+        if (isUniqueViolation(err)) throw duplicate();
         throw err;
       }
     },

@@ -340,11 +340,6 @@ export async function countOwnTags(db: Executor, userId: number, tagIds: number[
   return Number(row?.n ?? 0);
 }
 
-export async function insertTransaction(db: Executor, values: typeof transactions.$inferInsert): Promise<number> {
-  const [row] = await db.insert(transactions).values(values).returning({ id: transactions.id });
-  return row!.id;
-}
-
 export async function updateOwn(db: Executor, userId: number, id: number, patch: Partial<typeof transactions.$inferInsert>): Promise<void> {
   await db
     .update(transactions)
@@ -353,8 +348,8 @@ export async function updateOwn(db: Executor, userId: number, id: number, patch:
 }
 
 /** Sets the tags of one of the caller's transactions to exactly `tagIds`. */
-export async function replaceTags(db: Executor, transactionId: number, tagIds: number[], keepExisting = false): Promise<void> {
-  if (!keepExisting) await db.delete(transactionTags).where(eq(transactionTags.transactionId, transactionId));
+export async function replaceTags(db: Executor, transactionId: number, tagIds: number[]): Promise<void> {
+  await db.delete(transactionTags).where(eq(transactionTags.transactionId, transactionId));
   if (tagIds.length) await db.insert(transactionTags).values(tagIds.map((tagId) => ({ transactionId, tagId })));
 }
 

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../../db/client.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 import { requireGroupMember, requireWritableGroup } from '../../lib/access.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
@@ -74,14 +75,6 @@ export function parseListQuery(q: TransactionListQuery): Omit<ListFilter, 'scope
   const keyword = q.keyword?.trim();
   if (keyword) f.keyword = keyword;
   return f;
-}
-
-/** PostgreSQL's foreign_key_violation, as raised by either driver (possibly wrapped by Drizzle). */
-function isForeignKeyViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23503') return true;
-  }
-  return false;
 }
 
 export function createTransactionService(db: Db) {
