@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { feedback, notifications } from '../src/db/schema/index.ts';
@@ -23,10 +24,6 @@ describe('feedback', () => {
   async function call(user: UserRow | null, method: Method, url: string, payload?: unknown) {
     const headers = user ? await loginAs(t.app, user) : {};
     return t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  }
-  function assertError(res: { statusCode: number; json(): { code: number } }, status: number, code: number, what = '') {
-    assert.equal(res.statusCode, status, `${what}: ${res.statusCode} ${JSON.stringify(res.json())}`);
-    assert.equal(res.json().code, code, what);
   }
   async function submit(user: UserRow, content = 'The export button is hard to find') {
     const res = await call(user, 'POST', '/api/feedback', { content });

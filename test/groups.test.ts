@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groupMembers, groups, transactions } from '../src/db/schema/index.ts';
@@ -29,10 +30,6 @@ describe('groups', () => {
       const [hit] = await t.db.select().from(groups).where(eq(groups.inviteCode, code));
       if (!hit) return code;
     }
-  }
-  function assertError(res: { statusCode: number; json(): { code: number } }, status: number, code: number, what = '') {
-    assert.equal(res.statusCode, status, `${what} ${JSON.stringify(res.json())}`);
-    assert.equal(res.json().code, code, what);
   }
 
   it('creates a group whose creator is the owner, with a fresh invite code', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { isValidDate } from '../src/lib/dates.ts';
 import { createTestApp, type TestContext } from './helpers/app.ts';
@@ -21,10 +22,6 @@ describe('hostile input', () => {
 
   async function call(who: UserRow, method: Method, url: string, payload?: unknown) {
     return t.app.inject({ method, url, headers: await loginAs(t.app, who), ...(payload === undefined ? {} : { payload: payload as object }) });
-  }
-  function assertError(res: { statusCode: number; body: string; json(): { code: number } }, status: number, code: number, what: string) {
-    assert.equal(res.statusCode, status, `${what}: ${res.body}`);
-    assert.equal(res.json().code, code, what);
   }
 
   it('answers text holding a NUL character with 40001, in bodies and query strings', async () => {

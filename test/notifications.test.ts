@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { assertError } from './helpers/assert.ts';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groups, notificationReads, notifications } from '../src/db/schema/index.ts';
@@ -23,10 +24,6 @@ describe('notifications', () => {
   async function call(user: UserRow | null, method: Method, url: string, payload?: unknown) {
     const headers = user ? await loginAs(t.app, user) : {};
     return t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  }
-  function assertError(res: { statusCode: number; json(): { code: number } }, status: number, code: number, what = '') {
-    assert.equal(res.statusCode, status, `${what}: ${res.statusCode} ${JSON.stringify(res.json())}`);
-    assert.equal(res.json().code, code, what);
   }
   async function publish(user: UserRow, body: Record<string, unknown>) {
     const res = await call(user, 'POST', '/api/notifications', { title: 'Title', content: 'Content', ...body });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
+import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
@@ -9,10 +9,6 @@ import { createTestApp, type TestContext } from './helpers/app.ts';
 import { onPostgres } from './helpers/db.ts';
 import { addMember, createCategory, createGroup, createTag, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
 
-function assertError(res: LightMyRequestResponse, status: number, code: number, label = ''): void {
-  assert.equal(res.statusCode, status, `${label} ${res.body}`);
-  assert.equal(res.json().code, code, `${label} ${res.body}`);
-}
 
 const at = (date: string, time = '12:00:00') => new Date(`${date}T${time}Z`);
 

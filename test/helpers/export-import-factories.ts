@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
+export { assertError } from './assert.ts';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { query, type Executor } from '../../src/db/client.ts';
 
-export function assertError(res: LightMyRequestResponse, status: number, code: number, label = ''): void {
-  assert.equal(res.statusCode, status, `${label} ${res.body.slice(0, 500)}`);
-  assert.equal(res.json().code, code, `${label} ${res.body.slice(0, 500)}`);
-}
 
 /** A multipart/form-data body with one file part (field `file` unless told). */
 export function multipart(content: Buffer | string, opts: { field?: string; filename?: string; type?: string } = {}) {

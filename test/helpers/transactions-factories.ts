@@ -1,5 +1,5 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+export { assertError } from './assert.ts';
 
 type Headers = Record<string, string>;
 
@@ -17,7 +17,3 @@ export function client(app: FastifyInstance, headers: Headers) {
 export type Client = ReturnType<typeof client>;
 
 /** Asserts an error answer: HTTP status and the contract's numeric code. */
-export function assertError(res: LightMyRequestResponse, status: number, code: number, label = ''): void {
-  assert.equal(res.statusCode, status, `${label} ${res.body}`);
-  assert.equal(res.json().code, code, `${label} ${res.body}`);
-}

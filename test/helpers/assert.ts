@@ -1,0 +1,8 @@
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+
+/** The answer is the contract's error: this HTTP status and numeric code. */
+export function assertError(res: LightMyRequestResponse, status: number, code: number, label = ''): void {
+  assert.equal(res.statusCode, status, `${label} ${res.body}`);
+  assert.equal(res.json().code, code, `${label} ${res.body}`);
+}
