@@ -17,6 +17,38 @@ export interface RateLimitConfig {
   namespace?: string;
 }
 
+/** argon2id cost; OWASP's password storage cheat sheet: m=19 MiB, t=2, p=1 */
+export interface PasswordHashingConfig {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+export interface LockoutPolicy {
+  /** failures counted in this window */
+  windowMs: number;
+  /** failures beyond this many are answered more slowly */
+  slowAfter: number;
+  /** delay of the first slowed answer, doubling with each failure up to maxDelayMs */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** at this many failures the key is locked for lockMs (42901 with Retry-After) */
+  lockAfter: number;
+  lockMs: number;
+}
+
+export interface BruteForceConfig {
+  username: LockoutPolicy;
+  ip: LockoutPolicy;
+}
+
+export const DEFAULT_PASSWORD_HASHING: PasswordHashingConfig = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+export const DEFAULT_BRUTE_FORCE: BruteForceConfig = {
+  username: { windowMs: 15 * 60_000, slowAfter: 3, baseDelayMs: 250, maxDelayMs: 4000, lockAfter: 10, lockMs: 15 * 60_000 },
+  ip: { windowMs: 15 * 60_000, slowAfter: 20, baseDelayMs: 250, maxDelayMs: 4000, lockAfter: 100, lockMs: 15 * 60_000 },
+};
+
 export interface Config {
   version: string;
   port: number;
@@ -46,6 +78,12 @@ export interface Config {
   scheduler: boolean;
   /** serve the web client at / */
   webClient: boolean;
+  /** whether anyone may create an account with a username and password */
+  registration: 'open' | 'closed';
+  /** the address people open (passkeys' relying party); null: passkeys are not offered */
+  publicUrl: string | null;
+  passwordHashing?: PasswordHashingConfig;
+  bruteForce?: BruteForceConfig;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   for (const origin of corsOrigins) {
     if (!parseUrl('CORS_ORIGINS', origin, ['http:', 'https:'])) throw new ConfigError('CORS_ORIGINS holds an empty origin');
   }
+  const registration = (env.REGISTRATION || 'open').trim().toLowerCase();
+  if (registration !== 'open' && registration !== 'closed') throw new ConfigError(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
+  const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL, ['http:', 'https:']);
   const { secret, generated } = resolveSecret(env.JWT_SECRET, dataDir);
   return Object.freeze({
     version: pkg.version,
@@ -152,5 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,
+    registration,
+    publicUrl: publicUrl && new URL(publicUrl).origin,
+    passwordHashing: DEFAULT_PASSWORD_HASHING,
+    bruteForce: DEFAULT_BRUTE_FORCE,
   });
 }

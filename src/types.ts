@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { TokenService } from './modules/auth/tokens.ts';
+import type { ApiTokenAuthenticator } from './modules/api-tokens/api-tokens.service.ts';
 import type { UserStateCache } from './plugins/auth.ts';
 
 export type AuthMode = 'public' | 'user' | 'admin' | 'token';
@@ -8,7 +9,13 @@ export type AuthMode = 'public' | 'user' | 'admin' | 'token';
 export interface AuthUser {
   id: number;
   role: 'user' | 'admin';
+  /** the session (refresh-token family) of the access token, when it names one */
+  sessionId?: number | null;
+  /** set when the request carries a personal API token instead of an access token */
+  apiToken?: { id: number; scopes: ApiTokenScope[] };
 }
+
+export type ApiTokenScope = 'read' | 'write';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +24,7 @@ declare module 'fastify' {
     db: Db;
     tokens: TokenService;
     userState: UserStateCache;
+    apiTokens: ApiTokenAuthenticator;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -24,5 +32,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** who may call the route; default `user` */
     auth?: AuthMode;
+    /** only from a signed-in session: a personal API token is refused (40301) */
+    session?: boolean;
   }
 }

@@ -34,7 +34,10 @@ describe('profile and avatars', () => {
     const res = await t.app.inject({ url: '/api/me', headers });
     assert.equal(res.statusCode, 200);
     const p = res.json();
-    assert.deepEqual(Object.keys(p).sort(), ['avatar_url', 'created_at', 'id', 'is_demo', 'nickname', 'role', 'slogan', 'status', 'timezone'].sort());
+    assert.deepEqual(
+      Object.keys(p).sort(),
+      ['avatar_url', 'created_at', 'id', 'is_demo', 'nickname', 'role', 'slogan', 'status', 'timezone', 'username', 'auth_methods', 'last_sign_in_at', 'failed_sign_ins'].sort(),
+    );
     assert.equal(p.id, userId);
     assert.equal(p.nickname, 'Alice');
     assert.equal(p.timezone, null);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { passkeys, refreshTokens, sessions } from '../src/db/schema/index.ts';
 import { createTestApp, type TestContext } from './helpers/app.ts';
 import { createAdmin, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
 import { documentedRoutes, multipartFile, referenceKeys, type DocumentedRoute, type Method } from './helpers/privacy-helpers.ts';
@@ -128,6 +129,12 @@ describe('privacy across users', () => {
     ok(await root.post(`/api/admin/feedback/${feedbackA.id}/reply`, { reply: `${MARK} reply` }), 200);
     noticeA = ok(await root.post('/api/notifications', { scope: 'personal', user_id: ada.id, title: `${MARK} notice`, content: 'for Ada only', strong: true }));
     adaExpenseIds = (ok<{ list: { id: number }[] }>(await A.get('/api/categories?kind=expense'), 200)).list.map((c) => c.id);
+    adaPasskey = await passkeyOf(ada.id);
+    adaSession = await sessionOf(ada.id);
+    adaToken = await tokenOf(A);
+    await passkeyOf(ben.id);
+    await sessionOf(ben.id);
+    await tokenOf(B);
 
     catB = (await firstCategory(t.db, ben.id, 'expense')).id;
     tagB = ok<{ id: number }>(await B.post('/api/tags', { name: 'ben tag' })).id;
@@ -155,9 +162,32 @@ describe('privacy across users', () => {
     return route.auth === 'admin';
   }
 
+  let credSeq = 0;
+  /** A stored passkey of a user (its key material is never used here). */
+  async function passkeyOf(userId: number): Promise<{ id: number; credentialId: string }> {
+    const credentialId = `cred-${userId}-${++credSeq}`;
+    const [row] = await t.db.insert(passkeys).values({ userId, credentialId, publicKey: 'AA', name: userId === ada.id ? `${MARK} key` : 'key', deviceType: 'singleDevice' }).returning();
+    return { id: row!.id, credentialId };
+  }
+  /** A signed-in session of a user: a family with a live refresh token. */
+  async function sessionOf(userId: number): Promise<number> {
+    const family = `fam-${userId}-${++credSeq}`;
+    await t.db.insert(refreshTokens).values({ userId, jtiHash: `${family}-jti`, family, expiresAt: new Date(Date.now() + 86_400_000) });
+    const [row] = await t.db.insert(sessions).values({ userId, family, userAgent: userId === ada.id ? `${MARK} browser` : 'browser' }).returning();
+    return row!.id;
+  }
+  const tokenOf = async (c: Client) => ok<{ id: number }>(await c.post('/api/me/tokens', { name: c === A ? `${MARK} token` : 'token', scopes: ['read'] })).id;
+  let adaPasskey: { id: number; credentialId: string };
+  let adaSession: number;
+  let adaToken: number;
+
   /** Every route taking an id, with what Ben gets for Ada's id (or a group Ben is not in). */
   function idRoutes(): IdRoute[] {
     const routes: IdRoute[] = [
+      { method: 'PUT', path: '/api/me/passkeys/{id}', foreign: () => adaPasskey.id, body: () => ({ name: 'taken' }), expect: [404, 40401], own: async () => (await passkeyOf(ben.id)).id, ownStatus: 200 },
+      { method: 'DELETE', path: '/api/me/passkeys/{id}', foreign: () => adaPasskey.id, expect: [404, 40401], own: async () => (await passkeyOf(ben.id)).id, ownStatus: 204 },
+      { method: 'DELETE', path: '/api/me/sessions/{id}', foreign: () => adaSession, expect: [404, 40401], own: () => sessionOf(ben.id), ownStatus: 204 },
+      { method: 'DELETE', path: '/api/me/tokens/{id}', foreign: () => adaToken, expect: [404, 40401], own: () => tokenOf(B), ownStatus: 204 },
       { method: 'GET', path: '/api/transactions/{id}', foreign: () => txA.id, expect: [404, 40401], own: async () => (await benTx()).id, ownStatus: 200 },
       { method: 'PUT', path: '/api/transactions/{id}', foreign: () => txA.id, body: () => ({ note: 'taken' }), expect: [404, 40401], own: async () => (await benTx()).id, ownStatus: 200 },
       { method: 'DELETE', path: '/api/transactions/{id}', foreign: () => txA.id, expect: [404, 40401], own: async () => (await benTx()).id, ownStatus: 204 },
@@ -481,6 +511,13 @@ describe('privacy across users', () => {
         else assert.equal((await B.put(url, { criteria: { category_ids: [catB] } })).statusCode, 200);
       };
     }
+    // a credential id is the authenticator's name for a passkey: Ada's gets Ben nothing
+    const foreignCredential = (response: Record<string, string>) => ({ credential: { id: adaPasskey.credentialId, rawId: adaPasskey.credentialId, type: 'public-key', response } });
+    const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: 'bm9uZQ', origin: 'http://localhost:3200' })).toString('base64url');
+    cases['POST /api/auth/passkeys/register/verify b.credential.id'] = async () =>
+      assertField(await B.post('/api/auth/passkeys/register/verify', foreignCredential({ clientDataJSON: clientData, attestationObject: 'AA' })), 'credential', 'passkey registration');
+    cases['POST /api/auth/passkeys/login/verify b.credential.id'] = async () =>
+      assertError(await B.post('/api/auth/passkeys/login/verify', foreignCredential({ clientDataJSON: clientData, authenticatorData: 'AA', signature: 'AA' })), 401, 40106, 'passkey sign-in');
     for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary']) {
       cases[`GET /api/stats/${path} q.tag_id`] = async () => assertField(await B.get(`/api/stats/${path}?tag_id=${tagA.id}&date=2025-06-10`), 'tag_id', `stats ${path}`);
       cases[`GET /api/stats/${path} q.group_id`] = async () => assertError(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 403, 40302, `stats ${path}`);
@@ -589,6 +626,9 @@ describe('privacy across users', () => {
       ['/api/notifications?pageSize=100', (b) => (b.list as { id: number }[]).map((x) => x.id)],
       ['/api/notifications/unread-count', (b) => (b.strong as { id: number }[]).map((x) => x.id)],
       ['/api/groups', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/me/passkeys', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/me/sessions', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/me/tokens', (b) => (b.list as { id: number }[]).map((x) => x.id)],
     ];
     const adaIds: Record<string, number[]> = {
       '/api/transactions?pageSize=100': [txA.id, groupTxA.id],
@@ -600,6 +640,9 @@ describe('privacy across users', () => {
       '/api/notifications?pageSize=100': [noticeA.id],
       '/api/notifications/unread-count': [noticeA.id],
       '/api/groups': [groupA.id],
+      '/api/me/passkeys': [adaPasskey.id],
+      '/api/me/sessions': [adaSession],
+      '/api/me/tokens': [adaToken],
     };
     for (const [url, idsOf] of lists) {
       const mine = await A.get(url);

@@ -24,7 +24,10 @@ export const Errors = {
   badRefresh: (message = 'refresh token invalid, expired or already used') => new AppError(401, 40102, message),
   providerRefused: (message = 'the identity provider rejected the login code') => new AppError(401, 40103, message),
   accountBlocked: (message = 'account deleted or disabled') => new AppError(401, 40104, message),
+  badCredentials: () => new AppError(401, 40105, 'username or password is wrong'),
+  passkeyRejected: (message = 'the passkey was not accepted') => new AppError(401, 40106, message),
   adminRequired: () => new AppError(403, 40301, 'administrator required'),
+  forbidden: (message: string) => new AppError(403, 40301, message),
   groupForbidden: (message = 'not a member of that group') => new AppError(403, 40302, message),
   notFound: (what = 'resource') => new AppError(404, 40401, `${what} not found`),
   conflict: (message: string) => new AppError(409, 40901, message),
@@ -37,6 +40,9 @@ export const Errors = {
   importRejected: (errors: { row: number; message: string }[]) =>
     new AppError(422, 42203, `import refused: ${errors.length} invalid row(s)`, undefined, { errors }),
   rateLimited: (message = 'too many requests') => new AppError(429, 42901, message),
+  /** answered with a Retry-After header of `retryAfterS` */
+  locked: (retryAfterS: number) =>
+    new AppError(429, 42901, `too many failed sign-ins, retry in ${retryAfterS} s`, undefined, { retry_after: retryAfterS }),
   internal: () => new AppError(500, 50001, 'internal error'),
   inviteCollision: () => new AppError(500, 50002, 'could not allocate a unique invite code'),
   unavailable: (message = 'a dependency is unavailable') => new AppError(503, 50301, message),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import adminRoutes from './admin/admin.routes.ts';
+import apiTokensRoutes from './api-tokens/api-tokens.routes.ts';
 import authRoutes from './auth/auth.routes.ts';
 import backupsRoutes from './backups/backups.routes.ts';
 import budgetsRoutes from './budgets/budgets.routes.ts';
@@ -26,6 +27,7 @@ export const modules: ((app: FastifyInstance) => Promise<void>)[] = [
   systemRoutes,
   authRoutes,
   meRoutes,
+  apiTokensRoutes,
   transactionsRoutes,
   tagsRoutes,
   filtersRoutes,

@@ -1,7 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { users } from '../db/schema/index.ts';
+import { sessions, users } from '../db/schema/index.ts';
+import { ACCESS_TTL_S } from '../modules/auth/tokens.ts';
+import { createApiTokenService, TOKEN_PREFIX } from '../modules/api-tokens/api-tokens.service.ts';
 import { Errors } from '../lib/errors.ts';
 import type { AuthUser } from '../types.ts';
 
@@ -9,6 +11,8 @@ export interface UserState {
   role: 'user' | 'admin';
   status: 'active' | 'disabled';
   deleted: boolean;
+  /** sessions ended within an access token's lifetime: their access tokens are refused */
+  endedSessions: number[];
 }
 
 export interface UserStateCache {
@@ -33,7 +37,13 @@ export function createUserStateCache(db: Db, ttlMs: number, maxEntries = 50_000)
         .select({ role: users.role, status: users.status, deletedAt: users.deletedAt })
         .from(users)
         .where(eq(users.id, userId));
-      const state = row ? { role: row.role, status: row.status, deleted: row.deletedAt !== null } : null;
+      const ended = row
+        ? await db
+            .select({ id: sessions.id })
+            .from(sessions)
+            .where(and(eq(sessions.userId, userId), gt(sessions.revokedAt, new Date(Date.now() - ACCESS_TTL_S * 1000))))
+        : [];
+      const state = row ? { role: row.role, status: row.status, deleted: row.deletedAt !== null, endedSessions: ended.map((s) => s.id) } : null;
       if (entries.size >= maxEntries) entries.clear();
       entries.set(userId, { state, at: Date.now() });
       return state;
@@ -53,12 +63,27 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
-/** Verifies an access token and the user's current state; throws 40101/40104. */
+/**
+ * Verifies an access token (or a personal API token) and the user's current state; throws
+ * 40101/40104. An access token of a session that was signed out no longer works either.
+ */
 export async function authenticateAccessToken(app: FastifyInstance, token: string): Promise<AuthUser> {
+  if (token.startsWith(TOKEN_PREFIX)) return app.apiTokens.authenticate(token);
   const claims = await app.tokens.verifyAccess(token);
   const state = await app.userState.get(claims.userId);
   if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
-  return { id: claims.userId, role: state.role };
+  if (claims.sessionId !== null && state.endedSessions.includes(claims.sessionId)) throw Errors.unauthorized('the session was signed out');
+  return { id: claims.userId, role: state.role, sessionId: claims.sessionId };
+}
+
+/** What a personal API token may do: its scope, never administrator or session-only routes. */
+function checkTokenScope(request: FastifyRequest, user: AuthUser): void {
+  const scopes = user.apiToken?.scopes;
+  if (!scopes) return;
+  const config = request.routeOptions.config;
+  if (config.auth === 'admin') throw Errors.forbidden('API tokens cannot call administrator routes');
+  if (config.session) throw Errors.forbidden('this route needs a signed-in session, not an API token');
+  if (request.method !== 'GET' && request.method !== 'HEAD' && !scopes.includes('write')) throw Errors.forbidden('the API token has read scope only');
 }
 
 /** The signed-in user of a route whose auth mode is `user` or `admin`. */
@@ -68,6 +93,7 @@ export function userOf(request: FastifyRequest): AuthUser {
 }
 
 export function installAuth(app: FastifyInstance): void {
+  app.decorate('apiTokens', createApiTokenService(app.db).authenticator());
   app.decorateRequest('user', null);
   // onRequest runs before body parsing and validation, which gives the contract's order:
   // unknown route, then authentication, then administrator role, then body size and validation.
@@ -78,6 +104,7 @@ export function installAuth(app: FastifyInstance): void {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw Errors.unauthorized('access token missing');
     request.user = await authenticateAccessToken(app, token);
+    checkTokenScope(request, request.user);
     if (mode === 'admin' && request.user.role !== 'admin') throw Errors.adminRequired();
   });
 }

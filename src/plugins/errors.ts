@@ -67,6 +67,7 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   const body: Record<string, unknown> = { code: err.code, message: err.message };
   if (err.details) body.details = err.details;
   if (err.extra) Object.assign(body, err.extra);
+  if (err.code === 42901 && typeof err.extra?.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
   return reply.code(err.status).type('application/json; charset=utf-8').send(body);
 }
 

@@ -5,8 +5,8 @@ import { ErrorBody } from '../lib/schemas.ts';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'validation failed (40001)',
-  401: 'not authenticated (40101, 40102, 40103, 40104)',
-  403: 'administrator required (40301) or not allowed in that group (40302)',
+  401: 'not authenticated (40101, 40102, 40103, 40104, 40105, 40106)',
+  403: 'administrator required, registration closed or beyond an API token\'s scope (40301), or not allowed in that group (40302)',
   404: 'not found or not visible to the caller (40401)',
   409: 'conflict (40901, 40902, 40903)',
   413: 'body or file too large (41301)',
@@ -57,6 +57,8 @@ export function decorateRoute(route: RouteOptions): void {
   schema.operationId ??= operationId(methods[0]!, url);
   // who may call it (public, user, admin, token), stated in the document for clients and checks
   schema['x-auth'] = auth;
+  // credentials and sessions are managed only from a signed-in session, never with a personal API token
+  if ((config as { session?: boolean }).session) schema['x-session-only'] = true;
   if (!schema.tags) schema.tags = [url.split('/')[2] ?? 'api'];
 }
 
@@ -88,7 +90,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       servers: [{ url: '/', description: 'this server' }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'access token from login, demo login or refresh' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'an access token (JWT) from a sign-in or refresh, or a personal API token (`lgr_...`): scope `read` allows GET and HEAD of user routes, `write` every user route; never administrator or session-only (`x-session-only`) routes (40301)',
+          },
           queryToken: { type: 'apiKey', in: 'query', name: 'token', description: 'short-lived download token' },
         },
       },

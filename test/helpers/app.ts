@@ -31,6 +31,10 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     authCacheTtlMs: 60_000,
     scheduler: false,
     webClient: true,
+    registration: 'open',
+    publicUrl: 'http://localhost:3200',
+    // cheap hashing keeps the suite fast; the production cost is tested on its own
+    passwordHashing: { memoryCost: 1024, timeCost: 1, parallelism: 1 },
     ...overrides,
   });
 }

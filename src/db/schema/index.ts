@@ -3,3 +3,4 @@ export * from './system.ts';
 export * from './groups.ts';
 export * from './books.ts';
 export * from './messages.ts';
+export * from './credentials.ts';

@@ -9,6 +9,16 @@ export const users = pgTable(
     provider: text('provider'),
     /** the provider's subject (WeChat openid) */
     providerSubject: text('provider_subject'),
+    /** sign-in name for password login, unique case-insensitively; null until chosen */
+    username: text('username'),
+    /** argon2id PHC string; null when the account has no password */
+    passwordHash: text('password_hash'),
+    /** failed password sign-ins since the last successful sign-in */
+    failedSignIns: integer('failed_sign_ins').notNull().default(0),
+    /** failed password sign-ins between the previous sign-in and the last one (shown on the profile) */
+    failedSignInsBefore: integer('failed_sign_ins_before').notNull().default(0),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    previousSignInAt: timestamp('previous_sign_in_at', { withTimezone: true }),
     nickname: text('nickname').notNull(),
     avatarUrl: text('avatar_url'),
     slogan: text('slogan').notNull().default(''),
@@ -23,6 +33,7 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_provider_subject_uq').on(t.provider, t.providerSubject).where(sql`${t.provider} is not null`),
+    uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
     index('users_demo_created_idx').on(t.createdAt).where(sql`${t.isDemo}`),
     index('users_created_idx').on(t.createdAt),
   ],

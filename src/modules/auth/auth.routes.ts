@@ -1,20 +1,60 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { DEFAULT_BRUTE_FORCE } from '../../config.ts';
 import { ErrorBody, NoContent } from '../../lib/schemas.ts';
-import { LoginBody, LoginResult, RefreshBody, TokenPair } from './auth.schemas.ts';
+import { registerAccountRoutes } from './account.routes.ts';
+import { LoginBody, LoginResult, PasswordLoginBody, RefreshBody, RegisterBody, TokenPair } from './auth.schemas.ts';
 import { createAuthService } from './auth.service.ts';
+import { clientOf } from './client.ts';
+import { createMemoryCounterStore, createRedisCounterStore, createSignInGuard } from './lockout.ts';
+import { createPasswordHasher } from './passwords.ts';
 import { createWechatProvider } from './wechat.ts';
+import { registerPasskeyRoutes } from '../passkeys/passkeys.routes.ts';
+import { registerSessionRoutes } from '../sessions/sessions.routes.ts';
 
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createAuthService({
-    db: app.db,
-    tokens: app.tokens,
-    provider: createWechatProvider(app.config.wechat),
-    config: app.config,
-    onUserChanged: (id) => app.userState.invalidate(id),
-  });
+  const namespace = app.config.rateLimit.namespace ?? 'ledger';
+  const store = app.config.redisUrl
+    ? createRedisCounterStore(app.config.redisUrl, namespace, (err) => app.log.warn({ err: err.message }, 'redis error (sign-in counters)'))
+    : createMemoryCounterStore();
+  app.addHook('onClose', async () => store.close());
+  const guard = createSignInGuard(store, app.config.bruteForce ?? DEFAULT_BRUTE_FORCE);
+  const hasher = createPasswordHasher(app.config.passwordHashing);
+  const provider = createWechatProvider(app.config.wechat);
+  const onUserChanged = (id: number) => app.userState.invalidate(id);
+  const service = createAuthService({ db: app.db, tokens: app.tokens, provider, hasher, guard, config: app.config, onUserChanged });
   const pub = { auth: 'public' as const };
+
+  app.post(
+    '/api/auth/register',
+    {
+      config: pub,
+      schema: {
+        summary: 'Create an account with a username and password',
+        description:
+          'Always a plain user. Username taken (case-insensitively): 40901; a password the policy refuses: 42201 with `reason`; REGISTRATION=closed: 40301.',
+        body: RegisterBody,
+        response: { 200: LoginResult, 403: ErrorBody },
+      },
+    },
+    async (req) => service.register(req.body, clientOf(req)),
+  );
+
+  app.post(
+    '/api/auth/password-login',
+    {
+      config: pub,
+      schema: {
+        summary: 'Sign in with a username and password',
+        description:
+          'A wrong username or password: 40105, the same answer whether or not the user exists. Repeated failures per username and per address are answered more slowly, then locked for a while (42901 with Retry-After). Disabled or deleted: 40104.',
+        body: PasswordLoginBody,
+        response: { 200: LoginResult },
+      },
+    },
+    async (req) => service.passwordLogin(req.body, clientOf(req)),
+  );
 
   app.post(
     '/api/auth/login',
@@ -27,7 +67,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
         response: { 200: LoginResult, 503: ErrorBody },
       },
     },
-    async (req) => service.login(req.body.code),
+    async (req) => service.login(req.body.code, clientOf(req)),
   );
 
   app.post(
@@ -36,11 +76,11 @@ export default async function authRoutes(fastify: FastifyInstance) {
       config: pub,
       schema: {
         summary: 'Sign in as a fresh demo user with a month of sample data',
-        description: 'Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours.',
+        description: 'Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours unless they set a username and password (or add a passkey or WeChat).',
         response: { 200: LoginResult },
       },
     },
-    async () => service.demoLogin(),
+    async (req) => service.demoLogin(clientOf(req)),
   );
 
   app.post(
@@ -54,18 +94,22 @@ export default async function authRoutes(fastify: FastifyInstance) {
         response: { 200: TokenPair },
       },
     },
-    async (req) => service.refresh(req.body.refresh_token),
+    async (req) => service.refresh(req.body.refresh_token, clientOf(req)),
   );
 
   app.post(
     '/api/auth/logout',
     {
       config: pub,
-      schema: { summary: "Revoke a refresh token's family", body: RefreshBody, response: { 204: NoContent } },
+      schema: { summary: "Revoke a refresh token's family (sign the session out)", body: RefreshBody, response: { 204: NoContent } },
     },
     async (req, reply) => {
       await service.logout(req.body.refresh_token);
       return reply.code(204).send(null);
     },
   );
+
+  registerAccountRoutes(app, { hasher, guard, provider, onUserChanged });
+  registerPasskeyRoutes(app, service);
+  registerSessionRoutes(app);
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Id, Nullable } from '../../lib/schemas.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from './passwords.ts';
 
 export const LoginBody = Type.Object({
   code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'the login code from the mini-program (1 to 128 of A-Z a-z 0-9 _ -)' }),
@@ -24,3 +25,28 @@ export const LoginResult = Type.Object({
     role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
   }),
 });
+
+export const Username = Type.String({ pattern: USERNAME_PATTERN, description: '3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively' });
+const Password = (description: string) => Type.String({ minLength: 1, maxLength: 1024, description });
+const NEW_PASSWORD = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters (Unicode, normalized NFKC); not a common password, not the username (42201 with \`reason\`: too_short, too_long, common, same_as_username)`;
+
+export const RegisterBody = Type.Object(
+  {
+    username: Username,
+    password: Password(NEW_PASSWORD),
+    nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: '1 to 30 characters; default the username' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PasswordLoginBody = Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Password('the password') }, { additionalProperties: false });
+
+export const PasswordChangeBody = Type.Object(
+  {
+    current_password: Type.Optional(Password('required when the account has a password')),
+    new_password: Password(NEW_PASSWORD),
+  },
+  { additionalProperties: false },
+);
+
+export const UsernameBody = Type.Object({ username: Username }, { additionalProperties: false });

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
 import { createDefaultCategories } from '../categories/categories.defaults.ts';
 import { seedDemoData } from '../demo/demo.service.ts';
 import * as repo from './auth.repo.ts';
 import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from './tokens.ts';
+import type { SignInGuard } from './lockout.ts';
+import { acceptPassword, normalizePassword, type PasswordHasher } from './passwords.ts';
 import type { IdentityProvider } from './wechat.ts';
 
 export const MAX_REFRESH_TOKENS = 5;
@@ -24,11 +28,19 @@ export interface LoginResult extends TokenPair {
   user: { id: number; nickname: string; avatar_url: string | null; role: 'user' | 'admin' };
 }
 
+/** Where a sign-in comes from, shown in the sessions list. */
+export interface ClientInfo {
+  userAgent: string | null;
+  ip: string | null;
+}
+
 export interface AuthServiceDeps {
   db: Db;
   tokens: TokenService;
   provider: IdentityProvider;
-  config: Pick<Config, 'adminOpenids' | 'demoLogin' | 'appTimezone'>;
+  hasher: PasswordHasher;
+  guard: SignInGuard;
+  config: Pick<Config, 'adminOpenids' | 'demoLogin' | 'appTimezone' | 'registration'>;
   /** called after a user's role changes so that cached lookups follow at once */
   onUserChanged: (userId: number) => void;
   now?: () => Date;
@@ -38,14 +50,15 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { db, tokens } = deps;
   const now = deps.now ?? (() => new Date());
 
-  async function issuePair(tx: Executor, user: repo.UserRow, family: string = randomUUID()): Promise<TokenPair> {
+  async function issuePair(tx: Executor, user: repo.UserRow, client: ClientInfo, family: string = randomUUID()): Promise<TokenPair> {
     const at = now();
     const refresh = await tokens.signRefresh(user.id, family);
     await repo.insertRefreshToken(tx, { userId: user.id, jtiHash: sha256(refresh.jti), family, expiresAt: refresh.expiresAt, createdAt: at });
+    const sessionId = await repo.upsertSession(tx, { userId: user.id, family, userAgent: client.userAgent?.slice(0, 512) ?? null, ip: client.ip, at });
     await repo.enforceTokenCap(tx, user.id, MAX_REFRESH_TOKENS, at);
     await repo.purgeDeadTokens(tx, user.id, at);
     return {
-      access_token: await tokens.signAccess(user.id, user.role),
+      access_token: await tokens.signAccess(user.id, user.role, sessionId),
       refresh_token: refresh.token,
       token_type: 'Bearer',
       expires_in: ACCESS_TTL_S,
@@ -61,8 +74,68 @@ export function createAuthService(deps: AuthServiceDeps) {
     return { ...pair, user: { id: user.id, nickname: user.nickname, avatar_url: user.avatarUrl, role: user.role } };
   }
 
+  /** A new session for a user who has just proven who they are; the sign-in counters move on. */
+  async function signIn(tx: Executor, user: repo.UserRow, client: ClientInfo): Promise<LoginResult> {
+    const at = now();
+    await repo.updateUser(tx, user.id, {
+      previousSignInAt: user.lastSignInAt,
+      lastSignInAt: at,
+      failedSignInsBefore: user.failedSignIns,
+      failedSignIns: 0,
+    });
+    return withUser(await issuePair(tx, user, client), user);
+  }
+
   return {
-    async login(code: string): Promise<LoginResult> {
+    signIn,
+
+    async register(body: { username: string; password: string; nickname?: string }, client: ClientInfo): Promise<LoginResult> {
+      if (deps.config.registration === 'closed') throw Errors.forbidden('registration is closed on this server');
+      const password = acceptPassword(body.password, body.username);
+      const nickname = body.nickname?.trim() || body.username;
+      if ([...nickname].length > 30) throw Errors.field('nickname', 'must be at most 30 characters');
+      if (await repo.findUserByUsername(db, body.username)) throw Errors.conflict('username is taken');
+      const passwordHash = await deps.hasher.hash(password);
+      try {
+        return await db.transaction(async (tx) => {
+          // never an administrator: whoever registers a name first must not take the server
+          const user = await repo.insertUser(tx, { username: body.username, passwordHash, nickname, role: 'user' });
+          await createDefaultCategories(tx, user.id);
+          return signIn(tx, user, client);
+        });
+      } catch (err) {
+        // two registrations of one name at once: the unique index lets exactly one through
+        if (isUniqueViolation(err)) throw Errors.conflict('username is taken');
+        throw err;
+      }
+    },
+
+    async passwordLogin(body: { username: string; password: string }, client: ClientInfo): Promise<LoginResult> {
+      const ip = client.ip ?? 'unknown';
+      await deps.guard.assertOpen(body.username, ip);
+      const password = normalizePassword(body.password);
+      const user = await repo.findUserByUsername(db, body.username);
+      // an unknown user costs the same hashing time as a known one, and gets the same answer
+      const ok = user?.passwordHash ? await deps.hasher.verify(user.passwordHash, password) : (await deps.hasher.verifyNothing(password), false);
+      if (!ok || !user) {
+        if (user) await repo.countFailedSignIn(db, user.id);
+        const delay = await deps.guard.failed(body.username, ip);
+        if (delay) await sleep(delay);
+        throw Errors.badCredentials();
+      }
+      assertUsable(user);
+      await deps.guard.succeeded(body.username);
+      const rehash = deps.hasher.needsRehash(user.passwordHash!) ? await deps.hasher.hash(password) : null;
+      return db.transaction(async (tx) => {
+        const locked = await repo.lockUser(tx, user.id);
+        assertUsable(locked);
+        // the cost parameters changed since this hash was made: store one with the current ones
+        if (rehash && locked.passwordHash === user.passwordHash) await repo.updateUser(tx, user.id, { passwordHash: rehash });
+        return signIn(tx, locked, client);
+      });
+    },
+
+    async login(code: string, client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
       const subject = await deps.provider.resolve(code);
       const makeAdmin = deps.config.adminOpenids.includes(subject);
       const result = await db.transaction(async (tx) => {
@@ -83,23 +156,23 @@ export function createAuthService(deps: AuthServiceDeps) {
             user = { ...user, role: 'admin' };
           }
         }
-        return withUser(await issuePair(tx, user), user);
+        return signIn(tx, user, client);
       });
       deps.onUserChanged(result.user.id);
       return result;
     },
 
-    async demoLogin(): Promise<LoginResult> {
+    async demoLogin(client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
       if (!deps.config.demoLogin) throw Errors.notFound('route POST /api/auth/demo-login');
       return db.transaction(async (tx) => {
         const user = await repo.insertUser(tx, { nickname: `Demo ${randomUUID().slice(0, 4)}`, isDemo: true, slogan: 'Trying things out' });
         await createDefaultCategories(tx, user.id);
         await seedDemoData(tx, user.id, now(), deps.config.appTimezone);
-        return withUser(await issuePair(tx, user), user);
+        return signIn(tx, user, client);
       });
     },
 
-    async refresh(refreshToken: string): Promise<TokenPair> {
+    async refresh(refreshToken: string, client: ClientInfo = { userAgent: null, ip: null }): Promise<TokenPair> {
       const claims = await tokens.verifyRefresh(refreshToken);
       const outcome = await db.transaction(async (tx) => {
         // the user's row lock serializes every refresh of that user, in every process
@@ -115,7 +188,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (row.revokedAt || row.expiresAt <= at) return { error: Errors.badRefresh() };
         if (!user || user.deletedAt || user.status === 'disabled') return { error: Errors.accountBlocked() };
         await repo.markRotated(tx, row.id, at);
-        return { pair: await issuePair(tx, user, row.family) };
+        return { pair: await issuePair(tx, user, client, row.family) };
       });
       if ('error' in outcome) throw outcome.error;
       return outcome.pair;
@@ -128,6 +201,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (!row || row.userId !== claims.userId) throw Errors.badRefresh();
         await repo.revokeFamily(tx, row.userId, row.family, now());
       });
+      // the session's access tokens stop working at once too
+      deps.onUserChanged(claims.userId);
     },
   };
 }

@@ -9,6 +9,8 @@ export interface AccessClaims {
   userId: number;
   role: string;
   jti: string;
+  /** the session (refresh-token family) the token was issued for; null for tokens without one */
+  sessionId: number | null;
 }
 
 export interface RefreshClaims {
@@ -23,7 +25,7 @@ export function sha256(text: string): string {
 }
 
 export interface TokenService {
-  signAccess(userId: number, role: string): Promise<string>;
+  signAccess(userId: number, role: string, sessionId?: number): Promise<string>;
   signRefresh(userId: number, family: string): Promise<{ token: string; jti: string; expiresAt: Date }>;
   /** throws 40101 for anything but a valid, unexpired HS256 access token */
   verifyAccess(token: string): Promise<AccessClaims>;
@@ -73,7 +75,7 @@ export function createTokenService(secret: string, now: () => number = () => Dat
   }
 
   return {
-    signAccess: (userId, role) => sign({ typ: 'access', role }, String(userId), ACCESS_TTL_S),
+    signAccess: (userId, role, sessionId) => sign({ typ: 'access', role, ...(sessionId ? { sid: sessionId } : {}) }, String(userId), ACCESS_TTL_S),
     async signRefresh(userId, family) {
       const jti = randomUUID();
       const token = await sign({ typ: 'refresh', fam: family }, String(userId), REFRESH_TTL_S, jti);
@@ -81,11 +83,13 @@ export function createTokenService(secret: string, now: () => number = () => Dat
     },
     async verifyAccess(token) {
       const hit = verified.get(token);
-      if (hit && hit.exp > now() / 1000) return { userId: hit.userId, role: hit.role, jti: hit.jti };
+      if (hit && hit.exp > now() / 1000) return { userId: hit.userId, role: hit.role, jti: hit.jti, sessionId: hit.sessionId };
       const p = await verify(token, 'access');
       const userId = p ? userIdOf(p.sub!) : null;
       if (!p || userId === null) throw Errors.unauthorized('access token invalid or expired');
-      const claims = { userId, role: String(p.role ?? 'user'), jti: p.jti! };
+      const sid = p.sid;
+      const sessionId = typeof sid === 'number' && Number.isInteger(sid) && sid > 0 ? sid : null;
+      const claims = { userId, role: String(p.role ?? 'user'), jti: p.jti!, sessionId };
       if (verified.size >= MAX_VERIFIED) verified.clear();
       verified.set(token, { ...claims, exp: p.exp! });
       return claims;

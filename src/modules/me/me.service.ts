@@ -7,6 +7,8 @@ import { Errors } from '../../lib/errors.ts';
 import { Id, Nullable, Timestamp } from '../../lib/schemas.ts';
 import { cleanText } from '../../lib/text.ts';
 import { isSafeLink } from '../../lib/url.ts';
+import { signInMethods } from '../auth/methods.ts';
+import { countOwn as countPasskeys } from '../passkeys/passkeys.repo.ts';
 import { storeImage } from './images.ts';
 
 export const Profile = Type.Object({
@@ -19,6 +21,12 @@ export const Profile = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
   is_demo: Type.Boolean(),
   created_at: Timestamp,
+  username: Nullable(Type.String({ description: 'the sign-in name; null until chosen' })),
+  auth_methods: Type.Array(Type.Union([Type.Literal('password'), Type.Literal('passkey'), Type.Literal('wechat')]), {
+    description: 'the ways this account can sign in again',
+  }),
+  last_sign_in_at: Nullable(Type.String({ format: 'date-time', description: 'the sign-in before the current one' })),
+  failed_sign_ins: Type.Integer({ description: 'failed password sign-ins since the sign-in before the current one' }),
 });
 export type Profile = Static<typeof Profile>;
 
@@ -32,7 +40,7 @@ export const ProfileUpdate = Type.Object(
   { additionalProperties: false },
 );
 
-export function toProfile(row: typeof users.$inferSelect): Profile {
+export function toProfile(row: typeof users.$inferSelect, passkeyCount = 0): Profile {
   return {
     id: row.id,
     nickname: row.nickname,
@@ -43,6 +51,10 @@ export function toProfile(row: typeof users.$inferSelect): Profile {
     status: row.status,
     is_demo: row.isDemo,
     created_at: row.createdAt.toISOString(),
+    username: row.username,
+    auth_methods: signInMethods(row, passkeyCount),
+    last_sign_in_at: row.previousSignInAt?.toISOString() ?? null,
+    failed_sign_ins: row.failedSignInsBefore + row.failedSignIns,
   };
 }
 
@@ -50,7 +62,7 @@ export function createMeService(db: Db) {
   async function get(userId: number): Promise<Profile> {
     const [row] = await db.select().from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
     if (!row) throw Errors.notFound('user');
-    return toProfile(row);
+    return toProfile(row, await countPasskeys(db, userId));
   }
 
   return {

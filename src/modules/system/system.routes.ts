@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { offeredAuthMethods } from '../auth/methods.ts';
 import { createConfigService, PublicConfig } from './config.service.ts';
 
 const Health = Type.Object({
@@ -19,6 +20,14 @@ const ConfigUpdate = Type.Object(
   },
   { minProperties: 1 },
 );
+
+const ClientConfig = Type.Object({
+  ...PublicConfig.properties,
+  auth_methods: Type.Array(Type.Union([Type.Literal('password'), Type.Literal('passkey'), Type.Literal('wechat'), Type.Literal('demo')]), {
+    description: 'the sign-in methods this server offers: `password` always, `passkey` with PUBLIC_URL, `wechat` when configured, `demo` unless DEMO_LOGIN=false',
+  }),
+  registration: Type.Union([Type.Literal('open'), Type.Literal('closed')], { description: 'whether new accounts may be registered (REGISTRATION)' }),
+});
 
 const startedAt = Date.now();
 
@@ -59,8 +68,8 @@ export default async function systemRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/config',
-    { config: { auth: 'public' }, schema: { summary: 'App version, tagline and description (about dialog)', response: { 200: PublicConfig } } },
-    async () => configService.get(),
+    { config: { auth: 'public' }, schema: { summary: 'App version, tagline and description (about dialog), and the sign-in methods on offer', response: { 200: ClientConfig } } },
+    async () => ({ ...(await configService.get()), auth_methods: offeredAuthMethods(app.config), registration: app.config.registration === 'closed' ? ('closed' as const) : ('open' as const) }),
   );
 
   app.put(
