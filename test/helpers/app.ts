@@ -19,7 +19,6 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     jwtSecretGenerated: false,
     logDir: '/tmp/ledger-test-logs',
     logLevel: 'silent',
-    logToFile: false,
     logToStdout: false,
     appTimezone: 'UTC',
     demoLogin: true,
@@ -35,6 +34,8 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     publicUrl: 'http://localhost:3200',
     // cheap hashing keeps the suite fast; the production cost is tested on its own
     passwordHashing: { memoryCost: 1024, timeCost: 1, parallelism: 1 },
+    trustProxy: false,
+    timeouts: { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 },
     ...overrides,
   });
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Db } from '../../db/client.ts';
 import { Errors } from '../../lib/errors.ts';
-import { sha256 } from '../auth/tokens.ts';
+import { sha256 } from '../../lib/tokens.ts';
 import type { ApiTokenScope, AuthUser } from '../../types.ts';
 import * as repo from './api-tokens.repo.ts';
 

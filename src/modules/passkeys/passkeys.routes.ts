@@ -56,7 +56,7 @@ const AuthenticationCredential = Type.Object({
 
 export function registerPasskeyRoutes(fastify: FastifyInstance, auth: Pick<AuthService, 'signIn'>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createPasskeyService({ db: app.db, publicUrl: app.config.publicUrl, rpName: 'Ledger', auth });
+  const service = createPasskeyService({ db: app.db, publicUrl: app.config.publicUrl, rpName: 'Ledger', auth, now: () => app.clock.now() });
   const session = { session: true };
   const off = 'Passkeys need PUBLIC_URL (the relying party); without it: 40401.';
 
