@@ -6,6 +6,8 @@ export const ErrorBody = Type.Object(
     message: Type.String(),
     details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
     errors: Type.Optional(Type.Array(Type.Object({ row: Type.Integer(), message: Type.String() }))),
+    reason: Type.Optional(Type.String({ description: 'why a password was refused (42201): too_short, too_long, common, same_as_username, username_required' })),
+    retry_after: Type.Optional(Type.Integer({ description: 'seconds until a locked sign-in may be tried again (42901), as in Retry-After' })),
   },
   { title: 'Error' },
 );
