@@ -108,7 +108,7 @@ describe('passkeys', () => {
 
     const forged = auth.get(await loginOptions());
     const sig = Buffer.from(forged.response.signature, 'base64url');
-    sig[sig.length - 1] ^= 0xff;
+    sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 0xff, sig.length - 1);
     forged.response.signature = sig.toString('base64url');
     assertError(await post('/api/auth/passkeys/login/verify', { credential: forged }), 401, 40106, 'signature');
 

@@ -1,5 +1,6 @@
 import type { Config } from './../config.ts';
 import type { Database } from '../db/client.ts';
+import { authCommands } from './auth/auth.cli.ts';
 import { backupCommands } from './backups/backups.cli.ts';
 
 export interface CliCommand {
@@ -10,4 +11,4 @@ export interface CliCommand {
 }
 
 /** Commands contributed by features (backup restore, ...). */
-export const cliCommands: CliCommand[] = [...backupCommands];
+export const cliCommands: CliCommand[] = [...authCommands, ...backupCommands];

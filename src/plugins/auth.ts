@@ -83,8 +83,8 @@ function checkTokenScope(request: FastifyRequest, user: AuthUser): void {
   if (!scopes) return;
   const config = request.routeOptions.config;
   if (config.auth === 'admin') throw Errors.forbidden('API tokens cannot call administrator routes');
-  if (config.session) throw Errors.forbidden('this route needs a signed-in session, not an API token');
-  if (request.method !== 'GET' && request.method !== 'HEAD' && !scopes.includes('write')) throw Errors.forbidden('the API token has read scope only');
+  if (config.session) throw Errors.forbidden('API tokens cannot manage sign-in methods, sessions or tokens; sign in instead');
+  if (request.method !== 'GET' && request.method !== 'HEAD' && !scopes.includes('write')) throw Errors.forbidden('API token of read scope: only GET and HEAD');
 }
 
 /** The signed-in user of a route whose auth mode is `user` or `admin`. */

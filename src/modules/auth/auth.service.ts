@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config.ts';
-import type { Db, Executor } from '../../db/client.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
 import { createDefaultCategories } from '../categories/categories.defaults.ts';
@@ -86,8 +86,19 @@ export function createAuthService(deps: AuthServiceDeps) {
     return withUser(await issuePair(tx, user, client), user);
   }
 
+  /**
+   * Runs a sign-in's transaction. Afterwards the user's cached state is dropped: the cap on live
+   * sessions may have ended one, whose access tokens must stop working at once.
+   */
+  async function signInTransaction(work: (tx: Tx) => Promise<LoginResult>): Promise<LoginResult> {
+    const result = await db.transaction(work);
+    deps.onUserChanged(result.user.id);
+    return result;
+  }
+
   return {
     signIn,
+    signInTransaction,
 
     async register(body: { username: string; password: string; nickname?: string }, client: ClientInfo): Promise<LoginResult> {
       if (deps.config.registration === 'closed') throw Errors.forbidden('registration is closed on this server');
@@ -97,7 +108,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (await repo.findUserByUsername(db, body.username)) throw Errors.conflict('username is taken');
       const passwordHash = await deps.hasher.hash(password);
       try {
-        return await db.transaction(async (tx) => {
+        return await signInTransaction(async (tx) => {
           // never an administrator: whoever registers a name first must not take the server
           const user = await repo.insertUser(tx, { username: body.username, passwordHash, nickname, role: 'user' });
           await createDefaultCategories(tx, user.id);
@@ -126,7 +137,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       assertUsable(user);
       await deps.guard.succeeded(body.username);
       const rehash = deps.hasher.needsRehash(user.passwordHash!) ? await deps.hasher.hash(password) : null;
-      return db.transaction(async (tx) => {
+      return signInTransaction(async (tx) => {
         const locked = await repo.lockUser(tx, user.id);
         assertUsable(locked);
         // the cost parameters changed since this hash was made: store one with the current ones
@@ -138,7 +149,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async login(code: string, client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
       const subject = await deps.provider.resolve(code);
       const makeAdmin = deps.config.adminOpenids.includes(subject);
-      const result = await db.transaction(async (tx) => {
+      return signInTransaction(async (tx) => {
         let user = await repo.findUserByProvider(tx, 'wechat', subject);
         if (!user) {
           user = await repo.insertUser(tx, {
@@ -158,13 +169,11 @@ export function createAuthService(deps: AuthServiceDeps) {
         }
         return signIn(tx, user, client);
       });
-      deps.onUserChanged(result.user.id);
-      return result;
     },
 
     async demoLogin(client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
       if (!deps.config.demoLogin) throw Errors.notFound('route POST /api/auth/demo-login');
-      return db.transaction(async (tx) => {
+      return signInTransaction(async (tx) => {
         const user = await repo.insertUser(tx, { nickname: `Demo ${randomUUID().slice(0, 4)}`, isDemo: true, slogan: 'Trying things out' });
         await createDefaultCategories(tx, user.id);
         await seedDemoData(tx, user.id, now(), deps.config.appTimezone);
@@ -182,7 +191,10 @@ export function createAuthService(deps: AuthServiceDeps) {
         const at = now();
         if (row.rotatedAt) {
           // reuse of a rotated token: outside the grace window it revokes the whole family
-          if (at.getTime() - row.rotatedAt.getTime() > REUSE_GRACE_MS) await repo.revokeFamily(tx, row.userId, row.family, at);
+          if (at.getTime() - row.rotatedAt.getTime() > REUSE_GRACE_MS) {
+            await repo.revokeFamily(tx, row.userId, row.family, at);
+            return { error: Errors.badRefresh('refresh token already used'), ended: row.userId };
+          }
           return { error: Errors.badRefresh('refresh token already used') };
         }
         if (row.revokedAt || row.expiresAt <= at) return { error: Errors.badRefresh() };
@@ -190,6 +202,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         await repo.markRotated(tx, row.id, at);
         return { pair: await issuePair(tx, user, client, row.family) };
       });
+      if ('ended' in outcome && outcome.ended) deps.onUserChanged(outcome.ended);
       if ('error' in outcome) throw outcome.error;
       return outcome.pair;
     },

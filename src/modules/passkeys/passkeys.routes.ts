@@ -54,7 +54,7 @@ const AuthenticationCredential = Type.Object({
   }),
 });
 
-export function registerPasskeyRoutes(fastify: FastifyInstance, auth: Pick<AuthService, 'signIn'>): void {
+export function registerPasskeyRoutes(fastify: FastifyInstance, auth: Pick<AuthService, 'signIn' | 'signInTransaction'>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const service = createPasskeyService({ db: app.db, publicUrl: app.config.publicUrl, rpName: 'Ledger', auth, now: () => app.clock.now() });
   const session = { session: true };

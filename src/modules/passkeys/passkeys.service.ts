@@ -54,7 +54,7 @@ export interface PasskeyServiceDeps {
   /** the address people open; null: passkeys are not offered (40401) */
   publicUrl: string | null;
   rpName: string;
-  auth: Pick<AuthService, 'signIn'>;
+  auth: Pick<AuthService, 'signIn' | 'signInTransaction'>;
   now?: () => Date;
 }
 
@@ -176,7 +176,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
       } catch {
         throw Errors.passkeyRejected();
       }
-      return db.transaction(async (tx) => {
+      return deps.auth.signInTransaction(async (tx) => {
         const user = await authRepo.lockUser(tx, passkey.userId);
         if (!user || user.deletedAt || user.status === 'disabled') throw Errors.accountBlocked();
         await repo.markUsed(tx, passkey.id, newCounter, at);
