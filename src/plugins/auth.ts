@@ -1,11 +1,12 @@
 import { and, eq, gt } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema/index.ts';
 import { ACCESS_TTL_S } from '../lib/tokens.ts';
-import { createApiTokenService, TOKEN_PREFIX } from '../modules/api-tokens/api-tokens.service.ts';
+import { createApiTokenService, TOKEN_PREFIX, type ApiTokenAuthenticator } from '../modules/api-tokens/api-tokens.service.ts';
 import { Errors } from '../lib/errors.ts';
+import type { TokenService } from '../lib/tokens.ts';
 import type { AuthUser } from '../types.ts';
 
 export interface UserState {
@@ -64,14 +65,24 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
+export interface Authenticator {
+  tokens: TokenService;
+  userState: UserStateCache;
+  /** personal API tokens (`lgr_...`); without it such a token is refused */
+  apiTokens?: ApiTokenAuthenticator;
+}
+
 /**
  * Verifies an access token (or a personal API token) and the user's current state; throws
  * 40101/40104. An access token of a session that was signed out no longer works either.
  */
-export async function authenticateAccessToken(app: FastifyInstance, token: string): Promise<AuthUser> {
-  if (token.startsWith(TOKEN_PREFIX)) return app.apiTokens.authenticate(token);
-  const claims = await app.tokens.verifyAccess(token);
-  const state = await app.userState.get(claims.userId);
+export async function authenticateAccessToken({ tokens, userState, apiTokens }: Authenticator, token: string): Promise<AuthUser> {
+  if (token.startsWith(TOKEN_PREFIX)) {
+    if (!apiTokens) throw Errors.unauthorized('API tokens are not accepted here');
+    return apiTokens.authenticate(token);
+  }
+  const claims = await tokens.verifyAccess(token);
+  const state = await userState.get(claims.userId);
   if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
   if (claims.sessionId !== null && state.endedSessions.includes(claims.sessionId)) throw Errors.unauthorized('the session was signed out');
   return { id: claims.userId, role: state.role, sessionId: claims.sessionId };
@@ -100,7 +111,7 @@ export function userOf(request: FastifyRequest): AuthUser {
 export default fp(
   async (app) => {
     app.decorate('userState', createUserStateCache(app.db, app.config.authCacheTtlMs));
-    app.decorate('apiTokens', createApiTokenService(app.db, () => app.clock.now()).authenticator());
+    app.decorate('apiTokens', createApiTokenService({ db: app.db, clock: app.clock }).authenticator());
     app.decorateRequest('user', null);
     // onRequest runs before body parsing and validation, which gives the contract's order:
     // unknown route, then authentication, then administrator role, then body size and validation.

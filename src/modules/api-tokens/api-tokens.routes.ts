@@ -33,7 +33,7 @@ const CreateBody = Type.Object(
 
 export default async function apiTokensRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createApiTokenService(app.db, () => app.clock.now());
+  const service = createApiTokenService({ db: app.db, clock: app.clock });
   const session = { session: true };
 
   app.get(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/tokens.ts';
 import type { ApiTokenScope, AuthUser } from '../../types.ts';
@@ -80,7 +81,8 @@ export interface ApiTokenAuthenticator {
   authenticate(token: string): Promise<AuthUser>;
 }
 
-export function createApiTokenService(db: Db, now: () => Date = () => new Date()) {
+export function createApiTokenService({ db, clock }: { db: Db; clock: Clock }) {
+  const now = () => clock.now();
   return {
     async list(userId: number): Promise<{ list: ApiTokenView[] }> {
       return { list: (await repo.listOwn(db, userId)).map(toView) };

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import * as repo from './auth.repo.ts';
@@ -14,13 +15,13 @@ export interface AccountServiceDeps {
   provider: IdentityProvider;
   /** after sessions end or sign-in methods change */
   onUserChanged: (userId: number) => void;
-  now?: () => Date;
+  clock: Clock;
 }
 
 /** The sign-in methods a signed-in user adds to or removes from their own account. */
 export function createAccountService(deps: AccountServiceDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = () => deps.clock.now();
 
   async function usableUser(userId: number): Promise<repo.UserRow> {
     const user = await repo.findUser(db, userId);

@@ -23,7 +23,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
   const hasher = createPasswordHasher(app.config.passwordHashing);
   const provider = createWechatProvider(app.config.wechat);
   const onUserChanged = (id: number) => app.userState.invalidate(id);
-  const service = createAuthService({ db: app.db, tokens: app.tokens, provider, hasher, guard, config: app.config, onUserChanged, now: () => app.clock.now() });
+  const service = createAuthService({ db: app.db, tokens: app.tokens, provider, hasher, guard, config: app.config, onUserChanged, clock: app.clock });
   const pub = { auth: 'public' as const };
 
   app.post(
@@ -109,7 +109,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
-  registerAccountRoutes(app, { hasher, guard, provider, onUserChanged, now: () => app.clock.now() });
+  registerAccountRoutes(app, { hasher, guard, provider, onUserChanged, clock: app.clock });
   registerPasskeyRoutes(app, service);
   registerSessionRoutes(app);
 }

@@ -56,7 +56,7 @@ const AuthenticationCredential = Type.Object({
 
 export function registerPasskeyRoutes(fastify: FastifyInstance, auth: Pick<AuthService, 'signIn' | 'signInTransaction'>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createPasskeyService({ db: app.db, publicUrl: app.config.publicUrl, rpName: 'Ledger', auth, now: () => app.clock.now() });
+  const service = createPasskeyService({ db: app.db, publicUrl: app.config.publicUrl, rpName: 'Ledger', auth, clock: app.clock });
   const session = { session: true };
   const off = 'Passkeys need PUBLIC_URL (the relying party); without it: 40401.';
 

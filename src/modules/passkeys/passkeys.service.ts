@@ -9,6 +9,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
 import * as authRepo from '../auth/auth.repo.ts';
@@ -55,12 +56,12 @@ export interface PasskeyServiceDeps {
   publicUrl: string | null;
   rpName: string;
   auth: Pick<AuthService, 'signIn' | 'signInTransaction'>;
-  now?: () => Date;
+  clock: Clock;
 }
 
 export function createPasskeyService(deps: PasskeyServiceDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = () => deps.clock.now();
 
   function relyingParty() {
     if (!deps.publicUrl) throw Errors.notFound('passkeys are not configured on this server (PUBLIC_URL); the feature');

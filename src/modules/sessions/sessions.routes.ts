@@ -16,7 +16,7 @@ const Session = Type.Object({
 
 export function registerSessionRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createSessionService({ db: app.db, onSessionsEnded: (id) => app.userState.invalidate(id), now: () => app.clock.now() });
+  const service = createSessionService({ db: app.db, onSessionsEnded: (id) => app.userState.invalidate(id), clock: app.clock });
   const session = { session: true };
 
   app.get(

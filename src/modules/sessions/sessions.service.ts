@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import * as authRepo from '../auth/auth.repo.ts';
 import * as repo from './sessions.repo.ts';
@@ -16,12 +17,12 @@ export interface SessionServiceDeps {
   db: Db;
   /** after sessions end, so that their access tokens are refused at once */
   onSessionsEnded: (userId: number) => void;
-  now?: () => Date;
+  clock: Clock;
 }
 
 export function createSessionService(deps: SessionServiceDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = () => deps.clock.now();
   return {
     async list(userId: number, currentId: number | null): Promise<{ list: SessionView[] }> {
       const rows = await repo.listLive(db, userId, now());
