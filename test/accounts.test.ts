@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { DEFAULT_PASSWORD_HASHING, type BruteForceConfig } from '../src/config.ts';
 import { users } from '../src/db/schema/index.ts';
 import { createPasswordHasher, passwordProblem } from '../src/modules/auth/passwords.ts';
+import { DEMO_TTL_MS, purgeDemoUsers } from '../src/modules/demo/demo.task.ts';
 import { freshUsername, GOOD_PASSWORD, passwordLogin, register, signedIn, signIn } from './helpers/accounts.ts';
 import { createTestApp, type TestContext } from './helpers/app.ts';
 import { assertError } from './helpers/assert.ts';
@@ -210,6 +211,13 @@ describe('registration and password sign-in', () => {
     const back = await signIn(t.app, username);
     assert.equal(back.user.id, demo.user.id);
     assert.ok((await back.api.get('/api/transactions')).json().total > 0, 'the sample books are still there');
+
+    // a day and more later, the purge takes the demo accounts that stayed demo, not this one
+    const stayed = signedIn(t.app, (await post('/api/auth/demo-login', undefined)).json());
+    const purged = await purgeDemoUsers(t.db, new Date(Date.now() + DEMO_TTL_MS + 60_000));
+    assert.ok(purged.purged.includes(stayed.user.id));
+    assert.ok(!purged.purged.includes(demo.user.id));
+    assert.equal((await signIn(t.app, username)).user.id, demo.user.id);
   });
 
   it('links WeChat, password and passkeys to one account, and keeps at least one', async () => {
@@ -297,7 +305,7 @@ describe('timing of failed sign-ins', () => {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 11; i++) {
       for (const [name, into] of [
         [username, known],
         [`${username}_x${i}`, unknown],
@@ -309,9 +317,9 @@ describe('timing of failed sign-ins', () => {
       }
     }
     const [k, u] = [median(known), median(unknown)];
-    // the OWASP cost makes the hash the bulk of the time: without it an unknown user answers in ~1 ms
-    assert.ok(u > 5, `unknown user answered in ${u.toFixed(1)} ms: no hash was computed`);
-    assert.ok(Math.max(k, u) / Math.min(k, u) < 1.6, `known ${k.toFixed(1)} ms vs unknown ${u.toFixed(1)} ms`);
+    // At the OWASP cost the hash is the bulk of the time (tens of ms): skipping it for unknown users
+    // makes them answer 10 to 50 times faster. The bound leaves room for a busy machine's noise.
+    assert.ok(Math.max(k, u) / Math.min(k, u) < 2.5, `known ${k.toFixed(1)} ms vs unknown ${u.toFixed(1)} ms`);
   });
 });
 
