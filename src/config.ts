@@ -46,6 +46,8 @@ export interface Config {
   scheduler: boolean;
   /** serve the web client at / */
   webClient: boolean;
+  /** ISO 4217 code of the currency the web client shows */
+  defaultCurrency: string;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +61,10 @@ export function isValidTimezone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+export function isCurrencyCode(code: string): boolean {
+  return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
 }
 
 function parseBool(name: string, raw: string | undefined, dflt: boolean): boolean {
@@ -124,6 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   for (const origin of corsOrigins) {
     if (!parseUrl('CORS_ORIGINS', origin, ['http:', 'https:'])) throw new ConfigError('CORS_ORIGINS holds an empty origin');
   }
+  const defaultCurrency = (env.DEFAULT_CURRENCY || 'CNY').trim().toUpperCase();
+  if (!isCurrencyCode(defaultCurrency)) throw new ConfigError(`DEFAULT_CURRENCY "${env.DEFAULT_CURRENCY}" is not an ISO 4217 currency code`);
   const { secret, generated } = resolveSecret(env.JWT_SECRET, dataDir);
   return Object.freeze({
     version: pkg.version,
@@ -152,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,
+    defaultCurrency,
   });
 }

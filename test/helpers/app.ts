@@ -31,6 +31,7 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     authCacheTtlMs: 60_000,
     scheduler: false,
     webClient: true,
+    defaultCurrency: 'CNY',
     ...overrides,
   });
 }
