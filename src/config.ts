@@ -89,6 +89,8 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   timeouts: ServerTimeouts;
+  /** ISO 4217 code of the currency the web client shows */
+  defaultCurrency: string;
 }
 
 export interface ServerTimeouts {
@@ -113,6 +115,10 @@ export function isValidTimezone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+export function isCurrencyCode(code: string): boolean {
+  return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
 }
 
 function parseBool(name: string, raw: string | undefined, dflt: boolean): boolean {
@@ -224,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const registration = (env.REGISTRATION || 'open').trim().toLowerCase();
   if (registration !== 'open' && registration !== 'closed') throw new ConfigError(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
   const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL, ['http:', 'https:']);
+  const defaultCurrency = (env.DEFAULT_CURRENCY || 'CNY').trim().toUpperCase();
+  if (!isCurrencyCode(defaultCurrency)) throw new ConfigError(`DEFAULT_CURRENCY "${env.DEFAULT_CURRENCY}" is not an ISO 4217 currency code`);
   const { secret, generated } = resolveSecret(env.JWT_SECRET, dataDir);
   return Object.freeze({
     version: pkg.version,
@@ -257,5 +265,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     bruteForce: DEFAULT_BRUTE_FORCE,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
+    defaultCurrency,
   });
 }

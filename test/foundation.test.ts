@@ -129,6 +129,20 @@ describe('errors, headers, health and config', () => {
     assert.equal(ok.headers['x-app-version'], '1.0.0-test');
   });
 
+  it('tells the client its currency and the sign-in methods on offer', async () => {
+    const body = (await t.app.inject({ url: '/api/config' })).json();
+    assert.equal(body.default_currency, 'CNY');
+    assert.deepEqual(body.auth_methods, ['wechat', 'demo']);
+    const other = await createTestApp({ wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' }, demoLogin: false, defaultCurrency: 'USD' }, t.testDb);
+    try {
+      const res = (await other.app.inject({ url: '/api/config' })).json();
+      assert.equal(res.default_currency, 'USD');
+      assert.deepEqual(res.auth_methods, []);
+    } finally {
+      await other.app.close();
+    }
+  });
+
   it('answers cross-origin requests only for configured origins', async () => {
     const none = await t.app.inject({ method: 'OPTIONS', url: '/api/health', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
     assert.equal(none.headers['access-control-allow-origin'], undefined);

@@ -36,6 +36,7 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     passwordHashing: { memoryCost: 1024, timeCost: 1, parallelism: 1 },
     trustProxy: false,
     timeouts: { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 },
+    defaultCurrency: 'CNY',
     ...overrides,
   });
 }

@@ -4,6 +4,7 @@ import { DEFAULT_BRUTE_FORCE } from '../../config.ts';
 import { ErrorBody, NoContent } from '../../lib/schemas.ts';
 import { registerAccountRoutes } from './account.routes.ts';
 import { LoginBody, LoginResult, PasswordLoginBody, RefreshBody, RegisterBody, TokenPair } from './auth.schemas.ts';
+import { pickLocale } from '../categories/categories.defaults.ts';
 import { createAuthService } from './auth.service.ts';
 import { clientOf } from './client.ts';
 import { createMemoryCounterStore, createRedisCounterStore, createSignInGuard } from './lockout.ts';
@@ -38,7 +39,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
         response: { 200: LoginResult, 403: ErrorBody },
       },
     },
-    async (req) => service.register(req.body, clientOf(req)),
+    async (req) => service.register(req.body, clientOf(req), pickLocale(req.headers['accept-language'])),
   );
 
   app.post(
@@ -62,12 +63,12 @@ export default async function authRoutes(fastify: FastifyInstance) {
       config: pub,
       schema: {
         summary: 'Sign in with a third-party (WeChat) login code',
-        description: 'Creates the user with the default categories on first login. Provider refusal: 40103; provider unreachable: 50301.',
+        description: 'Creates the user with the default categories on first login, named in the language of Accept-Language (Chinese or English). Provider refusal: 40103; provider unreachable: 50301.',
         body: LoginBody,
         response: { 200: LoginResult, 503: ErrorBody },
       },
     },
-    async (req) => service.login(req.body.code, clientOf(req)),
+    async (req) => service.login(req.body.code, pickLocale(req.headers['accept-language']), clientOf(req)),
   );
 
   app.post(
@@ -76,11 +77,12 @@ export default async function authRoutes(fastify: FastifyInstance) {
       config: pub,
       schema: {
         summary: 'Sign in as a fresh demo user with a month of sample data',
-        description: 'Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours unless they set a username and password (or add a passkey or WeChat).',
+        description:
+          'Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours unless they set a username and password (or add a passkey or WeChat). Categories and sample data are in the language of Accept-Language (Chinese or English).',
         response: { 200: LoginResult },
       },
     },
-    async (req) => service.demoLogin(clientOf(req)),
+    async (req) => service.demoLogin(pickLocale(req.headers['accept-language']), clientOf(req)),
   );
 
   app.post(

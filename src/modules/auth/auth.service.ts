@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
-import { createDefaultCategories } from '../categories/categories.defaults.ts';
+import { createDefaultCategories, type Locale } from '../categories/categories.defaults.ts';
 import { seedDemoData } from '../demo/demo.service.ts';
 import * as authRepo from './auth.repo.ts';
 import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from '../../lib/tokens.ts';
@@ -102,7 +102,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     signIn,
     signInTransaction,
 
-    async register(body: { username: string; password: string; nickname?: string }, client: ClientInfo): Promise<LoginResult> {
+    async register(body: { username: string; password: string; nickname?: string }, client: ClientInfo, locale: Locale = 'en'): Promise<LoginResult> {
       if (deps.config.registration === 'closed') throw Errors.forbidden('registration is closed on this server');
       const password = acceptPassword(body.password, body.username);
       const nickname = body.nickname?.trim() || body.username;
@@ -113,7 +113,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         return await signInTransaction(async (tx) => {
           // never an administrator: whoever registers a name first must not take the server
           const user = await repo.insertUser(tx, { username: body.username, passwordHash, nickname, role: 'user' });
-          await createDefaultCategories(tx, user.id);
+          await createDefaultCategories(tx, user.id, locale);
           return signIn(tx, user, client);
         });
       } catch (err) {
@@ -148,7 +148,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       });
     },
 
-    async login(code: string, client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
+    /** `locale` names the default categories of a user created by this sign-in. */
+    async login(code: string, locale: Locale = 'en', client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
       const subject = await deps.provider.resolve(code);
       const makeAdmin = deps.config.adminOpenids.includes(subject);
       return signInTransaction(async (tx) => {
@@ -157,10 +158,10 @@ export function createAuthService(deps: AuthServiceDeps) {
           user = await repo.insertUser(tx, {
             provider: 'wechat',
             providerSubject: subject,
-            nickname: `User ${subject.slice(-4)}`,
+            nickname: `${locale === 'zh' ? '用户' : 'User'} ${subject.slice(-4)}`,
             role: makeAdmin ? 'admin' : 'user',
           });
-          await createDefaultCategories(tx, user.id);
+          await createDefaultCategories(tx, user.id, locale);
         } else {
           user = await repo.lockUser(tx, user.id);
           assertUsable(user);
@@ -173,12 +174,18 @@ export function createAuthService(deps: AuthServiceDeps) {
       });
     },
 
-    async demoLogin(client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
+    /** `locale` names the demo user's categories and sample data. */
+    async demoLogin(locale: Locale = 'en', client: ClientInfo = { userAgent: null, ip: null }): Promise<LoginResult> {
       if (!deps.config.demoLogin) throw Errors.notFound('route POST /api/auth/demo-login');
       return signInTransaction(async (tx) => {
-        const user = await repo.insertUser(tx, { nickname: `Demo ${randomUUID().slice(0, 4)}`, isDemo: true, slogan: 'Trying things out' });
-        await createDefaultCategories(tx, user.id);
-        await seedDemoData(tx, user.id, now(), deps.config.appTimezone);
+        const zh = locale === 'zh';
+        const user = await repo.insertUser(tx, {
+          nickname: `${zh ? '体验用户' : 'Demo'} ${randomUUID().slice(0, 4)}`,
+          isDemo: true,
+          slogan: zh ? '随便试试' : 'Trying things out',
+        });
+        await createDefaultCategories(tx, user.id, locale);
+        await seedDemoData(tx, user.id, now(), deps.config.appTimezone, locale);
         return signIn(tx, user, client);
       });
     },

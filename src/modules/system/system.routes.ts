@@ -21,8 +21,10 @@ const ConfigUpdate = Type.Object(
   { minProperties: 1 },
 );
 
+/** What the web client needs before sign-in: the display texts, the currency and the sign-in methods on offer. */
 const ClientConfig = Type.Object({
   ...PublicConfig.properties,
+  default_currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the currency amounts are shown in (DEFAULT_CURRENCY)' }),
   auth_methods: Type.Array(Type.Union([Type.Literal('password'), Type.Literal('passkey'), Type.Literal('wechat'), Type.Literal('demo')]), {
     description: 'the sign-in methods this server offers: `password` always, `passkey` with PUBLIC_URL, `wechat` when configured, `demo` unless DEMO_LOGIN=false',
   }),
@@ -68,8 +70,16 @@ export default async function systemRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/config',
-    { config: { auth: 'public' }, schema: { summary: 'App version, tagline and description (about dialog), and the sign-in methods on offer', response: { 200: ClientConfig } } },
-    async () => ({ ...(await configService.get()), auth_methods: offeredAuthMethods(app.config), registration: app.config.registration === 'closed' ? ('closed' as const) : ('open' as const) }),
+    {
+      config: { auth: 'public' },
+      schema: { summary: 'App version, tagline and description (about dialog), the display currency and the sign-in methods', response: { 200: ClientConfig } },
+    },
+    async () => ({
+      ...(await configService.get()),
+      default_currency: app.config.defaultCurrency,
+      auth_methods: offeredAuthMethods(app.config),
+      registration: app.config.registration === 'closed' ? ('closed' as const) : ('open' as const),
+    }),
   );
 
   app.put(
