@@ -132,12 +132,13 @@ describe('errors, headers, health and config', () => {
   it('tells the client its currency and the sign-in methods on offer', async () => {
     const body = (await t.app.inject({ url: '/api/config' })).json();
     assert.equal(body.default_currency, 'CNY');
-    assert.deepEqual(body.auth_methods, ['wechat', 'demo']);
+    assert.deepEqual(body.auth_methods, ['password', 'passkey', 'wechat', 'demo']);
+    assert.equal(body.registration, 'open');
     const other = await createTestApp({ wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' }, demoLogin: false, defaultCurrency: 'USD' }, t.testDb);
     try {
       const res = (await other.app.inject({ url: '/api/config' })).json();
       assert.equal(res.default_currency, 'USD');
-      assert.deepEqual(res.auth_methods, []);
+      assert.deepEqual(res.auth_methods, ['password', 'passkey']);
     } finally {
       await other.app.close();
     }

@@ -18,8 +18,11 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** The server from the TypeScript sources on `port`, WeChat sign-in answered by a local stand-in. */
-export async function startServer(port: number): Promise<Server> {
+/**
+ * The server from the TypeScript sources on `port`, WeChat sign-in answered by a local stand-in.
+ * `env` adds or overrides settings; `host` is the name the browser uses (passkeys need `localhost`).
+ */
+export async function startServer(port: number, env: Record<string, string> = {}, host = '127.0.0.1'): Promise<Server> {
   const wechat = await startFakeWechat();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
@@ -36,10 +39,11 @@ export async function startServer(port: number): Promise<Server> {
       WECHAT_API_BASE: wechat.base,
       ADMIN_OPENIDS: ADMIN_OPENID,
       DATABASE_URL: '',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://${host}:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);

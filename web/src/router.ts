@@ -17,6 +17,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/notifications', name: 'notifications', component: () => import('./views/NotificationsView.vue'), meta: { title: 'nav.notifications' } },
   { path: '/feedback', name: 'feedback', component: () => import('./views/FeedbackView.vue'), meta: { title: 'nav.feedback' } },
   { path: '/data', name: 'data', component: () => import('./views/DataView.vue'), meta: { title: 'nav.data' } },
+  { path: '/security', name: 'security', component: () => import('./views/SecurityView.vue'), meta: { title: 'nav.security' } },
   { path: '/profile', name: 'profile', component: () => import('./views/ProfileView.vue'), meta: { title: 'nav.profile' } },
   { path: '/me', name: 'me', component: () => import('./views/MeView.vue'), meta: { title: 'nav.me' } },
   { path: '/admin/:tab?', name: 'admin', component: () => import('./views/admin/AdminView.vue'), meta: { title: 'nav.admin', admin: true } },

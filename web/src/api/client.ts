@@ -69,7 +69,18 @@ export function setRequestLanguage(lang: string): void {
   language = lang;
 }
 
-const PUBLIC = new Set(['/api/auth/login', '/api/auth/demo-login', '/api/auth/refresh', '/api/auth/logout', '/api/config', '/api/health']);
+const PUBLIC = new Set([
+  '/api/auth/login',
+  '/api/auth/demo-login',
+  '/api/auth/register',
+  '/api/auth/password-login',
+  '/api/auth/passkeys/login/options',
+  '/api/auth/passkeys/login/verify',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+  '/api/config',
+  '/api/health',
+]);
 
 let refreshing: Promise<boolean> | null = null;
 

@@ -56,6 +56,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account with a username and password
+         * @description Always a plain user. Username taken (case-insensitively): 40901; a password the policy refuses: 42201 with `reason`; REGISTRATION=closed: 40301.
+         */
+        post: operations["postAuthRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a username and password
+         * @description A wrong username or password: 40105, the same answer whether or not the user exists. Repeated failures per username and per address are answered more slowly, then locked for a while (42901 with Retry-After). Disabled or deleted: 40104.
+         */
+        post: operations["postAuthPasswordLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -87,7 +127,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in as a fresh demo user with a month of sample data
-         * @description Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours. Categories and sample data are in the language of Accept-Language (Chinese or English).
+         * @description Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours unless they set a username and password (or add a passkey or WeChat). Categories and sample data are in the language of Accept-Language (Chinese or English).
          */
         post: operations["postAuthDemoLogin"];
         delete?: never;
@@ -125,9 +165,221 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a refresh token's family */
+        /** Revoke a refresh token's family (sign the session out) */
         post: operations["postAuthLogout"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or change the password
+         * @description `current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out.
+         */
+        put: operations["putMePassword"];
+        post?: never;
+        /** Remove the password (another sign-in method must remain: 42201) */
+        delete: operations["deleteMePassword"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/username": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose a username, for an account without one
+         * @description Taken: 40901; the account already has one: 42201.
+         */
+        put: operations["putMeUsername"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/wechat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a WeChat account (mini-program login code) to this account
+         * @description Already linked, or the WeChat account belongs to another user: 40901. Provider refusal: 40103; unreachable: 50301.
+         */
+        post: operations["postMeWechat"];
+        /** Unlink WeChat (another sign-in method must remain: 42201) */
+        delete: operations["deleteMeWechat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey to the signed-in account
+         * @description Challenge single-use, valid 5 minutes. Passkeys need PUBLIC_URL (the relying party); without it: 40401.
+         */
+        post: operations["postAuthPasskeysRegisterOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish adding a passkey with the authenticator's answer
+         * @description An answer that does not verify, or whose challenge is unknown, used or expired: 40001. Already registered: 40901.
+         */
+        post: operations["postAuthPasskeysRegisterVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/login/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a passkey sign-in (discoverable credentials: no username)
+         * @description Passkeys need PUBLIC_URL (the relying party); without it: 40401.
+         */
+        post: operations["postAuthPasskeysLoginOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/login/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey
+         * @description A passkey not registered here, a failed signature, or a challenge unknown, used or expired: 40106. Disabled or deleted: 40104.
+         */
+        post: operations["postAuthPasskeysLoginVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's passkeys */
+        get: operations["getMePasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a passkey */
+        put: operations["putMePasskeysById"];
+        post?: never;
+        /** Remove a passkey (not the last sign-in method: 42201) */
+        delete: operations["deleteMePasskeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed-in devices and browsers: one per refresh-token family */
+        get: operations["getMeSessions"];
+        put?: never;
+        post?: never;
+        /** Sign out every session but the current one */
+        delete: operations["deleteMeSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign a session out: its refresh and access tokens stop working */
+        delete: operations["deleteMeSessionsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -183,6 +435,44 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's personal API tokens (secrets are never shown again) */
+        get: operations["getMeTokens"];
+        put?: never;
+        /**
+         * Create a personal API token for scripts
+         * @description Sent as `Authorization: Bearer <token>`. The secret is in this answer only; it is stored hashed. At most 50 per user (42201).
+         */
+        post: operations["postMeTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a personal API token */
+        delete: operations["deleteMeTokensById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1437,6 +1727,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1458,6 +1752,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1479,6 +1777,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1500,6 +1802,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1543,8 +1849,10 @@ export interface operations {
                         description: string;
                         /** @description ISO 4217 code of the currency amounts are shown in (DEFAULT_CURRENCY) */
                         default_currency: string;
-                        /** @description sign-in methods on offer: wechat when WeChat login is configured, demo when demo login is on */
-                        auth_methods: ("wechat" | "demo")[];
+                        /** @description the sign-in methods this server offers: `password` always, `passkey` with PUBLIC_URL, `wechat` when configured, `demo` unless DEMO_LOGIN=false */
+                        auth_methods: ("password" | "passkey" | "wechat" | "demo")[];
+                        /** @description whether new accounts may be registered (REGISTRATION) */
+                        registration: "open" | "closed";
                     };
                 };
             };
@@ -1566,6 +1874,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1587,6 +1899,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1608,6 +1924,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1629,6 +1949,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1683,10 +2007,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1704,10 +2032,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1725,6 +2057,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1746,6 +2082,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1767,6 +2107,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1788,6 +2132,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1809,6 +2157,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1830,6 +2182,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1851,6 +2207,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1872,6 +2232,524 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postAuthRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively */
+                    username: string;
+                    /** @description 8 to 128 characters (Unicode, normalized NFKC); not a common password, not the username (42201 with `reason`: too_short, too_long, common, same_as_username) */
+                    password: string;
+                    /** @description 1 to 30 characters; default the username */
+                    nickname?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        refresh_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description access token lifetime in seconds (7200) */
+                        expires_in: number;
+                        /** @description refresh token lifetime in seconds (30 days) */
+                        refresh_expires_in: number;
+                        user: {
+                            id: number;
+                            nickname: string;
+                            avatar_url: string | null;
+                            role: "user" | "admin";
+                        };
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postAuthPasswordLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    /** @description the password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        refresh_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description access token lifetime in seconds (7200) */
+                        expires_in: number;
+                        /** @description refresh token lifetime in seconds (30 days) */
+                        refresh_expires_in: number;
+                        user: {
+                            id: number;
+                            nickname: string;
+                            avatar_url: string | null;
+                            role: "user" | "admin";
+                        };
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1935,6 +2813,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1956,6 +2838,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1977,6 +2863,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -1998,6 +2888,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2019,6 +2913,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2040,6 +2938,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2061,6 +2963,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2082,6 +2988,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2103,6 +3013,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2159,6 +3073,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2180,6 +3098,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2201,6 +3123,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2222,6 +3148,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2243,6 +3173,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2264,6 +3198,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2285,6 +3223,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2306,6 +3248,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2362,6 +3308,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2383,6 +3333,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2404,6 +3358,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2425,6 +3383,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2446,6 +3408,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2467,6 +3433,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2488,6 +3458,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2509,6 +3483,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2554,6 +3532,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2575,6 +3557,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2596,6 +3582,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2617,6 +3607,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2638,6 +3632,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2659,6 +3657,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2680,6 +3682,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2701,6 +3707,3941 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    putMePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description required when the account has a password */
+                    current_password?: string;
+                    /** @description 8 to 128 characters (Unicode, normalized NFKC); not a common password, not the username (42201 with `reason`: too_short, too_long, common, same_as_username) */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteMePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    putMeUsername: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively */
+                    username: string;
+                };
+            };
+        };
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postMeWechat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the login code from the mini-program (1 to 128 of A-Z a-z 0-9 _ -) */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteMeWechat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postAuthPasskeysRegisterOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialCreationOptionsJSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        timeout?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postAuthPasskeysRegisterVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential: {
+                        /** @description base64url */
+                        id: string;
+                        /** @description base64url */
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        authenticatorAttachment?: string;
+                        response: {
+                            /** @description base64url */
+                            clientDataJSON: string;
+                            /** @description base64url */
+                            attestationObject: string;
+                            /** @description base64url */
+                            authenticatorData?: string;
+                            /** @description base64url */
+                            publicKey?: string;
+                            publicKeyAlgorithm?: number;
+                            transports?: string[];
+                        };
+                    };
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description `singleDevice` or `multiDevice` (synced) */
+                        device_type: string;
+                        backed_up: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postAuthPasskeysLoginOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        timeout?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postAuthPasskeysLoginVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential: {
+                        /** @description base64url */
+                        id: string;
+                        /** @description base64url */
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        authenticatorAttachment?: string;
+                        response: {
+                            /** @description base64url */
+                            clientDataJSON: string;
+                            /** @description base64url */
+                            authenticatorData: string;
+                            /** @description base64url */
+                            signature: string;
+                            userHandle?: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        refresh_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description access token lifetime in seconds (7200) */
+                        expires_in: number;
+                        /** @description refresh token lifetime in seconds (30 days) */
+                        refresh_expires_in: number;
+                        user: {
+                            id: number;
+                            nickname: string;
+                            avatar_url: string | null;
+                            role: "user" | "admin";
+                        };
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    getMePasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: {
+                            id: number;
+                            name: string;
+                            /** @description `singleDevice` or `multiDevice` (synced) */
+                            device_type: string;
+                            backed_up: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    putMePasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description `singleDevice` or `multiDevice` (synced) */
+                        device_type: string;
+                        backed_up: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteMePasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    getMeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: {
+                            id: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            last_used_at: string;
+                            user_agent: string | null;
+                            ip: string | null;
+                            /** @description the session of the access token of this request */
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteMeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteMeSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2735,6 +7676,12 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         created_at: string;
+                        username: string | null;
+                        /** @description the ways this account can sign in again */
+                        auth_methods: ("password" | "passkey" | "wechat")[];
+                        last_sign_in_at: string | null;
+                        /** @description failed password sign-ins since the sign-in before the current one */
+                        failed_sign_ins: number;
                     };
                 };
             };
@@ -2756,10 +7703,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,10 +7728,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2798,6 +7753,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2819,6 +7778,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2840,6 +7803,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2861,6 +7828,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2906,6 +7877,12 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         created_at: string;
+                        username: string | null;
+                        /** @description the ways this account can sign in again */
+                        auth_methods: ("password" | "passkey" | "wechat")[];
+                        last_sign_in_at: string | null;
+                        /** @description failed password sign-ins since the sign-in before the current one */
+                        failed_sign_ins: number;
                     };
                 };
             };
@@ -2927,10 +7904,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2948,10 +7929,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2969,6 +7954,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -2990,6 +7979,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3011,6 +8004,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3032,6 +8029,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3053,6 +8054,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3074,6 +8079,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3095,6 +8104,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3116,6 +8129,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3169,10 +8186,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3190,10 +8211,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3211,6 +8236,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3232,6 +8261,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3253,6 +8286,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3274,6 +8311,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3295,6 +8336,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3316,6 +8361,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3337,6 +8386,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3358,6 +8411,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3404,6 +8461,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/jpeg": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3417,6 +8478,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/webp": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3430,6 +8495,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/gif": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3443,6 +8512,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3464,6 +8537,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/jpeg": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3477,6 +8554,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/webp": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3490,6 +8571,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/gif": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3503,6 +8588,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3524,6 +8613,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/jpeg": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3537,6 +8630,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/webp": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3550,6 +8647,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/gif": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3563,6 +8664,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3584,6 +8689,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/jpeg": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3597,6 +8706,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/webp": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3610,6 +8723,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "image/gif": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -3623,6 +8740,767 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    getMeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: {
+                            id: number;
+                            name: string;
+                            scopes: ("read" | "write")[];
+                            /** @description the first characters of the secret */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            expires_at: string;
+                            last_used_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    postMeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("read" | "write")[];
+                    /** @description default 90 */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        scopes: ("read" | "write")[];
+                        /** @description the first characters of the secret */
+                        prefix: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        expires_at: string;
+                        last_used_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        /** @description the secret, shown only in this answer: `lgr_` + 30 random characters + a 6-character CRC32 checksum */
+                        token: string;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteMeTokensById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
+                    };
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the numeric error code of the contract, e.g. 40001 */
+                        code: number;
+                        message: string;
+                        details?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        errors?: {
+                            row: number;
+                            message: string;
+                        }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3740,10 +9618,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3761,10 +9643,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3782,6 +9668,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3803,6 +9693,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3824,6 +9718,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3845,6 +9743,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -3943,10 +9845,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3964,10 +9870,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3985,6 +9895,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4006,6 +9920,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4027,6 +9945,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4048,6 +9970,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4069,6 +9995,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4090,6 +10020,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4111,6 +10045,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4132,6 +10070,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4213,10 +10155,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4234,10 +10180,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4255,6 +10205,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4276,6 +10230,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4297,6 +10255,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4318,6 +10280,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4415,10 +10381,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4436,10 +10406,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4457,6 +10431,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4478,6 +10456,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4499,6 +10481,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4520,6 +10506,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4541,6 +10531,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4562,6 +10556,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4583,6 +10581,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4604,6 +10606,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4645,10 +10651,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4666,10 +10676,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4687,6 +10701,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4708,6 +10726,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4729,6 +10751,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4750,6 +10776,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4771,6 +10801,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4792,6 +10826,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4813,6 +10851,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4834,6 +10876,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4886,10 +10932,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4907,10 +10957,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4928,6 +10982,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4949,6 +11007,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4970,6 +11032,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -4991,6 +11057,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5049,10 +11119,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5070,10 +11144,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5091,6 +11169,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5112,6 +11194,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5133,6 +11219,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5154,6 +11244,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5175,6 +11269,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5196,6 +11294,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5217,6 +11319,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5238,6 +11344,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5298,10 +11408,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5319,10 +11433,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5340,6 +11458,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5361,6 +11483,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5382,6 +11508,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5403,6 +11533,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5424,6 +11558,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5445,6 +11583,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5466,6 +11608,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5487,6 +11633,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5528,10 +11678,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5549,10 +11703,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5570,6 +11728,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5591,6 +11753,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5612,6 +11778,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5633,6 +11803,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5654,6 +11828,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5675,6 +11853,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5696,6 +11878,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5717,6 +11903,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5794,10 +11984,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5815,10 +12009,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5836,6 +12034,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5857,6 +12059,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5878,6 +12084,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -5899,6 +12109,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6007,10 +12221,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6028,10 +12246,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6049,6 +12271,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6070,6 +12296,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6091,6 +12321,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6112,6 +12346,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6133,6 +12371,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6154,6 +12396,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6175,6 +12421,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6196,6 +12446,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6306,10 +12560,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6327,10 +12585,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6348,6 +12610,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6369,6 +12635,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6390,6 +12660,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6411,6 +12685,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6432,6 +12710,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6453,6 +12735,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6474,6 +12760,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6495,6 +12785,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6536,10 +12830,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6557,10 +12855,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6578,6 +12880,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6599,6 +12905,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6620,6 +12930,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6641,6 +12955,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6662,6 +12980,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6683,6 +13005,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6704,6 +13030,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6725,6 +13055,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6785,10 +13119,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6806,10 +13144,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6827,6 +13169,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6848,6 +13194,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6869,6 +13219,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6890,6 +13244,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -6958,10 +13316,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6979,10 +13341,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7000,6 +13366,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7021,6 +13391,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7042,6 +13416,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7063,6 +13441,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7084,6 +13466,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7105,6 +13491,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7126,6 +13516,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7147,6 +13541,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7204,10 +13602,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7225,10 +13627,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7246,6 +13652,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7267,6 +13677,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7288,6 +13702,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7309,6 +13727,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7355,10 +13777,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7376,10 +13802,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7397,6 +13827,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7418,6 +13852,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7439,6 +13877,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7460,6 +13902,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7481,6 +13927,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7502,6 +13952,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7523,6 +13977,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7544,6 +14002,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7615,10 +14077,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7636,10 +14102,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7657,6 +14127,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7678,6 +14152,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7699,6 +14177,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7720,6 +14202,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7741,6 +14227,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7762,6 +14252,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7783,6 +14277,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7804,6 +14302,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7847,10 +14349,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7868,10 +14374,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7889,6 +14399,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7910,6 +14424,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7931,6 +14449,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7952,6 +14474,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7973,6 +14499,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -7994,6 +14524,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8015,6 +14549,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8036,6 +14574,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8088,10 +14630,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8109,10 +14655,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8130,6 +14680,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8151,6 +14705,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8172,6 +14730,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8193,6 +14755,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8214,6 +14780,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8235,6 +14805,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8256,6 +14830,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8277,6 +14855,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8344,10 +14926,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8365,10 +14951,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8386,6 +14976,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8407,6 +15001,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8428,6 +15026,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8449,6 +15051,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8483,9 +15089,11 @@ export interface operations {
                     "application/json": {
                         /** @description the `type` total of the period, major units */
                         total: number;
-                        /** @description amount descending, then category id */
+                        /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
                         list: {
                             category_id: number;
+                            /** @description every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id */
+                            category_ids: number[];
                             name: string;
                             /** @description #RRGGBB */
                             color: string;
@@ -8516,10 +15124,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8537,10 +15149,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8558,6 +15174,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8579,6 +15199,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8600,6 +15224,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8621,6 +15249,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8683,10 +15315,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8704,10 +15340,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8725,6 +15365,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8746,6 +15390,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8767,6 +15415,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8788,6 +15440,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8880,10 +15536,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8901,10 +15561,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8922,6 +15586,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8943,6 +15611,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8964,6 +15636,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -8985,6 +15661,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9062,10 +15742,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9083,10 +15767,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9104,6 +15792,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9125,6 +15817,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9146,6 +15842,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9167,6 +15867,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9220,9 +15924,11 @@ export interface operations {
                         category_share: {
                             /** @description the `type` total of the period, major units */
                             total: number;
-                            /** @description amount descending, then category id */
+                            /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
                             list: {
                                 category_id: number;
+                                /** @description every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id */
+                                category_ids: number[];
                                 name: string;
                                 /** @description #RRGGBB */
                                 color: string;
@@ -9338,10 +16044,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9359,10 +16069,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9380,6 +16094,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9401,6 +16119,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9422,6 +16144,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9443,6 +16169,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9506,10 +16236,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9527,10 +16261,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9548,6 +16286,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9569,6 +16311,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9590,6 +16336,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9611,6 +16361,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9678,10 +16432,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9699,10 +16457,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9720,6 +16482,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9741,6 +16507,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9762,6 +16532,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9783,6 +16557,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9804,6 +16582,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9825,6 +16607,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9846,6 +16632,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9867,6 +16657,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9927,10 +16721,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9948,10 +16746,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9969,6 +16771,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -9990,6 +16796,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10011,6 +16821,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10032,6 +16846,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10053,6 +16871,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10074,6 +16896,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10095,6 +16921,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10116,6 +16946,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10172,10 +17006,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10193,10 +17031,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10214,6 +17056,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10235,6 +17081,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10256,6 +17106,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10277,6 +17131,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10338,10 +17196,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10359,10 +17221,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10380,6 +17246,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10401,6 +17271,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10422,6 +17296,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10443,6 +17321,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10464,6 +17346,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10485,6 +17371,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10506,6 +17396,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10527,6 +17421,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10588,10 +17486,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10609,10 +17511,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10630,6 +17536,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10651,6 +17561,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10672,6 +17586,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10693,6 +17611,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10714,6 +17636,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10735,6 +17661,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10756,6 +17686,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10777,6 +17711,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10818,10 +17756,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10839,10 +17781,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10860,6 +17806,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10881,6 +17831,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10902,6 +17856,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10923,6 +17881,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10944,6 +17906,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10965,6 +17931,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -10986,6 +17956,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11007,6 +17981,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11048,10 +18026,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11069,10 +18051,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11090,6 +18076,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11111,6 +18101,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11132,6 +18126,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11153,6 +18151,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11174,6 +18176,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11195,6 +18201,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11216,6 +18226,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11237,6 +18251,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11282,10 +18300,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11303,10 +18325,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11324,6 +18350,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11345,6 +18375,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11366,6 +18400,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11387,6 +18425,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11408,6 +18450,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11429,6 +18475,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11450,6 +18500,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11471,6 +18525,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11526,10 +18584,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11547,10 +18609,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11568,6 +18634,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11589,6 +18659,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11610,6 +18684,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11631,6 +18709,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11678,10 +18760,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11699,10 +18785,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11720,6 +18810,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11741,6 +18835,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11762,6 +18860,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11783,6 +18885,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11804,6 +18910,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11825,6 +18935,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11846,6 +18960,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11867,6 +18985,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -11940,10 +19062,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11961,10 +19087,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11982,6 +19112,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12003,6 +19137,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12024,6 +19162,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12045,6 +19187,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12127,10 +19273,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12148,10 +19298,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12169,6 +19323,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12190,6 +19348,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12211,6 +19373,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12232,6 +19398,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12253,6 +19423,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12274,6 +19448,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12295,6 +19473,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12316,6 +19498,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12384,10 +19570,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12405,10 +19595,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12426,6 +19620,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12447,6 +19645,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12468,6 +19670,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12489,6 +19695,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12533,10 +19743,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12554,10 +19768,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12575,6 +19793,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12596,6 +19818,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12617,6 +19843,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12638,6 +19868,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12659,6 +19893,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12680,6 +19918,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12701,6 +19943,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12722,6 +19968,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12763,10 +20013,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12784,10 +20038,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12805,6 +20063,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12826,6 +20088,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12847,6 +20113,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12868,6 +20138,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12889,6 +20163,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12910,6 +20188,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12931,6 +20213,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -12952,6 +20238,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13036,10 +20326,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13057,10 +20351,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13078,6 +20376,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13099,6 +20401,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13120,6 +20426,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13141,6 +20451,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13162,6 +20476,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13183,6 +20501,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13204,6 +20526,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13225,6 +20551,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13266,10 +20596,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13287,10 +20621,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13308,6 +20646,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13329,6 +20671,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13350,6 +20696,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13371,6 +20721,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13392,6 +20746,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13413,6 +20771,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13434,6 +20796,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13455,6 +20821,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13526,10 +20896,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13547,10 +20921,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13568,6 +20946,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13589,6 +20971,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13610,6 +20996,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13631,6 +21021,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13652,6 +21046,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13673,6 +21071,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13694,6 +21096,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13715,6 +21121,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13788,10 +21198,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13809,10 +21223,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13830,6 +21248,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13851,6 +21273,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13872,6 +21298,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13893,6 +21323,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -13955,10 +21389,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13976,10 +21414,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13997,6 +21439,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14018,6 +21464,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14039,6 +21489,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14060,6 +21514,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14081,6 +21539,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14102,6 +21564,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14123,6 +21589,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14144,6 +21614,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14206,10 +21680,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14227,10 +21705,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14248,6 +21730,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14269,6 +21755,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14290,6 +21780,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14311,6 +21805,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14380,10 +21878,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14401,10 +21903,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14422,6 +21928,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14443,6 +21953,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14464,6 +21978,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14485,6 +22003,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14553,10 +22075,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14574,10 +22100,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14595,6 +22125,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14616,6 +22150,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14637,6 +22175,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14658,6 +22200,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14679,6 +22225,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14700,6 +22250,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14721,6 +22275,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14742,6 +22300,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14810,10 +22372,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14831,10 +22397,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14852,6 +22422,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14873,6 +22447,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14894,6 +22472,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14915,6 +22497,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14936,6 +22522,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14957,6 +22547,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14978,6 +22572,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -14999,6 +22597,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15071,10 +22673,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15092,10 +22698,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15113,6 +22723,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15134,6 +22748,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15155,6 +22773,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15176,6 +22798,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15243,10 +22869,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15264,10 +22894,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15285,6 +22919,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15306,6 +22944,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15327,6 +22969,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15348,6 +22994,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15396,10 +23046,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15417,10 +23071,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15438,6 +23096,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15459,6 +23121,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15480,6 +23146,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15501,6 +23171,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15522,6 +23196,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15543,6 +23221,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15564,6 +23246,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15585,6 +23271,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15642,10 +23332,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15663,10 +23357,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15684,6 +23382,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15705,6 +23407,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15726,6 +23432,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15747,6 +23457,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15768,6 +23482,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15789,6 +23507,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15810,6 +23532,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15831,6 +23557,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15894,10 +23624,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15915,10 +23649,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15936,6 +23674,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15957,6 +23699,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15978,6 +23724,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -15999,6 +23749,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16020,6 +23774,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16041,6 +23799,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16062,6 +23824,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16083,6 +23849,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16146,10 +23916,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16167,10 +23941,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16188,6 +23966,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16209,6 +23991,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16230,6 +24016,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16251,6 +24041,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16272,6 +24066,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16293,6 +24091,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16314,6 +24116,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16335,6 +24141,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16397,10 +24207,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16418,10 +24232,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16439,6 +24257,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16460,6 +24282,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16481,6 +24307,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16502,6 +24332,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16545,10 +24379,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16566,10 +24404,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16587,6 +24429,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16608,6 +24454,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16629,6 +24479,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16650,6 +24504,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16671,6 +24529,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16692,6 +24554,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16713,6 +24579,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16734,6 +24604,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16775,10 +24649,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16796,10 +24674,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16817,6 +24699,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16838,6 +24724,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16859,6 +24749,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16880,6 +24774,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16901,6 +24799,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16922,6 +24824,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16943,6 +24849,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -16964,6 +24874,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17007,10 +24921,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17028,6 +24946,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17049,6 +24971,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17070,6 +24996,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17091,6 +25021,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17141,10 +25075,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17162,10 +25100,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17183,6 +25125,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17204,6 +25150,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17225,6 +25175,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17246,6 +25200,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17308,10 +25266,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17329,10 +25291,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17350,6 +25316,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17371,6 +25341,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17392,6 +25366,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17413,6 +25391,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17475,10 +25457,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17496,10 +25482,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17517,6 +25507,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17538,6 +25532,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17559,6 +25557,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17580,6 +25582,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17631,10 +25637,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17652,10 +25662,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17673,6 +25687,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17694,6 +25712,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17715,6 +25737,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17736,6 +25762,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17757,6 +25787,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17778,6 +25812,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17799,6 +25837,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17820,6 +25862,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17879,10 +25925,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17900,10 +25950,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17921,6 +25975,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17942,6 +26000,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17963,6 +26025,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -17984,6 +26050,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18052,10 +26122,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18073,10 +26147,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18094,6 +26172,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18115,6 +26197,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18136,6 +26222,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18157,6 +26247,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18218,10 +26312,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18239,10 +26337,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18260,6 +26362,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18281,6 +26387,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18302,6 +26412,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18323,6 +26437,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18344,6 +26462,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18365,6 +26487,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18386,6 +26512,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18407,6 +26537,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18458,6 +26592,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "application/json": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -18471,10 +26609,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18492,6 +26634,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "application/json": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -18505,6 +26651,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18526,6 +26676,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "application/json": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -18539,6 +26693,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18560,6 +26718,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "application/json": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -18573,6 +26735,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18594,6 +26760,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                     "application/json": {
                         /** @description the numeric error code of the contract, e.g. 40001 */
@@ -18607,6 +26777,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18672,10 +26846,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18693,10 +26871,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18714,6 +26896,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18735,6 +26921,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18756,6 +26946,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18777,6 +26971,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18798,6 +26996,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18819,6 +27021,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18840,6 +27046,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18861,6 +27071,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18925,10 +27139,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18946,10 +27164,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18967,6 +27189,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -18988,6 +27214,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19009,6 +27239,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19030,6 +27264,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19117,10 +27355,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19138,10 +27380,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19159,6 +27405,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19180,6 +27430,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19201,6 +27455,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19222,6 +27480,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19243,6 +27505,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19264,6 +27530,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19285,6 +27555,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19306,6 +27580,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19392,10 +27670,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19413,10 +27695,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19434,6 +27720,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19455,6 +27745,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19476,6 +27770,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19497,6 +27795,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19518,6 +27820,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19539,6 +27845,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19560,6 +27870,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19581,6 +27895,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19622,10 +27940,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19643,10 +27965,14 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
-            /** @description administrator required (40301) or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19664,6 +27990,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19685,6 +28015,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19706,6 +28040,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19727,6 +28065,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19748,6 +28090,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19769,6 +28115,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19790,6 +28140,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };
@@ -19811,6 +28165,10 @@ export interface operations {
                             row: number;
                             message: string;
                         }[];
+                        /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
+                        reason?: string;
+                        /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
+                        retry_after?: number;
                     };
                 };
             };

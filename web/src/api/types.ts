@@ -38,3 +38,7 @@ export type TrackEvent = Json<'getLogsTrackList'>['list'][number];
 export type Health = Json<'getHealth'>;
 export type ImportResult = Json<'postImport'>;
 export type Kind = 'expense' | 'income';
+export type SessionInfo = Json<'getMeSessions'>['list'][number];
+export type Passkey = Json<'getMePasskeys'>['list'][number];
+export type ApiToken = Json<'getMeTokens'>['list'][number];
+export type NewApiToken = Json<'postMeTokens', 201>;

@@ -8,7 +8,7 @@ export interface Message {
 }
 
 export const KNOWN_CODES = [
-  40001, 40101, 40102, 40103, 40104, 40301, 40302, 40401, 40901, 40902, 40903, 41301, 41501, 42201, 42202, 42203, 42901, 50001, 50002, 50301,
+  40001, 40101, 40102, 40103, 40104, 40105, 40106, 40301, 40302, 40401, 40901, 40902, 40903, 41301, 41501, 42201, 42202, 42203, 42901, 50001, 50002, 50301,
 ] as const;
 
 /** Fields the catalogue names in a validation message; any other is "a field". */
@@ -16,8 +16,12 @@ export const KNOWN_FIELDS = [
   'amount', 'category_id', 'date', 'note', 'tag_ids', 'group_id', 'name', 'color', 'nickname', 'slogan', 'timezone', 'invite_code',
   'month', 'content', 'contact', 'title', 'reply', 'link_url', 'image_url', 'publish_at', 'expire_at', 'user_id', 'interval',
   'start_date', 'end_date', 'startDate', 'endDate', 'min_amount', 'max_amount', 'keyword', 'criteria', 'confirmName', 'code',
-  'app_version', 'tagline', 'description', 'file', 'frequency', 'kind', 'status', 'role', 'target_id',
+  'app_version', 'tagline', 'description', 'file', 'frequency', 'kind', 'status', 'role', 'target_id', 'username', 'password',
+  'new_password', 'current_password', 'scopes', 'expires_in_days', 'credential',
 ] as const;
+
+/** The `reason` of a password the server refused (42201). */
+export const PASSWORD_REASONS = ['too_short', 'too_long', 'common', 'same_as_username', 'username_required'] as const;
 
 function fieldOf(err: ApiError): string | null {
   const raw = err.details[0]?.field ?? '';
@@ -33,6 +37,10 @@ export function errorMessage(err: unknown): Message {
     if (err.code === 40001) {
       const field = fieldOf(err);
       return field ? { key: 'errors.invalidField', params: { field: `fields.${field}` } } : { key: 'errors.40001', params: {} };
+    }
+    // a refused password says why
+    if (err.code === 42201 && typeof err.body.reason === 'string' && (PASSWORD_REASONS as readonly string[]).includes(err.body.reason)) {
+      return { key: `errors.password.${err.body.reason}`, params: {} };
     }
     if ((KNOWN_CODES as readonly number[]).includes(err.code)) return { key: `errors.${err.code}`, params: {} };
     if (err.status >= 500) return { key: 'errors.50001', params: {} };

@@ -1,0 +1,29 @@
+// Passkeys through the browser's WebAuthn API: the server's JSON options go to
+// @simplewebauthn/browser, which answers with the JSON the server verifies.
+import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import { client, ok, ClientError } from '../api/client';
+import type { Passkey } from '../api/types';
+
+export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
+
+/** The browser's prompt was dismissed or refused: shown as such, not as a failure of the service. */
+function fromBrowser(err: unknown): never {
+  if (err instanceof WebAuthnError || (err instanceof Error && err.name === 'NotAllowedError')) throw new ClientError('errors.passkeyCancelled');
+  throw err;
+}
+
+/** Adds a passkey to the signed-in account. */
+export async function addPasskey(name: string): Promise<Passkey> {
+  if (!passkeysSupported()) throw new ClientError('errors.passkeyUnsupported');
+  const optionsJSON = await ok(client.POST('/api/auth/passkeys/register/options'));
+  const credential = await startRegistration({ optionsJSON: optionsJSON as never }).catch(fromBrowser);
+  return ok(client.POST('/api/auth/passkeys/register/verify', { body: { credential: credential as never, ...(name ? { name } : {}) } }));
+}
+
+/** Signs in with a discoverable passkey: the authenticator offers this site's credentials. */
+export async function passkeySignIn() {
+  if (!passkeysSupported()) throw new ClientError('errors.passkeyUnsupported');
+  const optionsJSON = await ok(client.POST('/api/auth/passkeys/login/options'));
+  const credential = await startAuthentication({ optionsJSON: optionsJSON as never }).catch(fromBrowser);
+  return ok(client.POST('/api/auth/passkeys/login/verify', { body: { credential: credential as never } }));
+}
