@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isValidTimezone } from '../config.ts';
 import type { Executor } from '../db/client.ts';
 import { categories, groupMembers, groups, tags, users } from '../db/schema/index.ts';
@@ -125,6 +125,22 @@ export async function requireWritableGroup(db: Executor, groupId: number, userId
 export async function requireGroupReference(db: Executor, groupId: number, userId: number, field: string): Promise<void> {
   if (!(await membershipOf(db, groupId, userId))) throw notYours.group(field);
 }
+
+// ---- the same rules inside a statement ----
+
+/**
+ * The rules above as SQL conditions, for statements that check and write in one round trip (the
+ * transaction insert). Arguments are SQL expressions: bound values or columns of the statement.
+ */
+export const accessSql = {
+  /** `alias` (a row of categories) is the user's category of that kind */
+  categoryOfKind: (alias: SQL, categoryId: SQL, userId: SQL, kind: SQL): SQL => sql`${alias}.id = ${categoryId} and ${alias}.user_id = ${userId} and ${alias}.kind = ${kind}`,
+  /** every id of the int[] `tagIds` (distinct) is one of the user's tags */
+  tags: (tagIds: SQL, userId: SQL): SQL => sql`(select count(*) from tags where user_id = ${userId} and id = any(${tagIds})) = cardinality(${tagIds})`,
+  /** no group, or a live group the user is a member of */
+  writableGroupOrNone: (groupId: SQL, userId: SQL): SQL =>
+    sql`(${groupId} is null or exists (select 1 from group_members m join groups g on g.id = m.group_id where m.group_id = ${groupId} and m.user_id = ${userId} and g.dissolved_at is null))`,
+};
 
 // ---- the caller's settings ----
 
