@@ -100,18 +100,34 @@ export async function membershipOf(db: Executor, groupId: number, userId: number
   return row ?? null;
 }
 
-/** The caller must be a member (dissolved groups stay readable to their members): else 40302. */
-export async function requireGroupMember(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
+/** The caller's membership (dissolved groups stay readable to their members): else 40302. */
+export async function requireMembership(db: Executor, groupId: number, userId: number): Promise<{ group: GroupRow; role: 'owner' | 'member' }> {
   const m = await membershipOf(db, groupId, userId);
   if (!m) throw Errors.groupForbidden();
-  return m.group;
+  return m;
+}
+
+/** The caller must be a member: else 40302. */
+export async function requireGroupMember(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
+  return (await requireMembership(db, groupId, userId)).group;
+}
+
+/** A group the caller already knows they belong to must also be theirs to manage: else 40302. */
+export function assertGroupOwner(group: GroupRow, userId: number): GroupRow {
+  if (group.ownerId !== userId) throw Errors.groupForbidden('only the group owner may do this');
+  return group;
 }
 
 /** The caller must own the group: else 40302. */
 export async function requireGroupOwner(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
-  const m = await membershipOf(db, groupId, userId);
-  if (!m || m.group.ownerId !== userId) throw Errors.groupForbidden('only the group owner may do this');
-  return m.group;
+  return assertGroupOwner(await requireGroupMember(db, groupId, userId), userId);
+}
+
+/** Managing a group that still takes writes: owner (else 40302) of a live group (else 40902). */
+export async function requireLiveGroupOwner(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
+  const group = await requireGroupOwner(db, groupId, userId);
+  if (group.dissolvedAt) throw Errors.dissolved();
+  return group;
 }
 
 /** Writing into a group: member (else 40302) of a live group (else 40902). */
