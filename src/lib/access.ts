@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isValidTimezone } from '../config.ts';
 import type { Executor } from '../db/client.ts';
 import { categories, groupMembers, groups, tags, users } from '../db/schema/index.ts';
@@ -100,18 +100,34 @@ export async function membershipOf(db: Executor, groupId: number, userId: number
   return row ?? null;
 }
 
-/** The caller must be a member (dissolved groups stay readable to their members): else 40302. */
-export async function requireGroupMember(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
+/** The caller's membership (dissolved groups stay readable to their members): else 40302. */
+export async function requireMembership(db: Executor, groupId: number, userId: number): Promise<{ group: GroupRow; role: 'owner' | 'member' }> {
   const m = await membershipOf(db, groupId, userId);
   if (!m) throw Errors.groupForbidden();
-  return m.group;
+  return m;
+}
+
+/** The caller must be a member: else 40302. */
+export async function requireGroupMember(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
+  return (await requireMembership(db, groupId, userId)).group;
+}
+
+/** A group the caller already knows they belong to must also be theirs to manage: else 40302. */
+export function assertGroupOwner(group: GroupRow, userId: number): GroupRow {
+  if (group.ownerId !== userId) throw Errors.groupForbidden('only the group owner may do this');
+  return group;
 }
 
 /** The caller must own the group: else 40302. */
 export async function requireGroupOwner(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
-  const m = await membershipOf(db, groupId, userId);
-  if (!m || m.group.ownerId !== userId) throw Errors.groupForbidden('only the group owner may do this');
-  return m.group;
+  return assertGroupOwner(await requireGroupMember(db, groupId, userId), userId);
+}
+
+/** Managing a group that still takes writes: owner (else 40302) of a live group (else 40902). */
+export async function requireLiveGroupOwner(db: Executor, groupId: number, userId: number): Promise<GroupRow> {
+  const group = await requireGroupOwner(db, groupId, userId);
+  if (group.dissolvedAt) throw Errors.dissolved();
+  return group;
 }
 
 /** Writing into a group: member (else 40302) of a live group (else 40902). */
@@ -125,6 +141,22 @@ export async function requireWritableGroup(db: Executor, groupId: number, userId
 export async function requireGroupReference(db: Executor, groupId: number, userId: number, field: string): Promise<void> {
   if (!(await membershipOf(db, groupId, userId))) throw notYours.group(field);
 }
+
+// ---- the same rules inside a statement ----
+
+/**
+ * The rules above as SQL conditions, for statements that check and write in one round trip (the
+ * transaction insert). Arguments are SQL expressions: bound values or columns of the statement.
+ */
+export const accessSql = {
+  /** `alias` (a row of categories) is the user's category of that kind */
+  categoryOfKind: (alias: SQL, categoryId: SQL, userId: SQL, kind: SQL): SQL => sql`${alias}.id = ${categoryId} and ${alias}.user_id = ${userId} and ${alias}.kind = ${kind}`,
+  /** every id of the int[] `tagIds` (distinct) is one of the user's tags */
+  tags: (tagIds: SQL, userId: SQL): SQL => sql`(select count(*) from tags where user_id = ${userId} and id = any(${tagIds})) = cardinality(${tagIds})`,
+  /** no group, or a live group the user is a member of */
+  writableGroupOrNone: (groupId: SQL, userId: SQL): SQL =>
+    sql`(${groupId} is null or exists (select 1 from group_members m join groups g on g.id = m.group_id where m.group_id = ${groupId} and m.user_id = ${userId} and g.dissolved_at is null))`,
+};
 
 // ---- the caller's settings ----
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/client.ts';
-import { membershipOf, requireGroupMember, requireGroupOwner } from '../../lib/access.ts';
+import { membershipOf, requireGroupMember, requireGroupOwner, requireLiveGroupOwner, requireMembership } from '../../lib/access.ts';
 import { Errors } from '../../lib/errors.ts';
 import { cleanText } from '../../lib/text.ts';
 import * as groupsRepo from './groups.repo.ts';
@@ -91,23 +91,20 @@ export function createGroupsService({ db, clock, repo = groupsRepo, generateCode
     },
 
     async leave(userId: number, groupId: number): Promise<void> {
-      const m = await membershipOf(db, groupId, userId);
-      if (!m) throw Errors.groupForbidden();
+      const m = await requireMembership(db, groupId, userId);
       if (m.role === 'owner' || m.group.ownerId === userId) throw Errors.rule('the owner cannot leave their own group; dissolve it instead');
       // transactions recorded in the group keep their group_id
       await repo.deleteMember(db, groupId, userId);
     },
 
     async dissolve(userId: number, groupId: number): Promise<void> {
-      const group = await requireGroupOwner(db, groupId, userId);
-      if (group.dissolvedAt) throw Errors.dissolved();
+      await requireLiveGroupOwner(db, groupId, userId);
       // the record, memberships and transactions' group_id stay; the code stops joining
       if (!(await repo.markDissolved(db, groupId, userId, clock.now()))) throw Errors.dissolved();
     },
 
     async refreshCode(userId: number, groupId: number): Promise<{ invite_code: string }> {
-      const group = await requireGroupOwner(db, groupId, userId);
-      if (group.dissolvedAt) throw Errors.dissolved();
+      await requireLiveGroupOwner(db, groupId, userId);
       return withFreshCode(async (code) => {
         const res = await repo.updateInviteCode(db, groupId, userId, code);
         if (res === 'gone') throw Errors.dissolved();

@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { membershipOf } from '../../lib/access.ts';
+import { assertGroupOwner, membershipOf, requireLiveGroupOwner } from '../../lib/access.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanText } from '../../lib/text.ts';
@@ -96,9 +96,7 @@ export function createNotificationsService({ db, clock, repo = notificationsRepo
         if (g.dissolvedAt) throw Errors.dissolved();
         return;
       }
-      const m = await membershipOf(ex, groupId, user.id);
-      if (!m || m.group.ownerId !== user.id) throw Errors.groupForbidden('only the group owner may publish group notices');
-      if (m.group.dissolvedAt) throw Errors.dissolved();
+      await requireLiveGroupOwner(ex, groupId, user.id);
       return;
     }
     assertMayPublishScope(user, target.scope);
@@ -119,7 +117,7 @@ export function createNotificationsService({ db, clock, repo = notificationsRepo
     if (row.scope === 'group') {
       const m = await membershipOf(db, row.groupId!, user.id);
       if (!m) throw Errors.notFound('notification');
-      if (m.group.ownerId !== user.id) throw Errors.groupForbidden('only the group owner may change group notices');
+      assertGroupOwner(m.group, user.id);
       return row;
     }
     if (row.scope === 'personal' && row.userId !== user.id) throw Errors.notFound('notification');

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { accessSql } from '../../lib/access.ts';
 import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
@@ -385,13 +386,10 @@ export async function insertChecked(db: Executor, v: CheckedInsert): Promise<Tra
   const tagArray = sql`${`{${v.tagIds.join(',')}}`}::int[]`;
   const res = (await db.execute(sql`
     with cat as (
-      select id, name, color, kind from categories where id = ${v.categoryId} and user_id = ${v.userId} and kind = ${v.kind}
+      select c.id, c.name, c.color, c.kind from categories c where ${accessSql.categoryOfKind(sql`c`, sql`${v.categoryId}`, sql`${v.userId}`, sql`${v.kind}`)}
     ), ok as (
       select 1 from cat
-      where (select count(*) from tags where user_id = ${v.userId} and id = any(${tagArray})) = ${v.tagIds.length}
-        and (${v.groupId}::int is null or exists (
-          select 1 from group_members m join groups g on g.id = m.group_id
-          where m.group_id = ${v.groupId}::int and m.user_id = ${v.userId} and g.dissolved_at is null))
+      where ${accessSql.tags(tagArray, sql`${v.userId}`)} and ${accessSql.writableGroupOrNone(sql`${v.groupId}::int`, sql`${v.userId}`)}
     ), ins as (
       insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id)
       select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int from ok
