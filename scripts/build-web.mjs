@@ -28,7 +28,9 @@ export function webBuildIsStale() {
 
 function run(command, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: web, stdio: 'inherit' });
+    // a production build whatever the caller runs under (the test runner sets NODE_ENV=test,
+    // which would give Vue's development build)
+    const child = spawn(command, args, { cwd: web, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
   });

@@ -8,6 +8,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: true,
+    manifest: true,
     chunkSizeWarningLimit: 700,
     // no inline module preload polyfill script: the CSP allows scripts from 'self' only
     modulePreload: { polyfill: false },

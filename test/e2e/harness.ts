@@ -117,3 +117,13 @@ export async function signInWechat(page: Page, openid: string): Promise<void> {
   await page.locator('form button[type="submit"]').click();
   await page.waitForURL(/\/books/);
 }
+
+/** Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`. */
+export async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -145,7 +145,7 @@ export async function authedFetch(input: Request): Promise<Response> {
   return res;
 }
 
-export const client = createClient<paths>({ baseUrl: location.origin, fetch: authedFetch });
+export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? '' : location.origin, fetch: authedFetch });
 
 /** Unwraps an openapi-fetch answer: its data, or an ApiError. */
 export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
@@ -157,12 +157,7 @@ export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response:
 /** For uploads (multipart), which the generated types describe loosely. */
 export async function upload<T>(path: string, form: FormData, headers: Record<string, string> = {}): Promise<T> {
   const res = await authedFetch(new Request(new URL(path, location.origin), { method: 'POST', body: form, headers }));
-  let body: unknown;
-  try {
-    body = await res.json();
-  } catch {
-    body = null;
-  }
+  const body: unknown = await res.json().catch(() => null);
   if (!res.ok) throw new ApiError(res.status, body);
   return body as T;
 }
