@@ -25,6 +25,10 @@ import {
   transactions,
   transactionTags,
   users,
+  sessions,
+  passkeys,
+  webauthnChallenges,
+  apiTokens,
 } from '../src/db/schema/index.ts';
 import { BackupError, buildSchemaVersion, describeTables, inspectBackup, restoreBackup, writeBackup } from '../src/modules/backups/backups.archive.ts';
 import { signDownloadToken } from '../src/modules/backups/backups.service.ts';
@@ -89,6 +93,12 @@ async function fillEveryTable(db: Executor) {
     { userId: null, eventType: 'anon', data: null },
   ]);
   await db.insert(backups).values({ name: 'backup-old', size: 1234, status: 'failed', error: 'disk full', createdBy: admin.id });
+  // sign-in: a password account, its session, a passkey, a pending challenge and an API token (text arrays included)
+  const w = await createUser(db, { username: 'Pass.Word-user', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', failedSignIns: 2, lastSignInAt: new Date('2026-02-02T02:02:02.002Z') });
+  await db.insert(sessions).values({ userId: w.id, family: 'f1', userAgent: 'Mozilla/5.0 "quoted"', ip: '::1' });
+  await db.insert(passkeys).values({ userId: w.id, credentialId: 'Y3JlZA', publicKey: 'cHVibGlj', counter: 7, transports: ['internal', 'hybrid'], name: 'Laptop', deviceType: 'multiDevice', backedUp: true });
+  await db.insert(webauthnChallenges).values({ challenge: 'Y2hhbGxlbmdl', purpose: 'register', userId: w.id, expiresAt: new Date('2026-03-03T03:03:03.003Z') });
+  await db.insert(apiTokens).values({ userId: w.id, name: 'script', scopes: ['read', 'write'], prefix: 'lgr_abcd', tokenHash: 'f'.repeat(64), expiresAt: new Date('2027-01-01T00:00:00Z') });
   return { admin, u, v };
 }
 

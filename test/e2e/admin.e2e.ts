@@ -24,7 +24,7 @@ describe('administration and notices in the browser', () => {
 
   it('shows the WeChat form only when the service offers WeChat sign-in', async () => {
     const config = await (await fetch(`${server.base}/api/config`)).json();
-    assert.deepEqual(config.auth_methods, ['wechat', 'demo']);
+    assert.deepEqual(config.auth_methods, ['password', 'wechat', 'demo']);
     await carol.page.goto('/signin');
     await carol.page.locator('input[name="code"]').waitFor();
     // a service without WeChat (answered here as such a server answers): no code form at all

@@ -114,7 +114,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export async function signInWechat(page: Page, openid: string): Promise<void> {
   await page.goto('/signin');
   await page.locator('input[name="code"]').fill(`ok-${openid}`);
-  await page.locator('form button[type="submit"]').click();
+  await page.getByTestId('wechat-form').locator('button[type="submit"]').click();
   await page.waitForURL(/\/books/);
 }
 
