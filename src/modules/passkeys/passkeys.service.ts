@@ -1,12 +1,8 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -18,6 +14,10 @@ import { assertKeepsAMethod } from '../auth/methods.ts';
 import * as repo from './passkeys.repo.ts';
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;
+
+/** The WebAuthn library (and its ASN.1 and CBOR parsers) loads at the first passkey request, not at start-up. */
+let library: Promise<typeof import('@simplewebauthn/server')> | null = null;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 export const MAX_PASSKEYS_PER_USER = 20;
 
 export interface PasskeyView {
@@ -86,7 +86,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
       if (!user) throw Errors.notFound('user');
       const existing = await repo.listOwn(db, userId);
       if (existing.length >= MAX_PASSKEYS_PER_USER) throw Errors.rule(`at most ${MAX_PASSKEYS_PER_USER} passkeys per user`);
-      const options = await generateRegistrationOptions({
+      const options = await (await webauthn()).generateRegistrationOptions({
         rpName: deps.rpName,
         rpID,
         userName: user.username ?? user.nickname,
@@ -110,7 +110,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
       }
       let info;
       try {
-        const result = await verifyRegistrationResponse({ response: credential, expectedChallenge: challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false });
+        const result = await (await webauthn()).verifyRegistrationResponse({ response: credential, expectedChallenge: challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false });
         if (!result.verified) throw new Error('not verified');
         info = result.registrationInfo;
       } catch (err) {
@@ -144,7 +144,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
     async authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
       const { rpID } = relyingParty();
       // no allowCredentials: the authenticator offers its discoverable credentials for this site
-      const options = await generateAuthenticationOptions({ rpID, userVerification: 'preferred', timeout: CHALLENGE_TTL_MS });
+      const options = await (await webauthn()).generateAuthenticationOptions({ rpID, userVerification: 'preferred', timeout: CHALLENGE_TTL_MS });
       await storeChallenge(options.challenge, 'login', null);
       return options;
     },
@@ -164,7 +164,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
       }
       let newCounter: number;
       try {
-        const result = await verifyAuthenticationResponse({
+        const result = await (await webauthn()).verifyAuthenticationResponse({
           response: credential,
           expectedChallenge: challenge,
           expectedOrigin: origin,
