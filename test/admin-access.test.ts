@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
+import { build, createAdmin, createUser, loginAs, type TestApp } from './helpers/index.ts';
 
 interface Operation {
   method: string;
@@ -21,7 +20,7 @@ const TOKEN_ROUTES = new Set(['GET /api/backup/{id}/download']);
  * mode each route declares (x-auth), so routes added by any feature are checked without listing them here.
  */
 describe('administrator operations', () => {
-  let t: TestContext;
+  let t: TestApp;
   let dataDir: string;
   let ops: Operation[];
   let adminOps: Operation[];
@@ -30,7 +29,7 @@ describe('administrator operations', () => {
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-access-'));
-    t = await createTestApp({ dataDir, logDir: path.join(dataDir, 'logs') });
+    t = await build({ dataDir, logDir: path.join(dataDir, 'logs') });
     userHeaders = await loginAs(t.app, await createUser(t.db));
     adminHeaders = await loginAs(t.app, await createAdmin(t.db));
     const doc = t.app.swagger() as { paths: Record<string, Record<string, { 'x-auth'?: string }>> };

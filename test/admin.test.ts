@@ -4,10 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { feedback, groups, refreshTokens, transactions, users } from '../src/db/schema/index.ts';
 import { createAdminService } from '../src/modules/admin/admin.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, createAdmin, createGroup, createTransaction, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
-async function addRefreshToken(t: TestContext, userId: number) {
+async function addRefreshToken(t: TestApp, userId: number) {
   const [row] = await t.db
     .insert(refreshTokens)
     .values({ userId, jtiHash: randomUUID(), family: randomUUID(), expiresAt: new Date(Date.now() + 86_400_000) })
@@ -15,18 +14,18 @@ async function addRefreshToken(t: TestContext, userId: number) {
   return row!;
 }
 
-async function liveTokens(t: TestContext, userId: number) {
+async function liveTokens(t: TestApp, userId: number) {
   const rows = await t.db.select().from(refreshTokens).where(eq(refreshTokens.userId, userId));
   return rows.filter((r) => !r.revokedAt).length;
 }
 
 describe('administration: dashboard and users', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   let adminHeaders: { authorization: string };
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db, { nickname: 'Chief' });
     adminHeaders = await loginAs(t.app, admin);
   });
@@ -59,7 +58,7 @@ describe('administration: dashboard and users', () => {
       assert.deepEqual(cached.json(), base);
 
       // a fresh app instance (its own cache) computes the figures again
-      const other = await createTestApp({}, t.testDb);
+      const other = await build({}, { database: t.testDb });
       try {
         const res = await other.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers: await loginAs(other.app, admin) });
         const d = res.json();
@@ -277,7 +276,7 @@ describe('administration: dashboard and users', () => {
   });
 
   it('keeps at least one active administrator', async () => {
-    const solo = await createTestApp();
+    const solo = await build();
     try {
       const boss = await createAdmin(solo.db, { nickname: 'Boss' });
       const h = await loginAs(solo.app, boss);

@@ -3,19 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { eq } from 'drizzle-orm';
 import { categories, refreshTokens, users } from '../src/db/schema/index.ts';
-import { createTestApp, TEST_SECRET, type TestContext } from './helpers/app.ts';
-import { createUser, loginAs } from './helpers/factories.ts';
-import { startFakeWechat } from './helpers/wechat.ts';
+import { build, createUser, loginAs, startFakeWechat, TEST_SECRET, type TestApp } from './helpers/index.ts';
 
 const key = new TextEncoder().encode(TEST_SECRET);
 
 describe('authentication', () => {
-  let t: TestContext;
+  let t: TestApp;
   let wechat: Awaited<ReturnType<typeof startFakeWechat>>;
 
   before(async () => {
     wechat = await startFakeWechat();
-    t = await createTestApp({ wechat: { appId: 'wx-app', secret: 'wx-secret', apiBase: wechat.base }, adminOpenids: ['boss-openid'] });
+    t = await build({ wechat: { appId: 'wx-app', secret: 'wx-secret', apiBase: wechat.base }, adminOpenids: ['boss-openid'] });
   });
   after(async () => {
     await t.close();
@@ -78,7 +76,7 @@ describe('authentication', () => {
       assert.equal(down.statusCode, 503);
       assert.equal(down.json().code, 50301);
     }
-    const unreachable = await createTestApp({ wechat: { appId: 'a', secret: 'b', apiBase: 'http://127.0.0.1:9' } }, t.testDb);
+    const unreachable = await build({ wechat: { appId: 'a', secret: 'b', apiBase: 'http://127.0.0.1:9' } }, { database: t.testDb });
     try {
       const res = await unreachable.app.inject({ method: 'POST', url: '/api/auth/login', payload: { code: 'ok-x' } });
       assert.equal(res.statusCode, 503);
@@ -95,7 +93,7 @@ describe('authentication', () => {
     assert.notEqual(a.json().user.id, b.json().user.id);
     const profile = await me(a.json().access_token);
     assert.equal(profile.json().is_demo, true);
-    const off = await createTestApp({ demoLogin: false }, t.testDb);
+    const off = await build({ demoLogin: false }, { database: t.testDb });
     try {
       const res = await off.app.inject({ method: 'POST', url: '/api/auth/demo-login' });
       assert.equal(res.statusCode, 404);
@@ -229,7 +227,7 @@ describe('authentication', () => {
   });
 
   it('caches the user lookup for a bounded time', async () => {
-    const cached = await createTestApp({ authCacheTtlMs: 50 }, t.testDb);
+    const cached = await build({ authCacheTtlMs: 50 }, { database: t.testDb });
     try {
       const user = await createUser(t.db);
       const headers = await loginAs(cached.app, user);

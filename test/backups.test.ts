@@ -28,9 +28,7 @@ import {
 } from '../src/db/schema/index.ts';
 import { BackupError, buildSchemaVersion, describeTables, inspectBackup, restoreBackup, writeBackup } from '../src/modules/backups/backups.archive.ts';
 import { signDownloadToken } from '../src/modules/backups/backups.service.ts';
-import { createTestApp, TEST_SECRET, type TestContext } from './helpers/app.ts';
-import { createTestDatabase } from './helpers/db.ts';
-import { addMember, createAdmin, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs } from './helpers/factories.ts';
+import { addMember, build, createAdmin, createGroup, createTag, createTestDatabase, createTransaction, createUser, firstCategory, loginAs, TEST_SECRET, type TestApp } from './helpers/index.ts';
 
 const PG_SERVER = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const ALL_BYTES = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
@@ -384,13 +382,13 @@ describe('backup file and restore', () => {
 });
 
 describe('backup operations over HTTP', () => {
-  let t: TestContext;
+  let t: TestApp;
   let dataDir: string;
   let headers: { authorization: string };
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-backups-'));
-    t = await createTestApp({ dataDir });
+    t = await build({ dataDir });
     const admin = await createAdmin(t.db);
     headers = await loginAs(t.app, admin);
     const u = await createUser(t.db);
@@ -470,7 +468,7 @@ describe('backup operations over HTTP', () => {
   it('gives no token to pending or failed backups, and records failures', async () => {
     const broken = mkdtempSync(path.join(tmpdir(), 'ledger-broken-'));
     writeFileSync(path.join(broken, 'backups'), 'a file where the folder should be');
-    const other = await createTestApp({ dataDir: broken }, t.testDb);
+    const other = await build({ dataDir: broken }, { database: t.testDb });
     await t.db.insert(backups).values({ name: 'backup-pending-row', status: 'pending' });
     try {
       const { id } = (await other.app.inject({ method: 'POST', url: '/api/backup', headers: await loginAs(other.app, await createAdmin(t.db)) })).json();
@@ -497,7 +495,7 @@ describe('backup operations over HTTP', () => {
       .insert(backups)
       .values({ name: 'backup-interrupted', status: 'pending', createdAt: new Date(Date.now() - 7 * 3600_000) })
       .returning();
-    const restarted = await createTestApp({ dataDir }, t.testDb);
+    const restarted = await build({ dataDir }, { database: t.testDb });
     try {
       const [stored] = await t.db.select().from(backups).where(eq(backups.id, row!.id));
       assert.equal(stored!.status, 'failed');
@@ -542,7 +540,7 @@ describe('backup operations over HTTP', () => {
   it('finishes a running backup before the app closes; one deleted while running leaves no file', async () => {
     const own = mkdtempSync(path.join(tmpdir(), 'ledger-closing-'));
     try {
-      const other = await createTestApp({ dataDir: own }, t.testDb);
+      const other = await build({ dataDir: own }, { database: t.testDb });
       const h = await loginAs(other.app, await createAdmin(t.db));
       const { id } = (await other.app.inject({ method: 'POST', url: '/api/backup', headers: h })).json();
       const { id: doomed } = (await other.app.inject({ method: 'POST', url: '/api/backup', headers: h })).json();

@@ -3,14 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { budgets, groups } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, build, createGroup, createTransaction, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Json = Record<string, unknown>;
 type Headers = { authorization: string };
 
 describe('budgets', () => {
-  let t: TestContext;
+  let t: TestApp;
   let owner: UserRow;
   let member: UserRow;
   let outsider: UserRow;
@@ -20,7 +19,7 @@ describe('budgets', () => {
   let groupId: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     owner = await createUser(t.db);
     member = await createUser(t.db);
     outsider = await createUser(t.db);

@@ -3,20 +3,19 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { categories, recurringRules, savedFilters, transactions } from '../src/db/schema/index.ts';
 import { DEFAULT_CATEGORIES } from '../src/modules/categories/categories.defaults.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createCategory, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, createCategory, createTransaction, createUser, firstCategory, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Json = Record<string, unknown>;
 
 describe('categories', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let aliceH: { authorization: string };
   let bobH: { authorization: string };
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
     aliceH = await loginAs(t.app, alice);

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
-import { createUser } from './helpers/factories.ts';
+import { createUser } from './helpers/index.ts';
 
 function cli(args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {

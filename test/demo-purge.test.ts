@@ -22,16 +22,15 @@ import {
   users,
 } from '../src/db/schema/index.ts';
 import { demoPurgeTask, type PurgeResult } from '../src/modules/demo/demo.task.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, build, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 const HOUR = 3600 * 1000;
 
 describe('demo user purge', () => {
-  let t: TestContext;
+  let t: TestApp;
   let now: Date;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     now = new Date();
   });
   after(async () => t.close());

@@ -4,14 +4,13 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { budgets, categories, transactions } from '../src/db/schema/index.ts';
 import { addDays } from '../src/lib/dates.ts';
 import { DEMO_DAYS, seedDemoData, seededRandom } from '../src/modules/demo/demo.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createUser } from './helpers/factories.ts';
+import { build, createUser, type TestApp } from './helpers/index.ts';
 
 describe('demo data', () => {
-  let t: TestContext;
+  let t: TestApp;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => t.close());
 

@@ -5,9 +5,7 @@ import { eq } from 'drizzle-orm';
 import { transactionTags, users } from '../src/db/schema/index.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { centsToDecimal, csvCell, EXPORT_PAGE, exportPages, isoFromUtcText, neutralizeFormula } from '../src/modules/export-import/export.service.ts';
-import { createTestApp, TEST_SECRET, type TestContext } from './helpers/app.ts';
-import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { assertError, bulkTransactions, readCsv } from './helpers/export-import-factories.ts';
+import { addMember, assertError, build, bulkTransactions, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, readCsv, TEST_SECRET, type TestApp, type UserRow } from './helpers/index.ts';
 
 const HEADER = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -50,7 +48,7 @@ describe('export helpers', () => {
 });
 
 describe('export', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let h: { authorization: string };
@@ -59,7 +57,7 @@ describe('export', () => {
   let groupId: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
     h = await loginAs(t.app, alice);

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
+import { assertError, build, createAdmin, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { feedback, notifications } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createFeedbackService, notifyAuthor, REPLY_NOTICE_TITLE } from '../src/modules/feedback/feedback.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs, type UserRow } from './helpers/factories.ts';
 
 type Method = 'GET' | 'POST' | 'PUT';
 
 describe('feedback', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db);
   });
   after(async () => {

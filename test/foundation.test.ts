@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
-import { createTestApp, testConfig, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
+import { build, createAdmin, createUser, loginAs, type TestApp, testConfig } from './helpers/index.ts';
 
 describe('errors, headers, health and config', () => {
-  let t: TestContext;
+  let t: TestApp;
   let user: { authorization: string };
   let admin: { authorization: string };
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     user = await loginAs(t.app, await createUser(t.db));
     admin = await loginAs(t.app, await createAdmin(t.db));
   });
@@ -132,7 +131,7 @@ describe('errors, headers, health and config', () => {
   it('answers cross-origin requests only for configured origins', async () => {
     const none = await t.app.inject({ method: 'OPTIONS', url: '/api/health', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
     assert.equal(none.headers['access-control-allow-origin'], undefined);
-    const cors = await createTestApp({ corsOrigins: ['https://app.example'] }, t.testDb);
+    const cors = await build({ corsOrigins: ['https://app.example'] }, { database: t.testDb });
     try {
       const ok = await cors.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://app.example' } });
       assert.equal(ok.headers['access-control-allow-origin'], 'https://app.example');

@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, inArray } from 'drizzle-orm';
 import { notificationReads, transactions } from '../src/db/schema/index.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createAdmin, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, build, createAdmin, createGroup, createTransaction, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 describe('group privacy', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   let owner: UserRow;
   let stayer: UserRow;
@@ -35,7 +34,7 @@ describe('group privacy', () => {
   }
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db);
     owner = await createUser(t.db);
     stayer = await createUser(t.db);

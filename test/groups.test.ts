@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
+import { addMember, assertError, build, createGroup, createTransaction, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groupMembers, groups, transactions } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createGroupsService, randomInviteCode } from '../src/modules/groups/groups.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
 
 const CODE_RE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{8}$/;
 
 describe('groups', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => {
     await t.close();

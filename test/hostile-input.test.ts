@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
+import { assertError, build, createAdmin, createGroup, createTransaction, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, describe, it } from 'node:test';
 import { isValidDate } from '../src/lib/dates.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 describe('hostile input', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   let user: UserRow;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db);
     user = await createUser(t.db);
   });

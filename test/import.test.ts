@@ -5,9 +5,7 @@ import iconv from 'iconv-lite';
 import { categories, tags, transactions, transactionTags } from '../src/db/schema/index.ts';
 import { query } from '../src/db/client.ts';
 import { decodeText, restoreFormula } from '../src/modules/export-import/import.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { assertError, bulkTransactions, countTransactions, multipart } from './helpers/export-import-factories.ts';
+import { addMember, assertError, build, bulkTransactions, countTransactions, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, multipart, type TestApp, type UserRow } from './helpers/index.ts';
 
 const HEADER = 'date,kind,amount,category,note,tags,group_id,created_at';
 
@@ -30,13 +28,13 @@ describe('import helpers', () => {
 });
 
 describe('import', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let h: { authorization: string };
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
     h = await loginAs(t.app, alice);

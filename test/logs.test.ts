@@ -5,15 +5,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { createLogger } from '../src/lib/logger.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
+import { build, createAdmin, createUser, loginAs, type TestApp } from './helpers/index.ts';
 
 const TZ = 'America/Los_Angeles';
 const line = (level: number, msg: string, extra: Record<string, unknown> = {}, time = '2026-01-01T00:00:00.000Z') =>
   JSON.stringify({ level, time, pid: 1, hostname: 'h', ...extra, msg }) + '\n';
 
 describe('log files', () => {
-  let t: TestContext;
+  let t: TestApp;
   let dir: string;
   let headers: { authorization: string };
   const today = todayIn(TZ);
@@ -21,7 +20,7 @@ describe('log files', () => {
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ledger-logs-'));
-    t = await createTestApp({ logDir: dir, appTimezone: TZ });
+    t = await build({ logDir: dir, appTimezone: TZ });
     headers = await loginAs(t.app, await createAdmin(t.db));
     // an old day: every level, a custom level, a line that is no entry at all
     writeFileSync(
@@ -172,7 +171,7 @@ describe('log files', () => {
       logger.debug('not written at info');
       close();
       await new Promise((r) => setTimeout(r, 100));
-      const app = await createTestApp({ logDir: own, appTimezone: TZ }, t.testDb);
+      const app = await build({ logDir: own, appTimezone: TZ }, { database: t.testDb });
       try {
         const h = await loginAs(app.app, await createAdmin(t.db));
         const res = (await app.app.inject({ url: '/api/logs/query', headers: h })).json();
@@ -194,7 +193,7 @@ describe('log files', () => {
   });
 
   it('answers an empty list when LOG_DIR does not exist', async () => {
-    const app = await createTestApp({ logDir: path.join(dir, 'missing', 'deeper') }, t.testDb);
+    const app = await build({ logDir: path.join(dir, 'missing', 'deeper') }, { database: t.testDb });
     try {
       const h = await loginAs(app.app, await createAdmin(t.db));
       assert.deepEqual((await app.app.inject({ url: '/api/logs/files', headers: h })).json(), { list: [] });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createUser, loginAs } from './helpers/factories.ts';
+import { build, createUser, loginAs, type TestApp } from './helpers/index.ts';
 
 function multipart(filename: string, data: Buffer, contentType = 'application/octet-stream', field = 'file') {
   const boundary = '----ledgertest' + Math.random().toString(16).slice(2);
@@ -18,12 +17,12 @@ function withFile(auth: Record<string, string>, m: ReturnType<typeof multipart>)
 const png = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#3366ff' } }).png().toBuffer();
 
 describe('profile and avatars', () => {
-  let t: TestContext;
+  let t: TestApp;
   let headers: { authorization: string };
   let userId: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     const user = await createUser(t.db, { nickname: 'Alice' });
     userId = user.id;
     headers = await loginAs(t.app, user);

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
+import { addMember, assertError, build, createAdmin, createGroup, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groups, notificationReads, notifications } from '../src/db/schema/index.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createAdmin, createGroup, createUser, loginAs, type UserRow } from './helpers/factories.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const HOUR = 3_600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
 describe('notifications', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db);
   });
   after(async () => {

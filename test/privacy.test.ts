@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { documentedRoutes, multipartFile, referenceKeys, type DocumentedRoute, type Method } from './helpers/privacy-helpers.ts';
-import { assertError, client, type Client } from './helpers/transactions-factories.ts';
+import { assertError, build, createAdmin, createUser, type DocumentedRoute, documentedRoutes, firstCategory, loginAs, type Method, multipart, referenceKeys, type TestApp, type UserRow, type Client } from './helpers/index.ts';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
@@ -40,7 +37,7 @@ const NOT_PRIVATE: Record<string, string> = {
 };
 
 describe('privacy across users', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   let ada: UserRow;
   let ben: UserRow;
@@ -96,16 +93,16 @@ describe('privacy across users', () => {
     ok<{ id: number }>(await B.post('/api/notifications', { scope: 'group', group_id: groupB.id, title: uniq('ben notice'), content: 'for the flat' }));
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db, { nickname: 'Root' });
     ada = await createUser(t.db, { nickname: 'Ada' });
     ben = await createUser(t.db, { nickname: 'Ben' });
     cy = await createUser(t.db, { nickname: 'Cy' });
-    A = client(t.app, await loginAs(t.app, ada));
-    B = client(t.app, await loginAs(t.app, ben));
+    A = t.as(ada);
+    B = t.as(ben);
     benToken = (await loginAs(t.app, ben)).authorization.slice('Bearer '.length);
-    C = client(t.app, await loginAs(t.app, cy));
-    root = client(t.app, await loginAs(t.app, admin));
+    C = t.as(cy);
+    root = t.as(admin);
 
     tagA = ok(await A.post('/api/tags', { name: `${MARK} tag` }));
     catA = ok(await A.post('/api/categories', { name: `${MARK} cat`, color: '#112233', kind: 'expense' }));
@@ -369,7 +366,7 @@ describe('privacy across users', () => {
       assert.equal(control.statusCode, r.ownStatus, `${label} on Ben's own id: ${control.body}`);
     }
     // a move target does not help: Ada's category stays out of reach
-    assertError(await B.del(`/api/categories/${catA.id}?migrate_to=${catB}`), 404, 40401, "Ada's category with Ben's target");
+    assertError(await B.delete(`/api/categories/${catA.id}?migrate_to=${catB}`), 404, 40401, "Ada's category with Ben's target");
     assertError(await B.get(`/api/transactions/${groupTxA.id}`), 404, 40401, "Ada's group transaction");
 
     await assertAdaIntact();
@@ -441,7 +438,7 @@ describe('privacy across users', () => {
       'PUT /api/recurring/{id} b.group_id': async () => assertError(await B.put(`/api/recurring/${ruleB.id}`, { group_id: groupA.id }), 403, 40302, 'rule into group'),
       'POST /api/categories/{id}/migrate b.target_id': async () => assertField(await B.post(`/api/categories/${spare}/migrate`, { target_id: catA.id }), 'target_id', 'migrate'),
       'DELETE /api/categories/{id} q.migrate_to': async () => {
-        assertField(await B.del(`/api/categories/${spare}?migrate_to=${catA.id}`), 'migrate_to', 'delete with target');
+        assertField(await B.delete(`/api/categories/${spare}?migrate_to=${catA.id}`), 'migrate_to', 'delete with target');
         assert.ok(ok<{ list: { id: number }[] }>(await B.get('/api/categories'), 200).list.some((c) => c.id === spare), 'the category was not deleted');
       },
       'PUT /api/categories/sort b.ids': async () => {
@@ -477,7 +474,7 @@ describe('privacy across users', () => {
         if (res.statusCode === 400) return assertField(res, 'criteria.user_id', `${key} member`);
         assert.equal(res.statusCode, verb === 'POST' ? 201 : 200, res.body);
         assertOnlyBen(await B.get(`/api/transactions?group_id=${groupB.id}&user_id=${ada.id}`), 'saved member filter');
-        if (verb === 'POST') assert.equal((await B.del(`/api/filters/${res.json().id}`)).statusCode, 204);
+        if (verb === 'POST') assert.equal((await B.delete(`/api/filters/${res.json().id}`)).statusCode, 204);
         else assert.equal((await B.put(url, { criteria: { category_ids: [catB] } })).statusCode, 200);
       };
     }
@@ -548,14 +545,14 @@ describe('privacy across users', () => {
 
   it("never answers Ben with Ada's stored response for the same Idempotency-Key", async () => {
     const body = { kind: 'expense', amount: '8.80', category_id: catA.id, date: '2025-06-14', note: `${MARK} keyed` };
-    const first = await A.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' });
+    const first = await A.post('/api/transactions', body, { headers: { 'idempotency-key': 'shared-key-1' } });
     assert.equal(first.statusCode, 201, first.body);
-    assert.equal((await A.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' })).json().id, first.json().id);
+    assert.equal((await A.post('/api/transactions', body, { headers: { 'idempotency-key': 'shared-key-1' } })).json().id, first.json().id);
     // the same key and the same body from Ben is Ben's own request: Ada's category is refused
-    const same = await B.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' });
+    const same = await B.post('/api/transactions', body, { headers: { 'idempotency-key': 'shared-key-1' } });
     assertField(same, 'category_id', 'same key, same body');
     assert.ok(!same.body.includes(MARK));
-    const own = await B.post('/api/transactions', { ...body, category_id: catB, note: 'ben keyed' }, { 'idempotency-key': 'shared-key-1' });
+    const own = await B.post('/api/transactions', { ...body, category_id: catB, note: 'ben keyed' }, { headers: { 'idempotency-key': 'shared-key-1' } });
     assert.equal(own.statusCode, 201, own.body);
     assert.notEqual(own.json().id, first.json().id);
     assert.equal(own.json().user_id, ben.id);
@@ -565,7 +562,7 @@ describe('privacy across users', () => {
 
   it("keeps a group_id of Ada's group out of Ben's import", async () => {
     const file = JSON.stringify([{ date: '2025-06-13', kind: 'expense', amount: 4.5, category: 'Food', note: 'ben import', tags: [], group_id: groupA.id }]);
-    const mp = multipartFile(file, 'import.json', 'application/json');
+    const mp = multipart(file, { filename: 'import.json', type: 'application/json' });
     const res = await t.app.inject({ method: 'POST', url: '/api/import', headers: { ...(await loginAs(t.app, ben)), ...mp.headers }, payload: mp.payload });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().imported, 1);

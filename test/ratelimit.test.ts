@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createUser, loginAs } from './helpers/factories.ts';
-import { REDIS_URL, redisAnswers } from './helpers/redis.ts';
+import { build, createUser, loginAs, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
 
 describe('rate limits', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp({ rateLimit: { enabled: true, global: 8, auth: 4, demo: 2 } });
+    t = await build({ rateLimit: { enabled: true, global: 8, auth: 4, demo: 2 } });
   });
   after(() => t.close());
 
@@ -50,10 +48,10 @@ describe('rate limits', () => {
       return;
     }
     const limits = { enabled: true, global: 100, auth: 3, demo: 2, namespace: `test-${randomBytes(6).toString('hex')}` };
-    const one = await createTestApp({ redisUrl: REDIS_URL, rateLimit: limits }, t.testDb);
-    const two = await createTestApp({ redisUrl: REDIS_URL, rateLimit: limits }, t.testDb);
+    const one = await build({ redisUrl: REDIS_URL, rateLimit: limits }, { database: t.testDb });
+    const two = await build({ redisUrl: REDIS_URL, rateLimit: limits }, { database: t.testDb });
     try {
-      const hit = (app: TestContext) => app.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'x' }, remoteAddress: '10.3.3.3' });
+      const hit = (app: TestApp) => app.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'x' }, remoteAddress: '10.3.3.3' });
       const codes = [(await hit(one)).statusCode, (await hit(two)).statusCode, (await hit(one)).statusCode, (await hit(two)).statusCode];
       assert.deepEqual(codes, [401, 401, 401, 429]);
     } finally {

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
+import { addMember, assertError, build, createCategory, createGroup, createTag, createUser, firstCategory, loginAs, onPostgres, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { onPostgres } from './helpers/db.ts';
-import { addMember, createCategory, createGroup, createTag, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
 
 
 const at = (date: string, time = '12:00:00') => new Date(`${date}T${time}Z`);
 
 describe('recurring rules', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let aliceH: { authorization: string };
@@ -22,7 +19,7 @@ describe('recurring rules', () => {
   let salary: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
     aliceH = await loginAs(t.app, alice);
@@ -398,11 +395,11 @@ describe('recurring rules', () => {
 });
 
 describe('recurring generation with two processes on one database', () => {
-  let a: TestContext;
-  let b: TestContext;
+  let a: TestApp;
+  let b: TestApp;
   before(async () => {
-    a = await createTestApp();
-    b = await createTestApp({}, a.testDb);
+    a = await build();
+    b = await build({}, { database: a.testDb });
   });
   after(async () => {
     await b.close();

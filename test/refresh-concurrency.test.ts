@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { onPostgres } from './helpers/db.ts';
+import { build, onPostgres, type TestApp } from './helpers/index.ts';
 
 describe('concurrent refreshes', () => {
-  let t: TestContext;
-  let second: TestContext;
+  let t: TestApp;
+  let second: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     // a second app instance with its own connection pool on the same database, as a second server process would be
-    second = await createTestApp({}, t.testDb);
+    second = await build({}, { database: t.testDb });
   });
   after(async () => {
     await second.close();

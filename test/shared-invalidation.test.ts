@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
-import { REDIS_URL, redisAnswers } from './helpers/redis.ts';
+import { build, createAdmin, createUser, loginAs, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
 
 describe('user changes across processes through Redis', () => {
-  let a: TestContext | null = null;
-  let b: TestContext | null = null;
+  let a: TestApp | null = null;
+  let b: TestApp | null = null;
   let available = false;
 
   before(async () => {
@@ -15,8 +13,8 @@ describe('user changes across processes through Redis', () => {
     if (!available) return;
     // a long cache lifetime: only the published invalidation can make the second process notice
     const shared = { redisUrl: REDIS_URL, authCacheTtlMs: 10 * 60_000, rateLimit: { enabled: false, global: 600, auth: 30, demo: 5, namespace: `test-${randomBytes(6).toString('hex')}` } };
-    a = await createTestApp(shared);
-    b = await createTestApp(shared, a.testDb);
+    a = await build(shared);
+    b = await build(shared, { database: a.testDb });
   });
   after(async () => {
     await b?.close();

@@ -4,8 +4,7 @@ import { eq } from 'drizzle-orm';
 import { transactionTags, users } from '../src/db/schema/index.ts';
 import { periodRange, todayIn } from '../src/lib/dates.ts';
 import { changePercent, elapsedDays, percentOf } from '../src/modules/stats/stats.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, build, createCategory, createGroup, createTag, createTransaction, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -36,7 +35,7 @@ describe('statistics helpers', () => {
 });
 
 describe('statistics', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let carol: UserRow;
@@ -53,7 +52,7 @@ describe('statistics', () => {
   let bigId: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
     carol = await createUser(t.db);
@@ -308,7 +307,7 @@ describe('statistics', () => {
     assert.equal(future.daily_average, 10);
 
     // a user without a zone follows APP_TIMEZONE
-    const other = await createTestApp({ appTimezone: 'Pacific/Kiritimati' }, t.testDb);
+    const other = await build({ appTimezone: 'Pacific/Kiritimati' }, { database: t.testDb });
     try {
       const plain = await createUser(t.db);
       const res = await other.app.inject({ method: 'GET', url: '/api/stats/overview?period=week', headers: await loginAs(other.app, plain) });

@@ -3,8 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { transactions } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { amountCloseness, noteSimilarity, scoreCategories } from '../src/modules/categories/categories.suggest.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createCategory, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, createCategory, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Suggestion = { category_id: number; name: string; color: string; score: number };
 
@@ -48,13 +47,13 @@ describe('suggestion scoring (pure)', () => {
 });
 
 describe('GET /api/categories/suggest', () => {
-  let t: TestContext;
+  let t: TestApp;
   let user: UserRow;
   let h: { authorization: string };
   let today: string;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     user = await createUser(t.db);
     h = await loginAs(t.app, user);
     today = todayIn('UTC', new Date());

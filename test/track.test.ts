@@ -4,20 +4,19 @@ import { desc, eq } from 'drizzle-orm';
 import { trackEvents } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { createTrackService } from '../src/modules/track/track.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, createAdmin, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 const TZ = 'Asia/Shanghai';
 
 describe('analytics events', () => {
-  let t: TestContext;
+  let t: TestApp;
   let user: UserRow;
   let other: UserRow;
   let userHeaders: { authorization: string };
   let adminHeaders: { authorization: string };
 
   before(async () => {
-    t = await createTestApp({ appTimezone: TZ });
+    t = await build({ appTimezone: TZ });
     user = await createUser(t.db);
     other = await createUser(t.db);
     userHeaders = await loginAs(t.app, user);

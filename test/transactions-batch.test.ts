@@ -3,14 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactions } from '../src/db/schema/index.ts';
 import { createInsertBatcher } from '../src/modules/transactions/transactions.batcher.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createGroup, createTag, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, build, createGroup, createTag, createUser, firstCategory, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('transactions recorded at the same moment', () => {
-  let t: TestContext;
+  let t: TestApp;
   let users: UserRow[];
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     users = [await createUser(t.db), await createUser(t.db), await createUser(t.db)];
   });
   after(() => t.close());

@@ -5,15 +5,15 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { SignJWT } from 'jose';
 import { webRoot } from '../src/plugins/web.ts';
-import { createTestApp, TEST_SECRET, type TestContext } from './helpers/app.ts';
+import { build, TEST_SECRET, type TestApp } from './helpers/index.ts';
 
 const webFiles = (ext: string) => readdirSync(webRoot).filter((f) => f.endsWith(ext)).sort();
 const source = (file: string) => readFileSync(path.join(webRoot, file), 'utf8');
 
 describe('web client serving', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => t.close());
 
@@ -132,7 +132,7 @@ interface ApiModule {
 }
 
 describe('web client API wrapper (against the real server)', () => {
-  let t: TestContext;
+  let t: TestApp;
   let client: ApiModule;
   const store = new Map<string, string>();
   const calls: { method: string; url: string; auth: string | undefined }[] = [];
@@ -141,7 +141,7 @@ describe('web client API wrapper (against the real server)', () => {
   const originalFetch = globalThis.fetch;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     // A browser-like localStorage: Object.keys() lists the stored keys, as the client relies on.
     const methods = {
       getItem: (k: string) => (store.has(k) ? store.get(k)! : null),
