@@ -4,28 +4,9 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import iconv from 'iconv-lite';
 import { categories, tags, transactions, transactionTags } from '../src/db/schema/index.ts';
 import { query } from '../src/db/client.ts';
-import { decodeText, restoreFormula } from '../src/modules/export-import/import.service.ts';
 import { addMember, assertError, build, bulkTransactions, countTransactions, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, multipart, type TestApp, type UserRow } from './helpers/index.ts';
 
 const HEADER = 'date,kind,amount,category,note,tags,group_id,created_at';
-
-describe('import helpers', () => {
-  it('decodes UTF-8 with and without BOM, UTF-16 with BOM, and GB18030/GBK', () => {
-    const text = '日期,类别\n2026-01-01,餐饮 — café\n';
-    assert.equal(decodeText(Buffer.from(text)), text);
-    assert.equal(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])), text);
-    assert.equal(decodeText(iconv.encode(text.replace(' — café', ''), 'gbk')), text.replace(' — café', ''));
-    assert.equal(decodeText(iconv.encode(text, 'gb18030')), text);
-    assert.equal(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(text, 'utf-16le')])), text);
-  });
-
-  it('removes only the formula prefix the export adds', () => {
-    for (const s of ['=1', '+1', '-1', '@a', '\tx', '\rx']) assert.equal(restoreFormula(`'${s}`), s);
-    for (const s of ["'plain", "'", 'x', '']) assert.equal(restoreFormula(s), s);
-    // the export prefixes text that already looks neutralized too: one apostrophe comes off
-    for (const s of ["'=x", "''+1", "'\tx"]) assert.equal(restoreFormula(`'${s}`), s);
-  });
-});
 
 describe('import', () => {
   let t: TestApp;
