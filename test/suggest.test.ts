@@ -2,49 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { transactions } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
-import { amountCloseness, noteSimilarity, scoreCategories } from '../src/modules/categories/categories.suggest.ts';
 import { build, createCategory, createUser, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Suggestion = { category_id: number; name: string; color: string; score: number };
-
-describe('suggestion scoring (pure)', () => {
-  it('measures note similarity by character bigrams, for Chinese and Latin text', () => {
-    assert.equal(noteSimilarity('星巴克咖啡', '星巴克咖啡'), 1);
-    assert.ok(noteSimilarity('星巴克', '星巴克咖啡') > 0.6);
-    assert.equal(noteSimilarity('地铁', '星巴克咖啡'), 0);
-    assert.equal(noteSimilarity('Coffee!', 'coffee'), 1);
-    assert.ok(noteSimilarity('morning coffee', 'coffee beans') > noteSimilarity('morning coffee', 'taxi home'));
-    assert.equal(noteSimilarity('', 'anything'), 0);
-    assert.equal(noteSimilarity('饭', '饭'), 1);
-  });
-
-  it('measures amount closeness on a log scale', () => {
-    assert.equal(amountCloseness(1000, 1000), 1);
-    assert.ok(amountCloseness(100, 1000) < 1e-9, 'ten times apart is not close');
-    assert.ok(amountCloseness(1000, 100) < 1e-9);
-    assert.equal(amountCloseness(50, 1000), 0);
-    assert.ok(Math.abs(amountCloseness(2000, 1000) - amountCloseness(500, 1000)) < 1e-12, 'symmetric in ratio');
-    assert.ok(amountCloseness(1100, 1000) > amountCloseness(2000, 1000));
-  });
-
-  it('scores in 0..1 with at most 4 decimals, best first, ties by category id', () => {
-    const history = [
-      { category_id: 9, amount_cents: 500, note: 'a', age_days: 1 },
-      { category_id: 4, amount_cents: 500, note: 'a', age_days: 1 },
-      { category_id: 7, amount_cents: 90000, note: 'rent', age_days: 20 },
-    ];
-    const scored = scoreCategories(history, { amount_cents: 500, note: 'a' });
-    assert.deepEqual(
-      scored.map((s) => s.category_id),
-      [4, 9, 7],
-    );
-    for (const s of scored) {
-      assert.ok(s.score >= 0 && s.score <= 1);
-      assert.equal(Math.round(s.score * 10000) / 10000, s.score);
-    }
-    assert.deepEqual(scoreCategories([], { note: 'x' }), []);
-  });
-});
 
 describe('GET /api/categories/suggest', () => {
   let t: TestApp;
