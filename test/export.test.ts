@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactionTags, users } from '../src/db/schema/index.ts';
-import { createTokenService } from '../src/modules/auth/tokens.ts';
+import { createTokenService } from '../src/lib/tokens.ts';
 import { EXPORT_PAGE, exportPages } from '../src/modules/export-import/export.service.ts';
 import { addMember, assertError, build, bulkTransactions, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, readCsv, TEST_SECRET, type TestApp, type UserRow } from './helpers/index.ts';
 
