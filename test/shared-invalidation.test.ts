@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { build, createAdmin, createUser, loginAs, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
+import { build, createAdmin, createUser, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
 
 describe('user changes across processes through Redis', () => {
   let a: TestApp | null = null;
@@ -28,14 +28,14 @@ describe('user changes across processes through Redis', () => {
     }
     const user = await createUser(a.db, { nickname: 'Leaving' });
     const admin = await createAdmin(a.db);
-    const onB = await loginAs(b.app, user);
-    assert.equal((await b.app.inject({ url: '/api/me', headers: onB })).statusCode, 200);
-    const del = await a.app.inject({ method: 'DELETE', url: `/api/admin/users/${user.id}`, headers: await loginAs(a.app, admin), payload: { confirmName: 'Leaving' } });
+    const onB = b.as(user);
+    assert.equal((await onB.get('/api/me')).statusCode, 200);
+    const del = await a.as(admin).delete(`/api/admin/users/${user.id}`, { confirmName: 'Leaving' });
     assert.equal(del.statusCode, 204, del.body);
     let code = 0;
     for (let i = 0; i < 50 && code !== 40104; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      code = (await b.app.inject({ url: '/api/me', headers: onB })).json().code ?? 0;
+      code = (await onB.get('/api/me')).json().code ?? 0;
     }
     assert.equal(code, 40104);
   });

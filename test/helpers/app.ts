@@ -46,7 +46,9 @@ export interface TestApp {
   as(user: { id: number; role?: string | null }): Client;
   /** requests with no credentials */
   anon: Client;
-  /** requests sending these headers (a hand-made token, a refresh token in the wrong place, ...) */
+  /** requests carrying this bearer token (from a login response, or made by hand) */
+  withToken(token: string): Client;
+  /** requests sending these headers (another scheme, a forged header, ...) */
   withHeaders(headers: Record<string, string>): Client;
   close(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export async function build(overrides: Partial<Config> = {}, opts: { database?: 
     testDb,
     as: (user) => clientOf(app, () => loginAs(app, user)),
     anon: clientOf(app, () => ({})),
+    withToken: (token) => clientOf(app, () => ({ authorization: `Bearer ${token}` })),
     withHeaders: (headers) => clientOf(app, () => headers),
     async close() {
       await app.close();
