@@ -22,7 +22,7 @@ import {
   users,
 } from '../src/db/schema/index.ts';
 import { demoPurgeTask, type PurgeResult } from '../src/modules/demo/demo.task.ts';
-import { addMember, build, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type TestApp, type UserRow } from './helpers/index.ts';
+import { addMember, build, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 const HOUR = 3600 * 1000;
 
@@ -92,8 +92,8 @@ describe('demo user purge', () => {
     for (const u of [old, young, real]) await fill(u);
     const before = await footprint(old.id);
     assert.ok(Object.values(before).every((n) => n > 0), JSON.stringify(before));
-    const headers = await loginAs(t.app, old);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/me', headers })).statusCode, 200);
+    const asOld = t.as(old);
+    assert.equal((await asOld.get('/api/me')).statusCode, 200);
 
     const res = await run();
     assert.ok(res.purged.includes(old.id));
@@ -107,7 +107,7 @@ describe('demo user purge', () => {
     assert.ok(Object.values(await footprint(real.id)).every((n) => n > 0));
 
     // the purged user's token is refused at once
-    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers });
+    const me = await asOld.get('/api/me');
     assert.equal(me.statusCode, 401);
     assert.equal(me.json().code, 40104);
 

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import type { Database, Db } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
-import { clientOf, loginAs, type Client } from './http.ts';
+import { accessToken, clientOf, loginAs, type Client } from './http.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789abcdef';
 
@@ -44,6 +44,8 @@ export interface TestApp {
   testDb: TestDatabase;
   /** requests signed in as this user (a fresh access token per client) */
   as(user: { id: number; role?: string | null }): Client;
+  /** a freshly signed access token for this user, for a `?token=` or a hand-made header */
+  tokenFor(user: { id: number; role?: string | null }): Promise<string>;
   /** requests with no credentials */
   anon: Client;
   /** requests carrying this bearer token (from a login response, or made by hand) */
@@ -76,6 +78,7 @@ export async function build(overrides: Partial<Config> = {}, opts: { database?: 
     database: testDb.database,
     testDb,
     as: (user) => clientOf(app, () => loginAs(app, user)),
+    tokenFor: (user) => accessToken(app, user),
     anon: clientOf(app, () => ({})),
     withToken: (token) => clientOf(app, () => ({ authorization: `Bearer ${token}` })),
     withHeaders: (headers) => clientOf(app, () => headers),

@@ -77,8 +77,12 @@ export function clientOf(app: FastifyInstance, auth: () => Promise<Headers> | He
   };
 }
 
+/** A freshly signed access token for a user. */
+export function accessToken(app: FastifyInstance, user: { id: number; role?: string | null }): Promise<string> {
+  return app.tokens.signAccess(user.id, user.role ?? 'user');
+}
+
 /** Authorization headers for a user, with a freshly signed access token. */
 export async function loginAs(app: FastifyInstance, user: { id: number; role?: string | null }): Promise<{ authorization: string }> {
-  const token = await app.tokens.signAccess(user.id, user.role ?? 'user');
-  return { authorization: `Bearer ${token}` };
+  return { authorization: `Bearer ${await accessToken(app, user)}` };
 }
