@@ -6,7 +6,6 @@ import { groups, recurringRules, tags, transactions, transactionTags, users } fr
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
 
-
 const at = (date: string, time = '12:00:00') => new Date(`${date}T${time}Z`);
 
 describe('recurring rules', () => {
