@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { savedFilters } from '../src/db/schema/index.ts';
-import { addMember, assertError, build, createCategory, createGroup, createTag, createUser, loginAs, type TestApp, type UserRow, type Client } from './helpers/index.ts';
+import { addMember, assertError, build, type Client, createCategory, createGroup, createTag, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('saved filters', () => {
   let t: TestApp;
@@ -177,9 +177,9 @@ describe('saved filters', () => {
   it('holds the limit under concurrent creations', async () => {
     const dan = await createUser(t.db);
     await t.db.insert(savedFilters).values(Array.from({ length: 48 }, (_, i) => ({ userId: dan.id, name: `seed${i}`, criteria: {} })));
-    const headers = await loginAs(t.app, dan);
+    const asDan = t.as(dan);
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => t.app.inject({ method: 'POST', url: '/api/filters', headers, payload: { name: `race${i}`, criteria: {} } })),
+      Array.from({ length: 6 }, (_, i) => asDan.post('/api/filters', { name: `race${i}`, criteria: {} })),
     );
     assert.equal(results.filter((r) => r.statusCode === 201).length, 2);
     for (const r of results.filter((x) => x.statusCode !== 201)) assertError(r, 422, 42201);
@@ -187,6 +187,6 @@ describe('saved filters', () => {
   });
 
   it('requires authentication', async () => {
-    assertError(await t.app.inject({ method: 'GET', url: '/api/filters' }), 401, 40101);
+    assertError(await t.anon.get('/api/filters'), 401, 40101);
   });
 });

@@ -1,7 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { assertError, build, createAdmin, createUser, type DocumentedRoute, documentedRoutes, firstCategory, loginAs, type Method, multipart, referenceKeys, type TestApp, type UserRow, type Client } from './helpers/index.ts';
+import {
+  assertError,
+  build,
+  type Client,
+  createAdmin,
+  createUser,
+  type DocumentedRoute,
+  documentedRoutes,
+  firstCategory,
+  type Method,
+  multipart,
+  referenceKeys,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
@@ -100,7 +114,7 @@ describe('privacy across users', () => {
     cy = await createUser(t.db, { nickname: 'Cy' });
     A = t.as(ada);
     B = t.as(ben);
-    benToken = (await loginAs(t.app, ben)).authorization.slice('Bearer '.length);
+    benToken = await t.tokenFor(ben);
     C = t.as(cy);
     root = t.as(admin);
 
@@ -145,7 +159,7 @@ describe('privacy across users', () => {
    */
   async function isAdminRoute(route: DocumentedRoute): Promise<boolean> {
     const url = route.path.replace(/\{[^}]+\}/g, String(NONEXISTENT));
-    const res = await t.app.inject({ method: route.method, url, headers: await loginAs(t.app, ben) });
+    const res = await B.request(route.method, url);
     const refused = res.statusCode === 403 && res.json().code === 40301;
     if (route.auth === undefined) return refused;
     if (route.auth === 'admin') assert.ok(refused, `${route.key} is documented as admin, but a non-administrator got ${res.body}`);
@@ -349,12 +363,7 @@ describe('privacy across users', () => {
     for (const r of idRoutes()) {
       const label = `${r.method} ${r.path}`;
       const urlOf = (id: number) => r.path.replace('{id}', String(id)) + (r.query ? `?${r.query.replace('BEN', benToken)}` : '');
-      const res = await t.app.inject({
-        method: r.method,
-        url: urlOf(r.foreign()),
-        headers: await loginAs(t.app, ben),
-        ...(r.body ? { payload: r.body(false) as object } : {}),
-      });
+      const res = await B.request(r.method, urlOf(r.foreign()), r.body?.(false));
       assertError(res, r.expect[0], r.expect[1], `${label} with Ada's id`);
       assert.ok(!res.body.includes(MARK), `${label} leaks: ${res.body}`);
       if (!r.own) {
@@ -362,7 +371,7 @@ describe('privacy across users', () => {
         continue;
       }
       const id = await r.own();
-      const control = await t.app.inject({ method: r.method, url: urlOf(id), headers: await loginAs(t.app, ben), ...(r.body ? { payload: r.body(true) as object } : {}) });
+      const control = await B.request(r.method, urlOf(id), r.body?.(true));
       assert.equal(control.statusCode, r.ownStatus, `${label} on Ben's own id: ${control.body}`);
     }
     // a move target does not help: Ada's category stays out of reach
@@ -562,8 +571,7 @@ describe('privacy across users', () => {
 
   it("keeps a group_id of Ada's group out of Ben's import", async () => {
     const file = JSON.stringify([{ date: '2025-06-13', kind: 'expense', amount: 4.5, category: 'Food', note: 'ben import', tags: [], group_id: groupA.id }]);
-    const mp = multipart(file, { filename: 'import.json', type: 'application/json' });
-    const res = await t.app.inject({ method: 'POST', url: '/api/import', headers: { ...(await loginAs(t.app, ben)), ...mp.headers }, payload: mp.payload });
+    const res = await B.post('/api/import', multipart(file, { filename: 'import.json', type: 'application/json' }));
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().imported, 1);
     const imported = ok<{ list: { note: string; group_id: number | null; user_id: number }[] }>(await B.get('/api/transactions?keyword=ben%20import'), 200).list;

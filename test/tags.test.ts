@@ -140,7 +140,7 @@ describe('tags', () => {
   });
 
   it('requires authentication', async () => {
-    assertError(await t.app.inject({ method: 'GET', url: '/api/tags' }), 401, 40101);
-    assertError(await t.app.inject({ method: 'POST', url: '/api/tags', payload: { name: 'x' } }), 401, 40101);
+    assertError(await t.anon.get('/api/tags'), 401, 40101);
+    assertError(await t.anon.post('/api/tags', { name: 'x' }), 401, 40101);
   });
 });

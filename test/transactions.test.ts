@@ -3,7 +3,21 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { groupMembers, groups, idempotencyKeys, transactions, transactionTags } from '../src/db/schema/index.ts';
 import { loadTransactionViews } from '../src/modules/transactions/transactions.repo.ts';
-import { addMember, assertError, build, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, onPostgres, type TestApp, type UserRow, type Client } from './helpers/index.ts';
+import {
+  addMember,
+  assertError,
+  build,
+  type Client,
+  createCategory,
+  createGroup,
+  createTag,
+  createTransaction,
+  createUser,
+  firstCategory,
+  onPostgres,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const TX_KEYS = [
   'amount',
@@ -108,11 +122,8 @@ describe('transactions', () => {
       const { amount: _omit, ...missing } = valid();
       assertError(await a.post('/api/transactions', missing), 400, 40001, 'missing');
       // NaN and Infinity are not JSON at all
-      const raw = await t.app.inject({
-        method: 'POST',
-        url: '/api/transactions',
-        headers: { ...(await loginAs(t.app, alice)), 'content-type': 'application/json' },
-        payload: `{"kind":"expense","amount":NaN,"category_id":${food.id},"date":"2026-11-21"}`,
+      const raw = await a.post('/api/transactions', `{"kind":"expense","amount":NaN,"category_id":${food.id},"date":"2026-11-21"}`, {
+        headers: { 'content-type': 'application/json' },
       });
       assertError(raw, 400, 40001, 'raw NaN');
       const after = (await t.db.select({ n: sql<string>`count(*)` }).from(transactions))[0]!.n;
@@ -308,9 +319,9 @@ describe('transactions', () => {
     });
 
     it('requires authentication', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/transactions' });
+      const res = await t.anon.get('/api/transactions');
       assertError(res, 401, 40101);
-      const post = await t.app.inject({ method: 'POST', url: '/api/transactions', payload: valid() });
+      const post = await t.anon.post('/api/transactions', valid());
       assertError(post, 401, 40101);
     });
   });
@@ -545,7 +556,7 @@ describe('transactions', () => {
     it('validates the key: 1 to 64 visible ASCII characters', async () => {
       const body = valid();
       for (const key of ['', 'x'.repeat(65), 'has space', 'tab\tkey', 'ключ', 'a\u007f']) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/transactions', headers: { ...(await loginAs(t.app, alice)), 'idempotency-key': key }, payload: body });
+        const res = await a.post('/api/transactions', body, { headers: { 'idempotency-key': key } });
         assertError(res, 400, 40001, JSON.stringify(key));
       }
       for (const key of ['x'.repeat(64), '!~#$%&*+-./:;<=>?@[]^_`{|}', 'a']) {
@@ -594,13 +605,11 @@ describe('transactions', () => {
 
     it(`creates exactly one transaction from 10 parallel requests with one key (${onPostgres ? 'PostgreSQL, truly concurrent' : 'embedded database'})`, async () => {
       const dave = await createUser(t.db);
-      const headers = await loginAs(t.app, dave);
+      const asDave = t.as(dave);
       const cat = await firstCategory(t.db, dave.id);
       const body = { kind: 'expense', amount: '42.00', category_id: cat.id, date: '2026-06-04', note: 'parallel' };
       const results = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          t.app.inject({ method: 'POST', url: '/api/transactions', headers: { ...headers, 'idempotency-key': 'same-key' }, payload: body }),
-        ),
+        Array.from({ length: 10 }, () => asDave.post('/api/transactions', body, { headers: { 'idempotency-key': 'same-key' } })),
       );
       assert.equal(await count(dave.id), 1);
       const created = results.filter((r) => r.statusCode === 201);
@@ -608,7 +617,7 @@ describe('transactions', () => {
       for (const r of results) assert.ok(r.statusCode === 201 || r.json().code === 40903, r.body);
       const ids = new Set(created.map((r) => r.json().id));
       assert.equal(ids.size, 1);
-      const after = await t.app.inject({ method: 'POST', url: '/api/transactions', headers: { ...headers, 'idempotency-key': 'same-key' }, payload: body });
+      const after = await asDave.post('/api/transactions', body, { headers: { 'idempotency-key': 'same-key' } });
       assert.equal(after.statusCode, 201);
       assert.equal(after.json().id, [...ids][0]);
       assert.equal(await count(dave.id), 1);
