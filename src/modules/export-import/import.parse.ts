@@ -1,6 +1,7 @@
 import { parse as parseCsv, CsvError } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { isValidDate } from '../../lib/dates.ts';
+import type { TransactionKind } from '../../lib/domain.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { parseAmount } from '../../lib/money.ts';
 import { FORMULA_START } from './export.format.ts';
@@ -20,14 +21,12 @@ const EARLIEST_CREATED_AT = Date.UTC(1000, 0, 1);
 const LATEST_CREATED_AT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-export type Kind = 'expense' | 'income';
-
 /** A file row that passed validation. */
 export interface ImportRow {
   /** 1 = the first data row */
   row: number;
   date: string;
-  kind: Kind;
+  kind: TransactionKind;
   cents: number;
   category: string;
   note: string;
@@ -203,7 +202,7 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     if ([category, note, ...tags].some((v) => v?.includes('\u0000'))) problems.push('category, note and tags must not contain NUL characters');
 
     if (problems.length) errors.push({ row, message: problems.join('; ') });
-    else rows.push({ row, date: (date as string).trim(), kind: kind as Kind, cents, category: category!, note, tags, groupId, createdAt });
+    else rows.push({ row, date: (date as string).trim(), kind: kind as TransactionKind, cents, category: category!, note, tags, groupId, createdAt });
   });
   return { rows, errors };
 }

@@ -1,8 +1,9 @@
 import type { Db, Executor } from '../../db/client.ts';
+import type { TransactionKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
 import * as repo from './export-import.repo.ts';
 import type { ImportResult } from './export-import.schemas.ts';
-import { decodeText, parseFile, validateRecords, type ImportRow, type Kind, type RowError } from './import.parse.ts';
+import { decodeText, parseFile, validateRecords, type ImportRow, type RowError } from './import.parse.ts';
 
 export { IMPORT_MAX_ROWS } from './import.parse.ts';
 
@@ -16,7 +17,7 @@ interface Plan {
   toImport: ImportRow[];
   skipped: number;
   /** categories to create, in order of first use */
-  newCategories: { kind: Kind; name: string }[];
+  newCategories: { kind: TransactionKind; name: string }[];
   errors: RowError[];
   categoryIds: Map<string, number>;
   categories: repo.CategoryRef[];
@@ -60,7 +61,7 @@ async function planImport(ex: Executor, userId: number, rows: ImportRow[]): Prom
     } else toImport.push(r);
   });
 
-  const newCategories: { kind: Kind; name: string }[] = [];
+  const newCategories: { kind: TransactionKind; name: string }[] = [];
   const seen = new Set<string>();
   for (const r of toImport) {
     const k = catKey(r.kind, r.category);
