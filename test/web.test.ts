@@ -18,7 +18,7 @@ describe('web client serving', () => {
   after(async () => t.close());
 
   it('answers the HTML shell at / with the module entry and a strict script policy', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const res = await t.anon.get('/');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(res.body, /<script type="module" src="\/app\.js"><\/script>/);
@@ -30,12 +30,12 @@ describe('web client serving', () => {
 
   it('serves every script module as JavaScript and the stylesheet as CSS', async () => {
     for (const file of webFiles('.js')) {
-      const res = await t.app.inject({ method: 'GET', url: `/${file}` });
+      const res = await t.anon.get(`/${file}`);
       assert.equal(res.statusCode, 200, file);
       assert.match(String(res.headers['content-type']), /javascript/, file);
       assert.equal(res.body, source(file));
     }
-    const css = await t.app.inject({ method: 'GET', url: '/style.css' });
+    const css = await t.anon.get('/style.css');
     assert.equal(css.statusCode, 200);
     assert.match(String(css.headers['content-type']), /^text\/css/);
   });
@@ -43,7 +43,7 @@ describe('web client serving', () => {
   it('answers client routes with the index page', async () => {
     const index = source('index.html');
     for (const url of ['/books', '/stats?period=year', '/admin/users', '/groups/']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.anon.get(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(String(res.headers['content-type']), /^text\/html/, url);
       assert.equal(res.body, index, url);
@@ -52,17 +52,17 @@ describe('web client serving', () => {
 
   it('still answers unknown API routes with the JSON 404', async () => {
     for (const url of ['/api/unknown', '/api/books/nothing']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.anon.get(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /application\/json/);
       assert.equal(res.json().code, 40401);
     }
-    const withToken = await t.app.inject({ method: 'GET', url: '/api/unknown', headers: { authorization: 'Bearer whatever' } });
+    const withToken = await t.withToken('whatever').get('/api/unknown');
     assert.equal(withToken.json().code, 40401);
   });
 
   it('does not serve files outside the web folder', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/../package.json' });
+    const res = await t.anon.get('/../package.json');
     assert.ok(!res.body.includes('"dependencies"'));
   });
 });
@@ -161,7 +161,7 @@ describe('web client API wrapper (against the real server)', () => {
       const headers = init.headers ?? {};
       calls.push({ method: init.method ?? 'GET', url: input, auth: headers.Authorization });
       if (input === '/api/auth/refresh' && refreshGate) await refreshGate;
-      const res = await t.app.inject({ method: (init.method ?? 'GET') as 'GET', url: input, headers, payload: init.body });
+      const res = await t.anon.request((init.method ?? 'GET') as 'GET', input, init.body, { headers });
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out[k] = v;
       return new Response(res.statusCode === 204 ? null : res.body, { status: res.statusCode, headers: out });
@@ -252,7 +252,7 @@ describe('web client API wrapper (against the real server)', () => {
     const { refresh_token } = client.getTokens()!;
     await client.signOut();
     assert.equal(client.getTokens(), null);
-    const reuse = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token } });
+    const reuse = await t.anon.post('/api/auth/refresh', { refresh_token });
     assert.equal(reuse.statusCode, 401);
     assert.equal(reuse.json().code, 40102);
   });
