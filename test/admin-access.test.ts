@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { build, createAdmin, createUser, type Client, type TestApp } from './helpers/index.ts';
+import { build, type Client, createAdmin, createUser, type TestApp } from './helpers/index.ts';
 
 interface Operation {
   method: string;

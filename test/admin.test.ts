@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { groups, refreshTokens, transactions, users } from '../src/db/schema/index.ts';
 import { createAdminService } from '../src/modules/admin/admin.service.ts';
-import { build, createAdmin, createFeedback, createGroup, createRefreshToken, createTransaction, createUser, type Client, type TestApp, type UserRow } from './helpers/index.ts';
+import { build, type Client, createAdmin, createFeedback, createGroup, createRefreshToken, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 async function liveTokens(t: TestApp, userId: number) {
   const rows = await t.db.select().from(refreshTokens).where(eq(refreshTokens.userId, userId));

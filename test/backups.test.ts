@@ -26,6 +26,7 @@ import {
   addMember,
   blankPgDatabase,
   build,
+  type Client,
   createAdmin,
   createFeedback,
   createGroup,
@@ -36,13 +37,11 @@ import {
   createTransaction,
   createUser,
   firstCategory,
-  loginAs,
   markRead,
   pgServerAnswers,
   pgServerLabel,
   runCli,
   TEST_SECRET,
-  type Client,
   type TestApp,
 } from './helpers/index.ts';
 
@@ -425,7 +424,7 @@ describe('backup operations over HTTP', () => {
       'extended expiry': `${Number(exp) + 60_000}.${mac}`,
       expired: signDownloadToken(TEST_SECRET, id, Date.now() - 1000),
       'signed with the raw secret': `${exp}.${(await import('node:crypto')).createHmac('sha256', TEST_SECRET).update(`${id}.${exp}`).digest('hex')}`,
-      'an access token': (await loginAs(t.app, await createAdmin(t.db))).authorization.slice(7),
+      'an access token': await t.tokenFor(await createAdmin(t.db)),
     };
     for (const [what, token] of Object.entries(tokens)) {
       const url = token === undefined ? `/api/backup/${id}/download` : `/api/backup/${id}/download?token=${encodeURIComponent(token)}`;

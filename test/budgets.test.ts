@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { budgets, groups } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
-import { addMember, assertError, build, createGroup, createTransaction, createUser, expectOk, type Client, type TestApp, type UserRow } from './helpers/index.ts';
+import { addMember, assertError, build, type Client, createGroup, createTransaction, createUser, expectOk, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('budgets', () => {
   let t: TestApp;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { systemClock } from '../src/lib/clock.ts';
-import { assertError, build, createAdmin, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { feedback, notifications } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createFeedbackService, notifyAuthor, REPLY_NOTICE_TITLE } from '../src/modules/feedback/feedback.service.ts';
+import { assertError, build, createAdmin, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('feedback', () => {
   let t: TestApp;

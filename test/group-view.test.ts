@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groupMembers } from '../src/db/schema/index.ts';
-import { assertError, build, createTag, createUser, firstCategory, type TestApp, type UserRow, type Client } from './helpers/index.ts';
+import { assertError, build, type Client, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 /**
  * The group view end to end over HTTP: members join by code, record group and personal

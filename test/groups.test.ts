@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { systemClock } from '../src/lib/clock.ts';
-import { addMember, assertError, build, createGroup, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groupMembers, groups, transactions } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createGroupsService, randomInviteCode } from '../src/modules/groups/groups.service.ts';
+import { addMember, assertError, build, createGroup, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 const CODE_RE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{8}$/;
 

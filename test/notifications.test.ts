@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { addMember, assertError, build, createAdmin, createGroup, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groups, notificationReads, notifications } from '../src/db/schema/index.ts';
+import { addMember, assertError, build, createAdmin, createGroup, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 const HOUR = 3_600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();

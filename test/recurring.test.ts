@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
+import { addDays, todayIn } from '../src/lib/dates.ts';
+import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
 import {
   addMember,
   assertError,
@@ -13,11 +18,6 @@ import {
   type TestApp,
   type UserRow,
 } from './helpers/index.ts';
-import { after, before, describe, it } from 'node:test';
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
-import { addDays, todayIn } from '../src/lib/dates.ts';
-import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
 
 const at = (date: string, time = '12:00:00') => new Date(`${date}T${time}Z`);
 

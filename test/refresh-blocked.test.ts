@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { build, createAdmin, type Client, type TestApp } from './helpers/index.ts';
+import { build, type Client, createAdmin, type TestApp } from './helpers/index.ts';
 
 /**
  * Disabling or deleting an account revokes its refresh tokens; a refresh with one of them still

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { tags, transactionTags } from '../src/db/schema/index.ts';
 import { isUniqueViolation } from '../src/db/errors.ts';
 import { updateTag } from '../src/modules/tags/tags.repo.ts';
-import { assertError, build, createTag, createUser, firstCategory, type TestApp, type UserRow, type Client } from './helpers/index.ts';
+import { assertError, build, type Client, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('tags', () => {
   let t: TestApp;
