@@ -2,27 +2,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { query } from '../src/db/client.ts';
-import {
-  budgets,
-  categories,
-  feedback,
-  groupMembers,
-  groups,
-  idempotencyKeys,
-  images,
-  notificationReads,
-  notifications,
-  recurringRules,
-  refreshTokens,
-  savedFilters,
-  tags,
-  trackEvents,
-  transactions,
-  transactionTags,
-  users,
-} from '../src/db/schema/index.ts';
+import { budgets, categories, feedback, groupMembers, groups, idempotencyKeys, images, notificationReads, notifications, recurringRules, refreshTokens, savedFilters, tags, trackEvents, transactions, users } from '../src/db/schema/index.ts';
 import { demoPurgeTask, type PurgeResult } from '../src/modules/demo/demo.task.ts';
-import { addMember, build, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  addMember,
+  build,
+  createCategory,
+  createGroup,
+  createTag,
+  createTransaction,
+  createUser,
+  firstCategory,
+  tagTransaction,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const HOUR = 3600 * 1000;
 
@@ -67,7 +61,7 @@ describe('demo user purge', () => {
     const cat = await firstCategory(t.db, user.id);
     const tag = await createTag(t.db, user.id);
     const tx = await createTransaction(t.db, user.id, { categoryId: cat.id });
-    await t.db.insert(transactionTags).values({ transactionId: tx.id, tagId: tag.id });
+    await tagTransaction(t.db, tx.id, [tag.id]);
     await t.db.insert(savedFilters).values({ userId: user.id, name: 'f', criteria: {} });
     await t.db.insert(budgets).values({ userId: user.id, month: '2026-11', amountCents: 100 });
     const [rule] = await t.db

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { transactionTags, users } from '../src/db/schema/index.ts';
+import { users } from '../src/db/schema/index.ts';
 import { createTokenService } from '../src/lib/tokens.ts';
 import { EXPORT_PAGE, exportPages } from '../src/modules/export-import/export.service.ts';
 import {
@@ -17,6 +17,7 @@ import {
   createUser,
   firstCategory,
   readCsv,
+  tagTransaction,
   TEST_SECRET,
   type TestApp,
   type UserRow,
@@ -61,12 +62,9 @@ describe('export', () => {
     const zeta = await createTag(t.db, alice.id, { name: 'zeta' });
     const alpha = await createTag(t.db, alice.id, { name: 'alpha' });
     const at = await createTag(t.db, alice.id, { name: '=tag' });
-    await t.db.insert(transactionTags).values([
-      { transactionId: a1.id, tagId: zeta.id },
-      { transactionId: a1.id, tagId: alpha.id },
-    ]);
+    await tagTransaction(t.db, a1.id, [zeta.id, alpha.id]);
     const tx2 = await createTransaction(t.db, alice.id, { date: '2026-01-11', amountCents: 42, categoryId: food, note: 'tagged' });
-    await t.db.insert(transactionTags).values({ transactionId: tx2.id, tagId: at.id });
+    await tagTransaction(t.db, tx2.id, [at.id]);
   });
   after(async () => t.close());
 

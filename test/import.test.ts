@@ -17,6 +17,7 @@ import {
   createUser,
   firstCategory,
   multipart,
+  tagTransaction,
   type TestApp,
   type UserRow,
 } from './helpers/index.ts';
@@ -128,7 +129,7 @@ lines",,,`,
     const food = (await firstCategory(t.db, u.id)).id;
     const tag = await createTag(t.db, u.id, { name: '=formula' });
     const t1 = await createTransaction(t.db, u.id, { date: '2026-03-01', amountCents: 1999, categoryId: food, note: '+danger "quoted", line\nbreak' });
-    await t.db.insert(transactionTags).values({ transactionId: t1.id, tagId: tag.id });
+    await tagTransaction(t.db, t1.id, [tag.id]);
     await createTransaction(t.db, u.id, { date: '2026-03-02', amountCents: 5, categoryId: food, note: '' });
     await createTransaction(t.db, u.id, { date: '2026-03-02', amountCents: 5, categoryId: food, note: '' });
     await bulkTransactions(t.db, u.id, food, 50, '2026-03-03', 5);

@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { transactionTags, users } from '../src/db/schema/index.ts';
+import { users } from '../src/db/schema/index.ts';
 import { periodRange, todayIn } from '../src/lib/dates.ts';
 import { changePercent, elapsedDays, percentOf } from '../src/modules/stats/stats.service.ts';
-import { addMember, build, type Client, createCategory, createGroup, createTag, createTransaction, createUser, expectOk, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  addMember,
+  build,
+  type Client,
+  createCategory,
+  createGroup,
+  createTag,
+  createTransaction,
+  createUser,
+  expectOk,
+  tagTransaction,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -82,10 +95,8 @@ describe('statistics', () => {
     await tx(alice.id, salary, '2025-03-10', 500000, { kind: 'income' });
     // alice in the group (counts personally and in the group)
     const groupTagged = await tx(alice.id, shopping, '2025-03-20', 2000, { groupId });
-    await t.db.insert(transactionTags).values([
-      { transactionId: tagged.id, tagId },
-      { transactionId: groupTagged.id, tagId },
-    ]);
+    await tagTransaction(t.db, tagged.id, [tagId]);
+    await tagTransaction(t.db, groupTagged.id, [tagId]);
     // February 2025 and April 2025 for alice
     await tx(alice.id, food, '2025-02-10', 5000);
     await tx(alice.id, salary, '2025-02-25', 400000, { kind: 'income' });

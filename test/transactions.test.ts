@@ -15,6 +15,7 @@ import {
   createUser,
   firstCategory,
   onPostgres,
+  tagTransaction,
   type TestApp,
   type UserRow,
 } from './helpers/index.ts';
@@ -355,7 +356,7 @@ describe('transactions', () => {
       for (const [name, kind, amountCents, categoryId, note, date, tagList] of rows) {
         const tx = await createTransaction(t.db, lena.id, { kind: kind as 'expense' | 'income', amountCents, categoryId, note, date });
         ids[name] = tx.id;
-        if (tagList.length) await t.db.insert(transactionTags).values(tagList.map((tagId) => ({ transactionId: tx.id, tagId })));
+        await tagTransaction(t.db, tx.id, tagList);
       }
     });
 
