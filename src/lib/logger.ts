@@ -7,7 +7,7 @@ export const LOG_FILE_RE = /^app-(\d{4}-\d{2}-\d{2})\.log$/;
 export const logFileName = (date: string) => `app-${date}.log`;
 
 /**
- * Appends each line to `app-YYYY-MM-DD.log`, the day taken in APP_TIMEZONE (pino-roll rolls by
+ * Appends each line to `app-YYYY-MM-DD.log`, the day taken in APP_TIMEZONE (a rolling library rolls by
  * the machine's clock and names files by sequence, which would not match the contract's dates).
  */
 export class DailyFileStream {

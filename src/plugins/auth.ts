@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { Errors } from '../lib/errors.ts';
+import type { TokenService } from '../lib/tokens.ts';
 import type { AuthUser } from '../types.ts';
 
 export interface UserState {
@@ -53,10 +55,15 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
+export interface Authenticator {
+  tokens: TokenService;
+  userState: UserStateCache;
+}
+
 /** Verifies an access token and the user's current state; throws 40101/40104. */
-export async function authenticateAccessToken(app: FastifyInstance, token: string): Promise<AuthUser> {
-  const claims = await app.tokens.verifyAccess(token);
-  const state = await app.userState.get(claims.userId);
+export async function authenticateAccessToken({ tokens, userState }: Authenticator, token: string): Promise<AuthUser> {
+  const claims = await tokens.verifyAccess(token);
+  const state = await userState.get(claims.userId);
   if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
   return { id: claims.userId, role: state.role };
 }
@@ -67,17 +74,25 @@ export function userOf(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
-export function installAuth(app: FastifyInstance): void {
-  app.decorateRequest('user', null);
-  // onRequest runs before body parsing and validation, which gives the contract's order:
-  // unknown route, then authentication, then administrator role, then body size and validation.
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
-    const mode = request.routeOptions.config.auth ?? 'user';
-    if (mode === 'public' || mode === 'token') return;
-    const token = bearerToken(request.headers.authorization);
-    if (!token) throw Errors.unauthorized('access token missing');
-    request.user = await authenticateAccessToken(app, token);
-    if (mode === 'admin' && request.user.role !== 'admin') throw Errors.adminRequired();
-  });
-}
+/**
+ * Who is calling: `request.user` from the bearer access token, checked against the user's current
+ * state (`app.userState`, cached). Routes say who may call them with `config.auth` (default `user`).
+ */
+export default fp(
+  async (app) => {
+    app.decorate('userState', createUserStateCache(app.db, app.config.authCacheTtlMs));
+    app.decorateRequest('user', null);
+    // onRequest runs before body parsing and validation, which gives the contract's order:
+    // unknown route, then authentication, then administrator role, then body size and validation.
+    app.addHook('onRequest', async (request) => {
+      if (request.is404) return;
+      const mode = request.routeOptions.config.auth ?? 'user';
+      if (mode === 'public' || mode === 'token') return;
+      const token = bearerToken(request.headers.authorization);
+      if (!token) throw Errors.unauthorized('access token missing');
+      request.user = await authenticateAccessToken(app, token);
+      if (mode === 'admin' && request.user.role !== 'admin') throw Errors.adminRequired();
+    });
+  },
+  { name: 'auth', fastify: '5.x', dependencies: ['database', 'tokens', 'errors'] },
+);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 
 /** The built web client (`npm run build:web`, or `npm start`, which builds it when stale). */
 export const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -13,7 +14,8 @@ export const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url))
  * new build reaches the browser at once. Client routes fall back to the index page in the
  * not-found handler, which never answers for /api.
  */
-export async function registerWebClient(app: FastifyInstance): Promise<void> {
+async function registerWebClient(app: FastifyInstance): Promise<void> {
+  if (!app.config.webClient) return;
   if (!existsSync(path.join(webRoot, 'index.html'))) {
     app.log.warn({ webRoot }, 'the web client is not built: run npm run build:web');
   }
@@ -25,7 +27,10 @@ export async function registerWebClient(app: FastifyInstance): Promise<void> {
     cacheControl: false,
     setHeaders(res, file) {
       const immutable = file.startsWith(path.join(webRoot, 'assets') + path.sep);
-      res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
 }
+
+/** The not-found handler of `errors` answers unknown pages with the client's index page. */
+export default fp(registerWebClient, { name: 'web-client', fastify: '5.x', dependencies: ['errors', 'openapi'] });

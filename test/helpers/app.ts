@@ -19,7 +19,6 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     jwtSecretGenerated: false,
     logDir: '/tmp/ledger-test-logs',
     logLevel: 'silent',
-    logToFile: false,
     logToStdout: false,
     appTimezone: 'UTC',
     demoLogin: true,
@@ -32,6 +31,8 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     scheduler: false,
     webClient: true,
     defaultCurrency: 'CNY',
+    trustProxy: false,
+    timeouts: { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 },
     ...overrides,
   });
 }

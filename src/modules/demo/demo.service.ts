@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { budgets, categories, transactions } from '../../db/schema/index.ts';
 import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
@@ -17,8 +18,6 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-type Kind = 'expense' | 'income';
 
 const DEMO_NOTES: Record<Locale, Record<'breakfast' | 'lunch' | 'dinner' | 'commute' | 'shopping' | 'fun', string[]> & Record<'taxi' | 'rent' | 'bills' | 'salary', string>> = {
   en: {
@@ -60,10 +59,10 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
     .from(categories)
     .where(eq(categories.userId, userId))
     .orderBy(categories.sort, categories.id);
-  const firstOf = (kind: Kind) => cats.find((c) => c.kind === kind);
+  const firstOf = (kind: TransactionKind) => cats.find((c) => c.kind === kind);
   if (!firstOf('expense') || !firstOf('income')) return;
   // by icon, which names the default category whatever language its name is in
-  const pick = (icon: string, kind: Kind) => (cats.find((c) => c.kind === kind && c.icon === icon) ?? firstOf(kind)!).id;
+  const pick = (icon: string, kind: TransactionKind) => (cats.find((c) => c.kind === kind && c.icon === icon) ?? firstOf(kind)!).id;
   const food = pick('food', 'expense');
   const transport = pick('transport', 'expense');
   const shopping = pick('shopping', 'expense');
@@ -88,7 +87,7 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
   const billDay = dayOfMonth(15);
 
   const rows: NewTransaction[] = [];
-  const add = (date: string, kind: Kind, categoryId: number, amountCents: number, note: string) =>
+  const add = (date: string, kind: TransactionKind, categoryId: number, amountCents: number, note: string) =>
     rows.push({ userId, kind, categoryId, amountCents, note, date });
 
   for (const date of days) {

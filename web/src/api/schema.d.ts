@@ -8483,9 +8483,11 @@ export interface operations {
                     "application/json": {
                         /** @description the `type` total of the period, major units */
                         total: number;
-                        /** @description amount descending, then category id */
+                        /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
                         list: {
                             category_id: number;
+                            /** @description every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id */
+                            category_ids: number[];
                             name: string;
                             /** @description #RRGGBB */
                             color: string;
@@ -9220,9 +9222,11 @@ export interface operations {
                         category_share: {
                             /** @description the `type` total of the period, major units */
                             total: number;
-                            /** @description amount descending, then category id */
+                            /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
                             list: {
                                 category_id: number;
+                                /** @description every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id */
+                                category_ids: number[];
                                 name: string;
                                 /** @description #RRGGBB */
                                 color: string;
