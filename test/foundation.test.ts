@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
-import { build, type Client, createAdmin, createUser, type TestApp, testConfig } from './helpers/index.ts';
+import { build, type Client, createAdmin, createUser, expectOk, type TestApp, testConfig } from './helpers/index.ts';
 
 describe('errors, headers, health and config', () => {
   let t: TestApp;
@@ -121,6 +121,20 @@ describe('errors, headers, health and config', () => {
     assert.equal(empty.json().code, 40001);
     // the header keeps the build version whatever the display string says
     assert.equal(ok.headers['x-app-version'], '1.0.0-test');
+  });
+
+  it('tells the client its currency and the sign-in methods on offer', async () => {
+    const body = expectOk(await t.anon.get('/api/config'));
+    assert.equal(body.default_currency, 'CNY');
+    assert.deepEqual(body.auth_methods, ['wechat', 'demo']);
+    const other = await build({ wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' }, demoLogin: false, defaultCurrency: 'USD' }, { database: t.testDb });
+    try {
+      const res = expectOk(await other.anon.get('/api/config'));
+      assert.equal(res.default_currency, 'USD');
+      assert.deepEqual(res.auth_methods, []);
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers cross-origin requests only for configured origins', async () => {

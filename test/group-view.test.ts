@@ -228,17 +228,14 @@ describe('group view', () => {
       count: 4,
       daily_average: 5.01,
     });
+    // each member's own "Food" is one line of the group's share, named once, with all three ids
     const expectedShare = {
       total: 150.25,
-      list: [
-        { category_id: owner.expense, amount: 100, count: 1, percent: 66.56 },
-        { category_id: mia.expense, amount: 30.25, count: 1, percent: 20.13 },
-        { category_id: noah.expense, amount: 20, count: 1, percent: 13.31 },
-      ],
+      list: [{ category_id: owner.expense, category_ids: [owner.expense, mia.expense, noah.expense], name: 'Food', amount: 150.25, count: 3, percent: 100 }],
     };
-    const shareOf = (x: { total: number; list: { category_id: number; amount: number; count: number; percent: number }[] }) => ({
+    const shareOf = (x: { total: number; list: { category_id: number; category_ids: number[]; name: string; amount: number; count: number; percent: number }[] }) => ({
       total: x.total,
-      list: x.list.map(({ category_id, amount, count, percent }) => ({ category_id, amount, count, percent })),
+      list: x.list.map(({ category_id, category_ids, name, amount, count, percent }) => ({ category_id, category_ids, name, amount, count, percent })),
     });
     assert.deepEqual(shareOf(s.category_share), expectedShare);
     assert.equal(s.max.transaction.id, inGroup.get(owner.user.id)![0]!.id);

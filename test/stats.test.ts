@@ -129,12 +129,12 @@ describe('statistics', () => {
     const s = expectOk(await asAlice.get('/api/stats/category-share?date=2025-03-01'));
     assert.equal(s.total, 269.75);
     assert.deepEqual(s.list, [
-      { category_id: food, name: 'S-Food', color: '#AA0000', amount: 212.5, count: 3, percent: 78.78 },
-      { category_id: transport, name: 'S-Transport', color: '#00AA00', amount: 30, count: 1, percent: 11.12 },
-      { category_id: shopping, name: 'S-Shopping', color: '#0000AA', amount: 27.25, count: 2, percent: 10.1 },
+      { category_id: food, category_ids: [food], name: 'S-Food', color: '#AA0000', amount: 212.5, count: 3, percent: 78.78 },
+      { category_id: transport, category_ids: [transport], name: 'S-Transport', color: '#00AA00', amount: 30, count: 1, percent: 11.12 },
+      { category_id: shopping, category_ids: [shopping], name: 'S-Shopping', color: '#0000AA', amount: 27.25, count: 2, percent: 10.1 },
     ]);
     const inc = expectOk(await asAlice.get('/api/stats/category-share?date=2025-03-01&type=income'));
-    assert.deepEqual(inc, { total: 5000, list: [{ category_id: salary, name: 'S-Salary', color: '#AAAA00', amount: 5000, count: 1, percent: 100 }] });
+    assert.deepEqual(inc, { total: 5000, list: [{ category_id: salary, category_ids: [salary], name: 'S-Salary', color: '#AAAA00', amount: 5000, count: 1, percent: 100 }] });
     const empty = expectOk(await asAlice.get('/api/stats/category-share?date=2030-03-01'));
     assert.deepEqual(empty, { total: 0, list: [] });
   });

@@ -31,6 +31,7 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     authCacheTtlMs: 60_000,
     scheduler: false,
     webClient: true,
+    defaultCurrency: 'CNY',
     trustProxy: false,
     timeouts: { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 },
     ...overrides,
