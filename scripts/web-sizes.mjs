@@ -5,14 +5,14 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const dist = path.join('web', 'dist');
-const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+const readManifest = () => JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
 const size = (file) => {
   const bytes = readFileSync(path.join(dist, file));
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 };
 
 /** The chunks a page loads before it runs: the entry and, recursively, its static imports. */
-export function firstScreenChunks() {
+export function firstScreenChunks(manifest = readManifest()) {
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
   const seen = new Set();
   const walk = (key) => {
@@ -25,7 +25,8 @@ export function firstScreenChunks() {
 }
 
 export function sizes() {
-  const first = firstScreenChunks();
+  const manifest = readManifest();
+  const first = firstScreenChunks(manifest);
   const total = first.map(size).reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
   const lazy = Object.values(manifest)
     .filter((c) => c.file.endsWith('.js') && !first.includes(c.file) && (c.isDynamicEntry || c.name))

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { currencyInfo } from './lib/currency.ts';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -117,10 +118,6 @@ export function isValidTimezone(tz: string): boolean {
   }
 }
 
-export function isCurrencyCode(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
-}
-
 function parseBool(name: string, raw: string | undefined, dflt: boolean): boolean {
   if (raw === undefined || raw === '') return dflt;
   const v = raw.trim().toLowerCase();
@@ -231,7 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (registration !== 'open' && registration !== 'closed') throw new ConfigError(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
   const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL, ['http:', 'https:']);
   const defaultCurrency = (env.DEFAULT_CURRENCY || 'CNY').trim().toUpperCase();
-  if (!isCurrencyCode(defaultCurrency)) throw new ConfigError(`DEFAULT_CURRENCY "${env.DEFAULT_CURRENCY}" is not an ISO 4217 currency code`);
+  if (!currencyInfo(defaultCurrency)) throw new ConfigError(`DEFAULT_CURRENCY "${env.DEFAULT_CURRENCY}" is not an ISO 4217 currency code`);
   const { secret, generated } = resolveSecret(env.JWT_SECRET, dataDir);
   return Object.freeze({
     version: pkg.version,

@@ -7,12 +7,11 @@ import { users } from '../src/db/schema/index.ts';
 import { createPasswordHasher, passwordProblem } from '../src/modules/auth/passwords.ts';
 import { DEMO_TTL_MS, purgeDemoUsers } from '../src/modules/demo/demo.task.ts';
 import { freshUsername, GOOD_PASSWORD, passwordLogin, register, signedIn, signIn } from './helpers/accounts.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { assertError } from './helpers/assert.ts';
-import { createUser, loginAs } from './helpers/factories.ts';
-import { REDIS_URL, redisAnswers } from './helpers/redis.ts';
-import { client } from './helpers/transactions-factories.ts';
-import { startFakeWechat } from './helpers/wechat.ts';
+import { build, type TestApp } from './helpers/index.ts';
+import { assertError } from './helpers/index.ts';
+import { createUser } from './helpers/index.ts';
+import { REDIS_URL, redisAnswers } from './helpers/index.ts';
+import { startFakeWechat } from './helpers/index.ts';
 
 /** generous limits, so that only the tests about them meet them */
 const RELAXED: BruteForceConfig = {
@@ -20,7 +19,7 @@ const RELAXED: BruteForceConfig = {
   ip: { windowMs: 60_000, slowAfter: 1000, baseDelayMs: 1, maxDelayMs: 1, lockAfter: 1000, lockMs: 1000 },
 };
 
-const userRow = async (t: TestContext, id: number) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
+const userRow = async (t: TestApp, id: number) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
 
 describe('password policy', () => {
   it('counts Unicode code points after NFKC, refuses common passwords and the username', () => {
@@ -47,11 +46,11 @@ describe('password policy', () => {
 });
 
 describe('registration and password sign-in', () => {
-  let t: TestContext;
+  let t: TestApp;
   let wechat: Awaited<ReturnType<typeof startFakeWechat>>;
   before(async () => {
     wechat = await startFakeWechat();
-    t = await createTestApp({ bruteForce: RELAXED, wechat: { appId: 'wx', secret: 'sec', apiBase: wechat.base } });
+    t = await build({ bruteForce: RELAXED, wechat: { appId: 'wx', secret: 'sec', apiBase: wechat.base } });
   });
   after(async () => {
     await t.close();
@@ -84,7 +83,7 @@ describe('registration and password sign-in', () => {
   });
 
   it('never makes the first registered account an administrator', async () => {
-    const fresh = await createTestApp({ adminOpenids: ['first'] });
+    const fresh = await build({ adminOpenids: ['first'] });
     try {
       const res = await fresh.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'admin', password: GOOD_PASSWORD } });
       assert.equal(res.statusCode, 200, res.body);
@@ -231,9 +230,9 @@ describe('registration and password sign-in', () => {
     assert.equal((await signIn(t.app, username)).user.id, wx.user.id);
     // WeChat can go now, and the password then cannot
     const current = await signIn(t.app, username);
-    assert.equal((await current.api.del('/api/me/wechat')).statusCode, 204);
-    assertError(await current.api.del('/api/me/wechat'), 404, 40401, 'not linked');
-    assertError(await current.api.del('/api/me/password'), 422, 42201, 'last method');
+    assert.equal((await current.api.delete('/api/me/wechat')).statusCode, 204);
+    assertError(await current.api.delete('/api/me/wechat'), 404, 40401, 'not linked');
+    assertError(await current.api.delete('/api/me/password'), 422, 42201, 'last method');
     // and comes back, unless it belongs to someone else
     const someone = signedIn(t.app, (await post('/api/auth/login', { code: 'ok-openid-other' })).json());
     assert.ok(someone.user.id);
@@ -242,14 +241,14 @@ describe('registration and password sign-in', () => {
     assert.equal((await current.api.post('/api/me/wechat', { code: 'ok-openid-link-1' })).statusCode, 204);
     assertError(await current.api.post('/api/me/wechat', { code: 'ok-openid-link-1' }), 409, 40901, 'already linked');
     assert.equal((await post('/api/auth/login', { code: 'ok-openid-link-1' })).json().user.id, wx.user.id);
-    assert.equal((await current.api.del('/api/me/password')).statusCode, 204);
+    assert.equal((await current.api.delete('/api/me/password')).statusCode, 204);
     assertError(await passwordLogin(t.app, username), 401, 40105, 'password removed');
     assert.deepEqual((await current.api.get('/api/me')).json().auth_methods, ['wechat']);
   });
 
   it('lists the sign-in methods on offer in /api/config', async () => {
     assert.deepEqual((await t.app.inject({ url: '/api/config' })).json().auth_methods, ['password', 'passkey', 'wechat', 'demo']);
-    const bare = await createTestApp({ publicUrl: null, demoLogin: false, wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' }, registration: 'closed' }, t.testDb);
+    const bare = await build({ publicUrl: null, demoLogin: false, wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' }, registration: 'closed' }, { database: t.testDb });
     try {
       const config = (await bare.app.inject({ url: '/api/config' })).json();
       assert.deepEqual(config.auth_methods, ['password']);
@@ -262,7 +261,7 @@ describe('registration and password sign-in', () => {
   it('refuses registration when REGISTRATION=closed; existing accounts still sign in', async () => {
     const username = freshUsername('closed');
     await register(t.app, username);
-    const closed = await createTestApp({ registration: 'closed' }, t.testDb);
+    const closed = await build({ registration: 'closed' }, { database: t.testDb });
     try {
       assertError(await closed.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: freshUsername('no'), password: GOOD_PASSWORD } }), 403, 40301, 'closed');
       assert.equal((await passwordLogin(closed.app, username)).statusCode, 200);
@@ -276,7 +275,7 @@ describe('registration and password sign-in', () => {
     const me = await register(t.app, username);
     const before = (await userRow(t, me.user.id)).passwordHash!;
     assert.match(before, /\$m=1024,t=1,p=1\$/);
-    const stronger = await createTestApp({ passwordHashing: { memoryCost: 2048, timeCost: 2, parallelism: 1 } }, t.testDb);
+    const stronger = await build({ passwordHashing: { memoryCost: 2048, timeCost: 2, parallelism: 1 } }, { database: t.testDb });
     try {
       assertError(await passwordLogin(stronger.app, username, 'wrong password'), 401, 40105, 'no rehash on a failure');
       assert.equal((await userRow(t, me.user.id)).passwordHash, before);
@@ -293,9 +292,9 @@ describe('registration and password sign-in', () => {
 });
 
 describe('timing of failed sign-ins', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp({ bruteForce: RELAXED, passwordHashing: DEFAULT_PASSWORD_HASHING });
+    t = await build({ bruteForce: RELAXED, passwordHashing: DEFAULT_PASSWORD_HASHING });
   });
   after(async () => t.close());
 
@@ -328,9 +327,9 @@ describe('brute-force protection', () => {
     username: { windowMs: 60_000, slowAfter: 2, baseDelayMs: 150, maxDelayMs: 300, lockAfter: 4, lockMs: 60_000 },
     ip: { windowMs: 60_000, slowAfter: 100, baseDelayMs: 1, maxDelayMs: 1, lockAfter: 8, lockMs: 60_000 },
   };
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp({ bruteForce: policy });
+    t = await build({ bruteForce: policy });
   });
   after(async () => t.close());
 
@@ -381,12 +380,12 @@ describe('brute-force protection', () => {
     }
     const namespace = `test-bf-${randomBytes(6).toString('hex')}`;
     const rateLimit = { enabled: false, global: 600, auth: 30, demo: 5, namespace };
-    const a = await createTestApp({ bruteForce: policy, redisUrl: REDIS_URL, rateLimit }, t.testDb);
-    const b = await createTestApp({ bruteForce: policy, redisUrl: REDIS_URL, rateLimit }, t.testDb);
+    const a = await build({ bruteForce: policy, redisUrl: REDIS_URL, rateLimit }, { database: t.testDb });
+    const b = await build({ bruteForce: policy, redisUrl: REDIS_URL, rateLimit }, { database: t.testDb });
     try {
       const username = freshUsername('shared');
       await register(a.app, username);
-      const on = (c: TestContext, password: string, ip: string) =>
+      const on = (c: TestApp, password: string, ip: string) =>
         c.app.inject({ method: 'POST', url: '/api/auth/password-login', payload: { username, password }, remoteAddress: ip });
       for (let i = 0; i < 2; i++) assertError(await on(a, 'wrong', `10.2.0.${i}`), 401, 40105, 'on a');
       for (let i = 0; i < 2; i++) assertError(await on(b, 'wrong', `10.2.1.${i}`), 401, 40105, 'on b');
@@ -401,7 +400,7 @@ describe('brute-force protection', () => {
   it('guards the current password of a password change the same way', async () => {
     const username = freshUsername('chg');
     const me = await register(t.app, username);
-    const api = client(t.app, await loginAs(t.app, me.user));
+    const api = t.as(me.user);
     for (let i = 0; i < 4; i++) assertError(await api.put('/api/me/password', { current_password: `wrong ${i}`, new_password: 'another fine secret' }), 401, 40105, 'wrong');
     assertError(await api.put('/api/me/password', { current_password: GOOD_PASSWORD, new_password: 'another fine secret' }), 429, 42901, 'locked');
   });

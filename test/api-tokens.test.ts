@@ -5,10 +5,9 @@ import { eq } from 'drizzle-orm';
 import { apiTokens, users } from '../src/db/schema/index.ts';
 import { generateToken, isWellFormedToken } from '../src/modules/api-tokens/api-tokens.service.ts';
 import { register, type SignedIn } from './helpers/accounts.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { assertError } from './helpers/assert.ts';
-import { createAdmin, loginAs } from './helpers/factories.ts';
-import { client } from './helpers/transactions-factories.ts';
+import { build, type TestApp } from './helpers/index.ts';
+import { assertError } from './helpers/index.ts';
+import { createAdmin, loginAs, type Client } from './helpers/index.ts';
 
 interface Operation {
   method: string;
@@ -20,16 +19,16 @@ interface Operation {
 const NONEXISTENT = 2147480000;
 
 describe('personal API tokens', () => {
-  let t: TestContext;
+  let t: TestApp;
   let me: SignedIn;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     me = await register(t.app);
   });
   after(async () => t.close());
 
-  const as = (token: string) => client(t.app, { authorization: `Bearer ${token}` });
-  async function create(owner: SignedIn | ReturnType<typeof client>, scopes: string[], extra: Record<string, unknown> = {}) {
+  const as = (token: string) => t.withToken(token);
+  async function create(owner: SignedIn | Client, scopes: string[], extra: Record<string, unknown> = {}) {
     const api = 'api' in owner ? owner.api : owner;
     const res = await api.post('/api/me/tokens', { name: `script ${scopes.join('+')}`, scopes, ...extra });
     assert.equal(res.statusCode, 201, res.body);
@@ -94,9 +93,9 @@ describe('personal API tokens', () => {
 
   it('is refused once revoked or expired, and for a disabled account', async () => {
     const revoked = await create(me, ['read']);
-    assert.equal((await me.api.del(`/api/me/tokens/${revoked.id}`)).statusCode, 204);
+    assert.equal((await me.api.delete(`/api/me/tokens/${revoked.id}`)).statusCode, 204);
     assertError(await as(revoked.token).get('/api/me'), 401, 40101, 'revoked');
-    assertError(await me.api.del(`/api/me/tokens/${revoked.id}`), 404, 40401, 'already revoked');
+    assertError(await me.api.delete(`/api/me/tokens/${revoked.id}`), 404, 40401, 'already revoked');
 
     const expired = await create(me, ['read'], { expires_in_days: 1 });
     assert.equal((await as(expired.token).get('/api/me')).statusCode, 200);
@@ -114,7 +113,7 @@ describe('personal API tokens', () => {
 
   it('holds scopes on every route of the OpenAPI document: read only GET, write every user route, never administrator or session-only ones', async () => {
     const admin = await createAdmin(t.db);
-    const adminApi = client(t.app, await loginAs(t.app, admin));
+    const adminApi = t.as(admin);
     const read = (await create(adminApi, ['read'])).token;
     const write = (await create(adminApi, ['read', 'write'])).token;
     const doc = t.app.swagger() as { paths: Record<string, Record<string, { 'x-auth'?: string; 'x-session-only'?: boolean }>> };

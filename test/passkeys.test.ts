@@ -3,16 +3,16 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { users, webauthnChallenges } from '../src/db/schema/index.ts';
 import { register, signedIn, type SignedIn } from './helpers/accounts.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { assertError } from './helpers/assert.ts';
+import { build, type TestApp } from './helpers/index.ts';
+import { assertError } from './helpers/index.ts';
 import { SoftAuthenticator } from './helpers/webauthn.ts';
 
 const ORIGIN = 'http://localhost:3200';
 
 describe('passkeys', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp({ publicUrl: ORIGIN });
+    t = await build({ publicUrl: ORIGIN });
   });
   after(async () => t.close());
 
@@ -141,12 +141,12 @@ describe('passkeys', () => {
     const { passkey: only } = await addPasskey(demo);
     const [row] = await t.db.select().from(users).where(eq(users.id, demo.user.id));
     assert.equal(row!.isDemo, false, 'a demo account with a passkey is kept');
-    assertError(await demo.api.del(`/api/me/passkeys/${only.id}`), 422, 42201, 'last method');
+    assertError(await demo.api.delete(`/api/me/passkeys/${only.id}`), 422, 42201, 'last method');
     assert.equal((await demo.api.get('/api/me/passkeys')).json().list.length, 1);
 
     // with a password left, the passkey may go
-    assert.equal((await me.api.del(`/api/me/passkeys/${passkey.id}`)).statusCode, 204);
-    assertError(await me.api.del(`/api/me/passkeys/${passkey.id}`), 404, 40401, 'gone');
+    assert.equal((await me.api.delete(`/api/me/passkeys/${passkey.id}`)).statusCode, 204);
+    assertError(await me.api.delete(`/api/me/passkeys/${passkey.id}`), 404, 40401, 'gone');
     assertError(await post('/api/auth/passkeys/login/verify', { credential: auth.get(await loginOptions()) }), 401, 40106, 'removed passkey');
 
     const { auth: demoKey } = { auth: new SoftAuthenticator(ORIGIN) };
@@ -156,7 +156,7 @@ describe('passkeys', () => {
   });
 
   it('is not offered without PUBLIC_URL', async () => {
-    const off = await createTestApp({ publicUrl: null }, t.testDb);
+    const off = await build({ publicUrl: null }, { database: t.testDb });
     try {
       assertError(await off.app.inject({ method: 'POST', url: '/api/auth/passkeys/login/options' }), 404, 40401, 'off');
       assert.ok(!(await off.app.inject({ url: '/api/config' })).json().auth_methods.includes('passkey'));

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { freshUsername, register, signedIn, signIn, type SignedIn } from './helpers/accounts.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { assertError } from './helpers/assert.ts';
+import { build, type TestApp } from './helpers/index.ts';
+import { assertError } from './helpers/index.ts';
 
 interface SessionItem {
   id: number;
@@ -14,9 +14,9 @@ interface SessionItem {
 }
 
 describe('sessions', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => t.close());
 
@@ -62,10 +62,10 @@ describe('sessions', () => {
     const other = await signIn(t.app, username);
     const target = (await sessionsOf(me)).find((s) => !s.current)!;
     assert.equal((await other.api.get('/api/me')).statusCode, 200);
-    assert.equal((await me.api.del(`/api/me/sessions/${target.id}`)).statusCode, 204);
+    assert.equal((await me.api.delete(`/api/me/sessions/${target.id}`)).statusCode, 204);
     assertError(await other.api.get('/api/me'), 401, 40101, 'access token of the ended session');
     assertError(await refresh(other.refresh_token), 401, 40102, 'refresh token of the ended session');
-    assertError(await me.api.del(`/api/me/sessions/${target.id}`), 404, 40401, 'already ended');
+    assertError(await me.api.delete(`/api/me/sessions/${target.id}`), 404, 40401, 'already ended');
     assert.deepEqual(
       (await sessionsOf(me)).map((s) => s.current),
       [true],
@@ -78,7 +78,7 @@ describe('sessions', () => {
     const me = await register(t.app, username);
     const others = [await signIn(t.app, username), await signIn(t.app, username), await signIn(t.app, username)];
     assert.equal((await sessionsOf(me)).length, 4);
-    assert.equal((await me.api.del('/api/me/sessions')).statusCode, 204);
+    assert.equal((await me.api.delete('/api/me/sessions')).statusCode, 204);
     for (const o of others) {
       assertError(await o.api.get('/api/me'), 401, 40101, 'other access token');
       assertError(await refresh(o.refresh_token), 401, 40102, 'other refresh token');

@@ -25,6 +25,8 @@ describe('a group shared by two browsers', () => {
 
   async function quickAdd(tab: Tab, amount: string, note: string) {
     const quick = tab.page.getByRole('form', { name: 'Quick add' });
+    // the categories arrive after the list: wait for the picker to hold one
+    await quick.locator('select[name="quick-category"] option').first().waitFor({ state: 'attached' });
     await quick.locator('input[name="quick-amount"]').fill(amount);
     await quick.locator('input[name="quick-note"]').fill(note);
     await quick.getByRole('button', { name: 'Add' }).click();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { client, type Client } from './transactions-factories.ts';
+import { clientOf, type Client } from './http.ts';
 
 export interface SignedIn {
   access_token: string;
@@ -15,7 +15,7 @@ export const freshUsername = (prefix = 'user') => `${prefix}_${process.pid}_${++
 export const GOOD_PASSWORD = 'correct horse battery staple';
 
 function signedIn(app: FastifyInstance, body: Omit<SignedIn, 'api'>): SignedIn {
-  return { ...body, api: client(app, { authorization: `Bearer ${body.access_token}`, 'user-agent': 'test-agent' }) };
+  return { ...body, api: clientOf(app, () => ({ authorization: `Bearer ${body.access_token}`, 'user-agent': 'test-agent' })) };
 }
 
 /** Registers an account through the API and answers its sign-in. */
