@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createDatabase, runMigrations, type Database } from './db/client.ts';
 import { Errors } from './lib/errors.ts';
-import { nulPath } from './lib/text.ts';
+import { badTextIn } from './lib/text.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { modules } from './modules/index.ts';
 import { createUserStateCache, installAuth } from './plugins/auth.ts';
@@ -78,12 +78,13 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
     return payload;
   });
   if (ownsDatabase) app.addHook('onClose', async () => database.close());
-  // after validation and the route's own role checks: text with a NUL character is a validation failure
+  // after validation and the route's own role checks: text PostgreSQL refuses (NUL, lone
+  // surrogates) is a validation failure
   app.addHook('preHandler', async (request) => {
     if (!request.routeOptions.url?.startsWith('/api')) return;
     for (const [part, value] of [['query', request.query], ['body', request.body], ['params', request.params]] as const) {
-      const path = nulPath(value);
-      if (path !== null) throw Errors.field(path || part, 'must not contain NUL characters');
+      const bad = badTextIn(value);
+      if (bad) throw Errors.field(bad.path || part, bad.problem);
     }
   });
 

@@ -106,7 +106,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
       const out = await withIdempotency(
         app.db,
         { userId: user.id, scope: 'import', key: req.headers['idempotency-key'], body: { file: bytes, dry_run: dryRun } },
-        async () => ({ status: 200, body: await importFile(app.db, user.id, bytes, dryRun) }),
+        async (tx) => ({ status: 200, body: await importFile(tx, user.id, bytes, dryRun) }),
       );
       // only a 200 answer is ever stored and replayed
       return reply.code(out.status as 200).send(out.body);
