@@ -3,7 +3,7 @@
 // - GET /api/stats/summary median latency (user with 100,000 rows) vs the same aggregates in SQL;
 // - filtered list p99 at 50 connections over 1,000,000 rows of 100 users.
 import pg from 'pg';
-import { createTokenService } from '../src/modules/auth/tokens.ts';
+import { createTokenService } from '../src/lib/tokens.ts';
 import { cannon, median, startBenchServer, summary } from './lib.ts';
 import { ensureBenchData } from './seed.ts';
 

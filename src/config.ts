@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -30,8 +31,6 @@ export interface Config {
   jwtSecretGenerated: boolean;
   logDir: string;
   logLevel: string;
-  /** false: no log files (tests) */
-  logToFile: boolean;
   logToStdout: boolean;
   appTimezone: string;
   demoLogin: boolean;
@@ -46,6 +45,23 @@ export interface Config {
   scheduler: boolean;
   /** serve the web client at / */
   webClient: boolean;
+  /**
+   * Which proxies may set X-Forwarded-For (client address of rate limits and logs): false (none,
+   * the default), a hop count, or a list of proxy addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[];
+  timeouts: ServerTimeouts;
+}
+
+export interface ServerTimeouts {
+  /** whole request (headers and body) must arrive within this; 0: no limit */
+  requestMs: number;
+  /** headers must arrive within this (slow-header clients are cut) */
+  headersMs: number;
+  /** an idle kept-alive connection is closed after this */
+  keepAliveMs: number;
+  /** a socket with no activity at all is closed after this; 0: no limit */
+  connectionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +101,49 @@ function parseUrl(name: string, raw: string | undefined, protocols: string[]): s
   }
   if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
   return raw.trim();
+}
+
+function parseMs(name: string, raw: string | undefined, dflt: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const v = raw.trim();
+  if (!/^\d{1,9}$/.test(v) || (Number(v) !== 0 && Number(v) < min)) throw new ConfigError(`${name} must be 0 or a whole number of milliseconds of at least ${min}, got "${raw}"`);
+  return Number(v);
+}
+
+function isCidrOrIp(entry: string): boolean {
+  const [addr, bits, ...rest] = entry.split('/');
+  if (rest.length || !addr) return false;
+  const family = isIP(addr);
+  if (!family) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: unset or false (trust no proxy), a hop count, or a comma list of addresses/CIDRs. */
+export function parseTrustProxy(raw: string | undefined): false | number | string[] {
+  const v = (raw ?? '').trim();
+  if (v === '' || v.toLowerCase() === 'false' || v === '0') return false;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  if (v.toLowerCase() === 'true') {
+    throw new ConfigError('TRUST_PROXY=true would let any client choose its own address; give the number of proxies in front of the service or their addresses');
+  }
+  const entries = list(v);
+  for (const e of entries) {
+    if (!isCidrOrIp(e)) throw new ConfigError(`TRUST_PROXY must be a hop count or a comma list of IP addresses or CIDR ranges; "${e}" is neither`);
+  }
+  return entries;
+}
+
+export function parseTimeouts(env: NodeJS.ProcessEnv): ServerTimeouts {
+  const t: ServerTimeouts = {
+    requestMs: parseMs('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 60_000, 1000),
+    headersMs: parseMs('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000, 1000),
+    keepAliveMs: parseMs('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 72_000, 1000),
+    connectionMs: parseMs('CONNECTION_TIMEOUT_MS', env.CONNECTION_TIMEOUT_MS, 120_000, 1000),
+  };
+  if (t.headersMs === 0) throw new ConfigError('HEADERS_TIMEOUT_MS must not be 0: clients sending headers slowly would hold connections forever');
+  if (t.requestMs !== 0 && t.headersMs > t.requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  return t;
 }
 
 function list(raw: string | undefined): string[] {
@@ -136,7 +195,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jwtSecretGenerated: generated,
     logDir: path.resolve(env.LOG_DIR || path.join(dataDir, 'logs')),
     logLevel,
-    logToFile: true,
     logToStdout: true,
     appTimezone,
     demoLogin: parseBool('DEMO_LOGIN', env.DEMO_LOGIN, true),
@@ -152,5 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    timeouts: parseTimeouts(env),
   });
 }

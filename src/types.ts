@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
-import type { TokenService } from './modules/auth/tokens.ts';
+import type { Clock } from './lib/clock.ts';
+import type { TokenService } from './lib/tokens.ts';
 import type { UserStateCache } from './plugins/auth.ts';
 
 export type AuthMode = 'public' | 'user' | 'admin' | 'token';
@@ -15,6 +16,7 @@ declare module 'fastify' {
     config: Readonly<Config>;
     database: Database;
     db: Db;
+    clock: Clock;
     tokens: TokenService;
     userState: UserStateCache;
   }

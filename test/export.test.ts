@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactionTags, users } from '../src/db/schema/index.ts';
-import { createTokenService } from '../src/modules/auth/tokens.ts';
+import { createTokenService } from '../src/lib/tokens.ts';
 import { centsToDecimal, csvCell, EXPORT_PAGE, exportPages, isoFromUtcText, neutralizeFormula } from '../src/modules/export-import/export.service.ts';
 import { createTestApp, TEST_SECRET, type TestContext } from './helpers/app.ts';
 import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';

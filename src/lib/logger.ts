@@ -17,7 +17,7 @@ export interface LogFileHealth {
 const REOPEN_AFTER_MS = 30_000;
 
 /**
- * Appends each line to `app-YYYY-MM-DD.log`, the day taken in APP_TIMEZONE (pino-roll rolls by
+ * Appends each line to `app-YYYY-MM-DD.log`, the day taken in APP_TIMEZONE (a rolling library rolls by
  * the machine's clock and names files by sequence, which would not match the contract's dates).
  * When the file cannot be written (folder missing or unwritable, disk full) the lines go to
  * `fallback` (stdout) instead, `health()` says so, and the file is tried again 30 s later: a log

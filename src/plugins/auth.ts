@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { Errors } from '../lib/errors.ts';
@@ -67,17 +68,25 @@ export function userOf(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
-export function installAuth(app: FastifyInstance): void {
-  app.decorateRequest('user', null);
-  // onRequest runs before body parsing and validation, which gives the contract's order:
-  // unknown route, then authentication, then administrator role, then body size and validation.
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
-    const mode = request.routeOptions.config.auth ?? 'user';
-    if (mode === 'public' || mode === 'token') return;
-    const token = bearerToken(request.headers.authorization);
-    if (!token) throw Errors.unauthorized('access token missing');
-    request.user = await authenticateAccessToken(app, token);
-    if (mode === 'admin' && request.user.role !== 'admin') throw Errors.adminRequired();
-  });
-}
+/**
+ * Who is calling: `request.user` from the bearer access token, checked against the user's current
+ * state (`app.userState`, cached). Routes say who may call them with `config.auth` (default `user`).
+ */
+export default fp(
+  async (app) => {
+    app.decorate('userState', createUserStateCache(app.db, app.config.authCacheTtlMs));
+    app.decorateRequest('user', null);
+    // onRequest runs before body parsing and validation, which gives the contract's order:
+    // unknown route, then authentication, then administrator role, then body size and validation.
+    app.addHook('onRequest', async (request) => {
+      if (request.is404) return;
+      const mode = request.routeOptions.config.auth ?? 'user';
+      if (mode === 'public' || mode === 'token') return;
+      const token = bearerToken(request.headers.authorization);
+      if (!token) throw Errors.unauthorized('access token missing');
+      request.user = await authenticateAccessToken(app, token);
+      if (mode === 'admin' && request.user.role !== 'admin') throw Errors.adminRequired();
+    });
+  },
+  { name: 'auth', fastify: '5.x', dependencies: ['database', 'tokens', 'errors'] },
+);

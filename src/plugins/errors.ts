@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { AppError, Errors, type ErrorDetail } from '../lib/errors.ts';
 
 interface AjvLikeError {
@@ -70,7 +71,7 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   return reply.code(err.status).type('application/json; charset=utf-8').send(body);
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = toAppError(error);
     if (known) {
@@ -91,3 +92,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     return sendError(reply, Errors.notFound(`route ${request.method} ${request.url.split('?')[0]}`));
   });
 }
+
+/** One error handler and one not-found handler: every error answers the contract's envelope. */
+export default fp(async (app) => installErrorHandler(app), { name: 'errors', fastify: '5.x' });

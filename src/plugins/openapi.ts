@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { ErrorBody } from '../lib/schemas.ts';
 
 const ERROR_TEXT: Record<number, string> = {
@@ -60,7 +61,8 @@ export function decorateRoute(route: RouteOptions): void {
   if (!schema.tags) schema.tags = [url.split('/')[2] ?? 'api'];
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  app.addHook('onRoute', decorateRoute);
   await app.register(swagger, {
     // Uploads are read as streams (no body schema to validate); the document still describes the
     // multipart body with its `file` field.
@@ -97,3 +99,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
 }
+
+/**
+ * The OpenAPI 3.1 document at /api/openapi.json and its viewer at /api/docs. Registered before the
+ * feature modules: its onRoute hook completes each route's schema as the route is added.
+ */
+export default fp(registerOpenApi, { name: 'openapi', fastify: '5.x' });

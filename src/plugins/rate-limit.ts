@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { Errors } from '../lib/errors.ts';
 
@@ -16,7 +17,7 @@ export function bucketOf(request: FastifyRequest): string {
   return `ip:${request.ip}`;
 }
 
-export async function registerRateLimit(app: FastifyInstance): Promise<void> {
+async function registerRateLimit(app: FastifyInstance): Promise<void> {
   const limits = app.config.rateLimit;
   if (!limits.enabled) return;
   let redis: Redis | null = null;
@@ -42,3 +43,6 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
     },
   });
 }
+
+/** Counts requests per bucket; after `auth`, whose hook sets the user a bucket may be keyed by. */
+export default fp(registerRateLimit, { name: 'rate-limit', fastify: '5.x', dependencies: ['auth', 'errors'] });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { UserStateCache } from './auth.ts';
 
@@ -8,7 +9,7 @@ import type { UserStateCache } from './auth.ts';
  * lookup of that user. Without Redis (or while it is down) other processes follow within the
  * cache's lifetime, as before.
  */
-export async function shareUserInvalidation(app: FastifyInstance): Promise<void> {
+async function shareUserInvalidation(app: FastifyInstance): Promise<void> {
   const url = app.config.redisUrl;
   if (!url) return;
   const channel = `${app.config.rateLimit.namespace ?? 'ledger'}:user-invalidate`;
@@ -39,3 +40,5 @@ export async function shareUserInvalidation(app: FastifyInstance): Promise<void>
     sub.disconnect();
   });
 }
+
+export default fp(shareUserInvalidation, { name: 'shared-invalidation', fastify: '5.x', dependencies: ['auth'] });

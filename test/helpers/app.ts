@@ -19,7 +19,6 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     jwtSecretGenerated: false,
     logDir: '/tmp/ledger-test-logs',
     logLevel: 'silent',
-    logToFile: false,
     logToStdout: false,
     appTimezone: 'UTC',
     demoLogin: true,
@@ -31,6 +30,8 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     authCacheTtlMs: 60_000,
     scheduler: false,
     webClient: true,
+    trustProxy: false,
+    timeouts: { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 },
     ...overrides,
   });
 }

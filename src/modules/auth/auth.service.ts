@@ -5,7 +5,7 @@ import { Errors } from '../../lib/errors.ts';
 import { createDefaultCategories } from '../categories/categories.defaults.ts';
 import { seedDemoData } from '../demo/demo.service.ts';
 import * as repo from './auth.repo.ts';
-import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from './tokens.ts';
+import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from '../../lib/tokens.ts';
 import type { IdentityProvider } from './wechat.ts';
 
 export const MAX_REFRESH_TOKENS = 5;
