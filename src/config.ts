@@ -51,6 +51,8 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   timeouts: ServerTimeouts;
+  /** on SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
+  shutdownGraceMs: number;
 }
 
 export interface ServerTimeouts {
@@ -212,5 +214,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     webClient: true,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
+    shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),
   });
 }

@@ -1,12 +1,21 @@
 import multipart from '@fastify/multipart';
 import fp from 'fastify-plugin';
+import { Errors } from '../lib/errors.ts';
 
 export const MULTIPART_FILE_LIMIT = 20 * 1024 * 1024;
+/** room for the multipart boundaries and part headers around the file */
+const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** Multipart uploads (avatars, imports, backup restores): one file of at most 20 MB per request. */
 export default fp(
   async (app) => {
     await app.register(multipart, { limits: { fileSize: MULTIPART_FILE_LIMIT, files: 1, fields: 10, parts: 12 } });
+    // a declared length over the limit is refused before a byte of the body is read (after
+    // authentication: multipart bodies are read by the handler, not before validation)
+    app.addHook('preValidation', async (request) => {
+      const length = Number(request.headers['content-length']);
+      if (request.isMultipart() && length > MULTIPART_FILE_LIMIT + MULTIPART_OVERHEAD) throw Errors.tooLarge(`the upload is larger than ${MULTIPART_FILE_LIMIT / 1048576} MiB`);
+    });
   },
   { name: 'uploads', fastify: '5.x', dependencies: ['errors'] },
 );

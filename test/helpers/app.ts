@@ -32,6 +32,7 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     webClient: true,
     trustProxy: false,
     timeouts: { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 },
+    shutdownGraceMs: 25_000,
     ...overrides,
   });
 }
