@@ -151,6 +151,56 @@ describe('hostile input found by the outside probe', () => {
   });
 });
 
+describe('the OpenAPI document and the log', () => {
+  it('declares JSON errors on binary routes, the 401 of refresh and logout, 413/415 only with a body, and named shared schemas', async () => {
+    const t = await createTestApp();
+    try {
+      const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+      const op = (p: string, m: string) => doc.paths[p][m];
+      for (const [p, m] of [['/api/avatars/{key}', 'get'], ['/api/backup/{id}/download', 'get'], ['/api/export', 'get']] as const) {
+        for (const [status, r] of Object.entries(op(p, m).responses as Record<string, { content?: Record<string, unknown> }>)) {
+          if (Number(status) >= 400) assert.deepEqual(Object.keys(r.content ?? {}), ['application/json'], `${p} ${status}`);
+        }
+      }
+      for (const p of ['/api/auth/refresh', '/api/auth/logout', '/api/auth/login']) assert.ok(op(p, 'post').responses['401'], `${p} 401`);
+      const del = op('/api/transactions/{id}', 'delete').responses;
+      assert.equal(del['413'], undefined);
+      assert.equal(del['415'], undefined);
+      assert.ok(op('/api/transactions', 'post').responses['413']);
+      assert.ok(op('/api/import', 'post').responses['415']);
+      for (const status of ['503', '431']) assert.ok(op('/api/transactions', 'get').responses[status], status);
+      for (const name of ['Error', 'Transaction', 'Category', 'SavedFilter']) assert.ok(doc.components.schemas[name], name);
+      assert.equal(op('/api/transactions', 'post').responses['201'].content['application/json'].schema.$ref, '#/components/schemas/Transaction');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('logs a refused third-party login (not configured) as a warning without a stack trace', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { default: pino } = await import('pino');
+    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const { buildApp } = await import('../src/app.ts');
+    const { testConfig } = await import('./helpers/app.ts');
+    const { createTestDatabase } = await import('./helpers/db.ts');
+    const tdb = await createTestDatabase();
+    const app = await buildApp(testConfig({ wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' } }), { database: tdb.database, logger });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { code: 'abc' } });
+      assertError(res, 503, 50301, 'login');
+      assert.ok(Number(res.headers['retry-after']) > 0);
+      const entry = lines.find((l) => String(l.msg).includes('not configured'));
+      assert.ok(entry, 'logged');
+      assert.equal(entry.level, 40);
+      assert.doesNotMatch(JSON.stringify(entry), /"stack"/);
+      assert.equal(lines.filter((l) => Number(l.level) >= 50).length, 0, 'nothing at error level');
+    } finally {
+      await app.close();
+      await tdb.drop();
+    }
+  });
+});
+
 describe('faults outside a request', () => {
   it('a log file that cannot be written falls back to stdout and says so', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ledger-log-'));
