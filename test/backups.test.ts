@@ -138,7 +138,7 @@ async function blankPgDatabase(): Promise<{ url: string; drop(): Promise<void> }
   };
 }
 
-const blankPglite = () => createDatabase({ databaseUrl: null, embeddedDbDir: null });
+const blankPglite = () => createDatabase({ databaseUrl: null, embeddedDbDir: null, blank: true });
 
 describe('backup file and restore', () => {
   let dir: string;

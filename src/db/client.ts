@@ -1,4 +1,4 @@
-import { constants as fsConstants, mkdirSync } from 'node:fs';
+import { constants as fsConstants, existsSync, mkdirSync } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { loadTemplate } from './embedded-template.ts';
 import * as schema from './schema/index.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -44,6 +45,8 @@ export interface DbOptions {
   poolSize?: number;
   /** how long a request waits for a pooled connection before the database counts as unavailable (default 5 s) */
   connectTimeoutMs?: number;
+  /** embedded only: a new database without any table (not from the migrated template) */
+  blank?: boolean;
   /** where failures of idle or checked-out connections are reported (they must never end the process) */
   onConnectionError?: (err: Error) => void;
 }
@@ -81,7 +84,11 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
     };
   }
   if (opts.embeddedDbDir) mkdirSync(opts.embeddedDbDir, { recursive: true });
-  const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir) : new PGlite();
+  // a new database (an empty folder, or in memory) starts from the installation's migrated template
+  const fresh = !opts.embeddedDbDir || !existsSync(path.join(opts.embeddedDbDir, 'PG_VERSION'));
+  const template = fresh && !opts.blank ? loadTemplate() : null;
+  const options = template ? { loadDataDir: template } : {};
+  const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir, options) : new PGlite(options);
   await client.waitReady;
   await client.exec("set time zone 'UTC'");
   const db = drizzlePglite(client, { schema }) as unknown as Db;
