@@ -11,6 +11,7 @@ import { modules } from './modules/index.ts';
 import auth, { authGate } from './plugins/auth.ts';
 import database from './plugins/database.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
+import graceful from './plugins/graceful.ts';
 import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -84,6 +85,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   app.decorate('config', config);
   app.decorate('logHealth', opts.logHealth ?? (() => ({ ok: true, error: null })));
   await app.register(errors);
+  await app.register(graceful);
   await app.register(jsonBody);
   await app.register(database, { database: opts.database, clock: opts.clock });
   await app.register(tokens);

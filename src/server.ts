@@ -45,17 +45,12 @@ async function main() {
   closeWithGrace({ delay: grace + 2_000, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'closing after an error');
     else logger.info({ signal, graceMs: grace }, 'shutting down: finishing the requests in flight');
-    const cut = setTimeout(() => {
+    await scheduler?.stop();
+    if (!(await app.drain(grace))) {
       logger.warn('grace period over: cutting the connections still open');
       app.server.closeAllConnections();
-    }, grace);
-    cut.unref();
-    try {
-      await scheduler?.stop();
-      await app.close();
-    } finally {
-      clearTimeout(cut);
     }
+    await app.close();
     if (unlock) await unlock();
     logger.info('stopped');
     closeLog();
