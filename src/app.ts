@@ -47,6 +47,15 @@ function makeAjv(coerce: boolean) {
 }
 
 /**
+ * A hop count trusts that many proxies nearest the service, whatever their address (only safe when
+ * the service cannot be reached but through them); Fastify itself refuses to trust by count alone.
+ */
+function trustProxyOption(tp: Config['trustProxy']): false | string[] | ((addr: string, hop: number) => boolean) {
+  if (typeof tp === 'number') return (_addr, hop) => hop < tp;
+  return tp;
+}
+
+/**
  * The whole service without listening. Each plugin declares the plugins it needs, so fastify-plugin
  * refuses an order that would break them; the feature modules come last.
  */
@@ -59,8 +68,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
-    // a hop count is supported at run time though the option's type leaves it out
-    trustProxy: config.trustProxy as boolean | string[],
+    trustProxy: trustProxyOption(config.trustProxy),
     connectionTimeout: config.timeouts.connectionMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
     requestTimeout: config.timeouts.requestMs,

@@ -83,7 +83,7 @@ describe('administration: dashboard and users', () => {
     it('expires the cache after 60 seconds and takes "today" in APP_TIMEZONE', async () => {
       // 2001-03-01T12:00Z is already 2 March in Kiritimati (UTC+14)
       let clock = Date.parse('2001-03-01T12:00:00.000Z');
-      const service = createAdminService({ db: t.db, timezone: 'Pacific/Kiritimati', onUserChanged: () => {}, now: () => clock });
+      const service = createAdminService({ db: t.db, config: { appTimezone: 'Pacific/Kiritimati' }, onUserChanged: () => {}, clock: { now: () => new Date(clock) } });
       await createUser(t.db, { createdAt: new Date('2001-03-01T10:30:00.000Z') }); // 00:30 on 2 March local
       await createUser(t.db, { createdAt: new Date('2001-03-01T09:30:00.000Z') }); // 23:30 on 1 March local
       const a = await service.dashboard();
@@ -96,7 +96,7 @@ describe('administration: dashboard and users', () => {
       const b = await service.dashboard();
       assert.equal(b.users.new_today, 2);
       assert.equal(b.generated_at, '2001-03-01T12:01:00.000Z');
-      const utc = createAdminService({ db: t.db, timezone: 'UTC', onUserChanged: () => {}, now: () => clock });
+      const utc = createAdminService({ db: t.db, config: { appTimezone: 'UTC' }, onUserChanged: () => {}, clock: { now: () => new Date(clock) } });
       assert.equal((await utc.dashboard()).users.new_today, 3);
     });
   });

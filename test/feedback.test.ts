@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { systemClock } from '../src/lib/clock.ts';
 import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
@@ -187,6 +188,7 @@ describe('feedback', () => {
     const fb = await submit(author);
     const failing = createFeedbackService({
       db: t.db,
+      clock: systemClock,
       notify: async (tx, row, adminId) => {
         await notifyAuthor(tx, row, adminId);
         throw new AppError(503, 50301, 'notification channel down');
@@ -198,7 +200,7 @@ describe('feedback', () => {
     assert.equal(row!.reply, null);
     assert.equal(row!.repliedAt, null);
     assert.equal((await noticesOf(author.id)).length, 0);
-    const working = createFeedbackService({ db: t.db });
+    const working = createFeedbackService({ db: t.db, clock: systemClock });
     const ok = await working.reply(admin.id, fb.id, 'sticks');
     assert.equal(ok.status, 'replied');
     assert.equal((await noticesOf(author.id)).length, 1);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { systemClock } from '../src/lib/clock.ts';
 import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
@@ -264,7 +265,7 @@ describe('groups', () => {
   it('retries invite code collisions and answers 50002 when they persist', async () => {
     const owner = await createUser(t.db);
     const taken = await createGroup(t.db, owner.id);
-    const always = createGroupsService({ db: t.db, generateCode: () => taken.inviteCode });
+    const always = createGroupsService({ db: t.db, clock: systemClock, generateCode: () => taken.inviteCode });
     await assert.rejects(always.create(owner.id, { name: 'Clash' }), (err: unknown) => err instanceof AppError && err.code === 50002 && err.status === 500);
     const own = await createGroup(t.db, owner.id);
     await assert.rejects(always.refreshCode(owner.id, own.id), (err: unknown) => err instanceof AppError && err.code === 50002);
@@ -272,13 +273,13 @@ describe('groups', () => {
     assert.equal(unchanged!.inviteCode, own.inviteCode);
     const fresh = await unusedCode();
     const seq = [taken.inviteCode, taken.inviteCode, fresh];
-    const eventually = createGroupsService({ db: t.db, generateCode: () => seq.shift()! });
+    const eventually = createGroupsService({ db: t.db, clock: systemClock, generateCode: () => seq.shift()! });
     const g = await eventually.create(owner.id, { name: 'Third try' });
     assert.equal(g.invite_code, fresh);
     assert.equal(g.member_count, 1);
     const fresh2 = await unusedCode();
     const seq2 = [taken.inviteCode, fresh2];
-    const refresher = createGroupsService({ db: t.db, generateCode: () => seq2.shift()! });
+    const refresher = createGroupsService({ db: t.db, clock: systemClock, generateCode: () => seq2.shift()! });
     assert.deepEqual(await refresher.refreshCode(owner.id, own.id), { invite_code: fresh2 });
   });
 });

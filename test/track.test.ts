@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { fixedClock } from '../src/lib/clock.ts';
 import { after, before, describe, it } from 'node:test';
 import { desc, eq } from 'drizzle-orm';
 import { trackEvents } from '../src/db/schema/index.ts';
@@ -110,7 +111,7 @@ describe('analytics events', () => {
     it('takes days in APP_TIMEZONE, ranks the top 10 over 7 days', async () => {
       // a clock of its own, far from the other rows: 2001-03-10T12:00Z is already 11 March in Kiritimati (UTC+14)
       const now = new Date('2001-03-10T12:00:00.000Z');
-      const service = createTrackService({ db: t.db, timezone: 'Pacific/Kiritimati', now: () => now });
+      const service = createTrackService({ db: t.db, config: { appTimezone: 'Pacific/Kiritimati' }, clock: fixedClock(now) });
       const at = (iso: string, eventType: string, userId: number | null = user.id) => ({ userId, eventType, createdAt: new Date(iso) });
       const rows = [
         at('2001-03-10T10:30:00.000Z', 'open'), // 11 Mar 00:30 local: today

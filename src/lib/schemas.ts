@@ -1,4 +1,5 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+import type { TransactionKind } from './domain.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -18,6 +19,8 @@ export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 86
 export const CalendarDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 export const MonthString = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
 export const Kind = Type.Union([Type.Literal('expense'), Type.Literal('income')]);
+// the schema spells the kinds of domain.ts: this stops compiling when the two differ
+export const kindsMatch: [Static<typeof Kind>] extends [TransactionKind] ? ([TransactionKind] extends [Static<typeof Kind>] ? true : never) : never = true;
 export const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' });
 /** money in a request: a JSON number or a decimal string, checked exactly by parseAmount */
 export const AmountInput = Type.Union([Type.Number(), Type.String()], {

@@ -1,25 +1,36 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { UserStateCache } from '../plugins/auth.ts';
+
+/** What a scheduled task works with; an app instance has all of it. */
+export interface TaskDeps {
+  db: Db;
+  config: Pick<Config, 'appTimezone'>;
+  log: FastifyBaseLogger;
+  userState: UserStateCache;
+}
 
 export interface SchedulerTask {
   name: string;
-  run(app: FastifyInstance, now: Date): Promise<unknown>;
+  run(deps: TaskDeps, now: Date): Promise<unknown>;
 }
 
-export async function runSchedulerOnce(app: FastifyInstance, tasks: SchedulerTask[], now: Date = new Date()): Promise<void> {
+export async function runSchedulerOnce(deps: TaskDeps, tasks: SchedulerTask[], now: Date = new Date()): Promise<void> {
   for (const task of tasks) {
     try {
-      await task.run(app, now);
+      await task.run(deps, now);
     } catch (err) {
-      app.log.error({ err, task: task.name }, 'scheduled task failed');
+      deps.log.error({ err, task: task.name }, 'scheduled task failed');
     }
   }
 }
 
-export function startScheduler(app: FastifyInstance, tasks: SchedulerTask[], everyMs = 60_000): { stop(): Promise<void> } {
+export function startScheduler(deps: TaskDeps, tasks: SchedulerTask[], everyMs = 60_000): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   const tick = () => {
     if (running) return;
-    running = runSchedulerOnce(app, tasks).finally(() => {
+    running = runSchedulerOnce(deps, tasks).finally(() => {
       running = null;
     });
   };

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { AppError, Errors } from '../lib/errors.ts';
+import type { TokenService } from '../lib/tokens.ts';
 import type { AuthUser } from '../types.ts';
 
 export interface UserState {
@@ -54,10 +55,15 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
+export interface Authenticator {
+  tokens: TokenService;
+  userState: UserStateCache;
+}
+
 /** Verifies an access token and the user's current state; throws 40101/40104. */
-export async function authenticateAccessToken(app: FastifyInstance, token: string): Promise<AuthUser> {
-  const claims = await app.tokens.verifyAccess(token);
-  const state = await app.userState.get(claims.userId);
+export async function authenticateAccessToken({ tokens, userState }: Authenticator, token: string): Promise<AuthUser> {
+  const claims = await tokens.verifyAccess(token);
+  const state = await userState.get(claims.userId);
   if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
   return { id: claims.userId, role: state.role };
 }

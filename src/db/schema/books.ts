@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { TRANSACTION_KINDS } from '../../lib/domain.ts';
 import {
   bigint,
   boolean,
@@ -16,7 +17,7 @@ import {
 import { users } from './users.ts';
 import { groups } from './groups.ts';
 
-export const kindEnum = ['expense', 'income'] as const;
+export const kindEnum = TRANSACTION_KINDS;
 
 export const categories = pgTable(
   'categories',

@@ -8,7 +8,8 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const service = createAdminService({
     db: app.db,
-    timezone: app.config.appTimezone,
+    clock: app.clock,
+    config: app.config,
     onUserChanged: (id) => app.userState.invalidate(id),
   });
   const admin = { auth: 'admin' as const };

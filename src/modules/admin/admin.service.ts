@@ -1,14 +1,16 @@
 import type { Db, Tx } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { todayIn } from '../../lib/dates.ts';
 import { revokeAllForUser } from '../auth/auth.repo.ts';
-import * as repo from './admin.repo.ts';
+import * as adminRepo from './admin.repo.ts';
 import type { AdminUser, Dashboard, UserListQuery } from './admin.schemas.ts';
 
 export const DASHBOARD_TTL_MS = 60_000;
 
-export function toAdminUser(row: repo.UserRow): AdminUser {
+export function toAdminUser(row: adminRepo.UserRow): AdminUser {
   return {
     id: row.id,
     nickname: row.nickname,
@@ -24,13 +26,16 @@ export function toAdminUser(row: repo.UserRow): AdminUser {
 
 export interface AdminServiceDeps {
   db: Db;
-  timezone: string;
+  clock: Clock;
+  config: Pick<Config, 'appTimezone'>;
   /** called after a user's role, status or deletion changed, so that auth sees it at once */
   onUserChanged: (userId: number) => void;
-  now?: () => number;
+  repo?: typeof adminRepo;
 }
 
-export function createAdminService({ db, timezone, onUserChanged, now = Date.now }: AdminServiceDeps) {
+export function createAdminService({ db, clock, config, onUserChanged, repo = adminRepo }: AdminServiceDeps) {
+  const timezone = config.appTimezone;
+  const now = () => clock.now().getTime();
   // one cache per service, i.e. per app instance
   let cached: { value: Dashboard; at: number } | null = null;
 
@@ -40,7 +45,7 @@ export function createAdminService({ db, timezone, onUserChanged, now = Date.now
   }
 
   /** Refuses a change that would leave no active administrator. */
-  async function keepAnAdmin(tx: Tx, user: repo.UserRow, what: string) {
+  async function keepAnAdmin(tx: Tx, user: adminRepo.UserRow, what: string) {
     const isActiveAdmin = user.role === 'admin' && user.status === 'active' && user.deletedAt === null;
     if (isActiveAdmin && (await repo.countOtherActiveAdmins(tx, user.id)) === 0) {
       throw Errors.rule(`cannot ${what} the last active administrator`);

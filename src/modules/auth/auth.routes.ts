@@ -13,6 +13,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     provider: createWechatProvider(app.config.wechat),
     config: app.config,
     onUserChanged: (id) => app.userState.invalidate(id),
+    clock: app.clock,
   });
   const pub = { auth: 'public' as const };
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { Errors } from '../../lib/errors.ts';
 import { createDefaultCategories } from '../categories/categories.defaults.ts';
 import { seedDemoData } from '../demo/demo.service.ts';
-import * as repo from './auth.repo.ts';
+import * as authRepo from './auth.repo.ts';
 import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from '../../lib/tokens.ts';
 import type { IdentityProvider } from './wechat.ts';
 
@@ -31,14 +32,15 @@ export interface AuthServiceDeps {
   config: Pick<Config, 'adminOpenids' | 'demoLogin' | 'appTimezone'>;
   /** called after a user's role changes so that cached lookups follow at once */
   onUserChanged: (userId: number) => void;
-  now?: () => Date;
+  clock: Clock;
+  repo?: typeof authRepo;
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, tokens } = deps;
-  const now = deps.now ?? (() => new Date());
+  const { db, tokens, clock, repo = authRepo } = deps;
+  const now = () => clock.now();
 
-  async function issuePair(tx: Executor, user: repo.UserRow, family: string = randomUUID()): Promise<TokenPair> {
+  async function issuePair(tx: Executor, user: authRepo.UserRow, family: string = randomUUID()): Promise<TokenPair> {
     const at = now();
     const refresh = await tokens.signRefresh(user.id, family);
     await repo.insertRefreshToken(tx, { userId: user.id, jtiHash: sha256(refresh.jti), family, expiresAt: refresh.expiresAt, createdAt: at });
@@ -53,11 +55,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     };
   }
 
-  function assertUsable(user: repo.UserRow | undefined): asserts user is repo.UserRow {
+  function assertUsable(user: authRepo.UserRow | undefined): asserts user is authRepo.UserRow {
     if (!user || user.deletedAt || user.status === 'disabled') throw Errors.accountBlocked();
   }
 
-  function withUser(pair: TokenPair, user: repo.UserRow): LoginResult {
+  function withUser(pair: TokenPair, user: authRepo.UserRow): LoginResult {
     return { ...pair, user: { id: user.id, nickname: user.nickname, avatar_url: user.avatarUrl, role: user.role } };
   }
 
@@ -104,6 +106,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       const outcome = await db.transaction(async (tx) => {
         // the user's row lock serializes every refresh of that user, in every process
         const user = await repo.lockUser(tx, claims.userId);
+        // a genuine token of a disabled or deleted account says so, even when disabling revoked the
+        // token: the client can then tell "account disabled" from "session expired"
+        if (!user || user.deletedAt || user.status === 'disabled') return { error: Errors.accountBlocked() };
         const row = await repo.findRefreshToken(tx, sha256(claims.jti));
         if (!row || row.userId !== claims.userId) return { error: Errors.badRefresh() };
         const at = now();
@@ -113,7 +118,6 @@ export function createAuthService(deps: AuthServiceDeps) {
           return { error: Errors.badRefresh('refresh token already used') };
         }
         if (row.revokedAt || row.expiresAt <= at) return { error: Errors.badRefresh() };
-        if (!user || user.deletedAt || user.status === 'disabled') return { error: Errors.accountBlocked() };
         await repo.markRotated(tx, row.id, at);
         return { pair: await issuePair(tx, user, row.family) };
       });

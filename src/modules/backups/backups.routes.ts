@@ -9,7 +9,7 @@ import { createBackupService } from './backups.service.ts';
 
 export default async function backupsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createBackupService({ db: app.db, dataDir: app.config.dataDir, secret: app.config.jwtSecret, log: app.log });
+  const service = createBackupService({ db: app.db, clock: app.clock, config: app.config, log: app.log });
   // a backup still being written is finished before the database closes
   app.addHook('preClose', async () => service.idle());
   app.addHook('onClose', async () => service.idle());

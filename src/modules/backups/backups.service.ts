@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,7 +9,7 @@ import type { Db } from '../../db/client.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { writeBackup } from './backups.archive.ts';
-import * as repo from './backups.repo.ts';
+import * as backupsRepo from './backups.repo.ts';
 import type { Backup, BackupListQuery } from './backups.schemas.ts';
 
 export const DOWNLOAD_TTL_MS = 10 * 60_000;
@@ -41,18 +43,20 @@ export function backupFileName(name: string): string {
 
 export interface BackupServiceDeps {
   db: Db;
-  dataDir: string;
-  secret: string;
+  clock: Clock;
+  config: Pick<Config, 'dataDir' | 'jwtSecret'>;
   log: FastifyBaseLogger;
-  now?: () => number;
+  repo?: typeof backupsRepo;
 }
 
-export function createBackupService({ db, dataDir, secret, log, now = Date.now }: BackupServiceDeps) {
+export function createBackupService({ db, clock, config, log, repo = backupsRepo }: BackupServiceDeps) {
+  const { dataDir, jwtSecret: secret } = config;
+  const now = () => clock.now().getTime();
   const dir = path.join(dataDir, 'backups');
   const fileOf = (name: string) => path.join(dir, backupFileName(name));
   const running = new Set<Promise<void>>();
 
-  function toBackup(row: repo.BackupRow, at: number): Backup {
+  function toBackup(row: backupsRepo.BackupRow, at: number): Backup {
     const out: Backup = { id: row.id, name: row.name, size: Number(row.size), status: row.status, created_at: row.createdAt.toISOString() };
     if (row.status === 'completed') out.downloadToken = signDownloadToken(secret, row.id, at + DOWNLOAD_TTL_MS);
     return out;

@@ -6,7 +6,7 @@ import { createBudgetService } from './budgets.service.ts';
 
 export default async function budgetsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createBudgetService({ db: app.db, appTimezone: app.config.appTimezone });
+  const service = createBudgetService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/budget',

@@ -1,26 +1,19 @@
-import type { Db } from '../../db/client.ts';
-import { requireGroupMember, requireGroupOwner, requireWritableGroup } from '../../lib/access.ts';
+import { requireGroupMember, requireGroupOwner, requireWritableGroup, userTimezone } from '../../lib/access.ts';
+import type { ServiceDeps } from '../../lib/service.ts';
 import { monthRange, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { parseAmount, toMajor } from '../../lib/money.ts';
-import { userTimezone } from '../stats/stats.repo.ts';
-import * as repo from './budgets.repo.ts';
+import * as budgetsRepo from './budgets.repo.ts';
 import type { BudgetBody, BudgetQuery, GroupBudget, MyBudgetBody, PersonalBudget } from './budgets.schemas.ts';
 
 const majorOrNull = (cents: number | null) => (cents === null ? null : toMajor(cents));
 
-export interface BudgetServiceDeps {
-  db: Db;
-  appTimezone: string;
-  now?: () => Date;
-}
+export type BudgetServiceDeps = ServiceDeps<typeof budgetsRepo, 'appTimezone'>;
 
-export function createBudgetService(deps: BudgetServiceDeps) {
-  const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+export function createBudgetService({ db, clock, config, repo = budgetsRepo }: BudgetServiceDeps) {
 
   async function thisMonth(userId: number): Promise<string> {
-    return todayIn((await userTimezone(db, userId)) ?? deps.appTimezone, now()).slice(0, 7);
+    return todayIn(await userTimezone(db, userId, config.appTimezone), clock.now()).slice(0, 7);
   }
 
   async function personal(userId: number, month: string): Promise<PersonalBudget> {
@@ -55,7 +48,7 @@ export function createBudgetService(deps: BudgetServiceDeps) {
   /** null clears; anything else must be a valid amount (40001). */
   const amountOf = (value: unknown): number | null => (value === null ? null : parseAmount(value, 'amount'));
 
-  async function write(owner: repo.BudgetOwner, month: string, cents: number | null): Promise<void> {
+  async function write(owner: budgetsRepo.BudgetOwner, month: string, cents: number | null): Promise<void> {
     if (cents === null) await repo.clearBudget(db, owner, month);
     else await repo.setBudget(db, owner, month, cents);
   }

@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/client.ts';
+import type { TransactionKind } from '../../lib/domain.ts';
 import { categories } from '../../db/schema/index.ts';
 
-export const DEFAULT_CATEGORIES: { kind: 'expense' | 'income'; name: string; color: string; icon: string }[] = [
+export const DEFAULT_CATEGORIES: { kind: TransactionKind; name: string; color: string; icon: string }[] = [
   { kind: 'expense', name: 'Food', color: '#F5A623', icon: 'food' },
   { kind: 'expense', name: 'Transport', color: '#4A90E2', icon: 'transport' },
   { kind: 'expense', name: 'Shopping', color: '#D0021B', icon: 'shopping' },

@@ -19,7 +19,7 @@ import { createCategoryService } from './categories.service.ts';
 
 export default async function categoriesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createCategoryService({ db: app.db, appTimezone: app.config.appTimezone });
+  const service = createCategoryService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/categories',

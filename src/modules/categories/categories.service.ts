@@ -1,11 +1,13 @@
-import type { Db, Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { notYours, userTimezone } from '../../lib/access.ts';
+import type { ServiceDeps } from '../../lib/service.ts';
 import { Errors } from '../../lib/errors.ts';
 import { todayIn } from '../../lib/dates.ts';
 import { parseAmount } from '../../lib/money.ts';
 import { cleanText } from '../../lib/text.ts';
-import { userTimezone } from '../stats/stats.repo.ts';
-import * as repo from './categories.repo.ts';
+import * as categoriesRepo from './categories.repo.ts';
+import type { CategoryKind, CategoryRow } from './categories.repo.ts';
 import {
   MAX_CATEGORIES_PER_USER,
   type CategoryCreateBody,
@@ -16,7 +18,7 @@ import {
 } from './categories.schemas.ts';
 import { fallbackScore, scoreCategories, SUGGEST_LIMIT, SUGGEST_WINDOW } from './categories.suggest.ts';
 
-export function toCategory(row: repo.CategoryRow): CategoryView {
+export function toCategory(row: CategoryRow): CategoryView {
   return {
     id: row.id,
     name: row.name,
@@ -30,24 +32,18 @@ export function toCategory(row: repo.CategoryRow): CategoryView {
 
 const duplicateName = () => Errors.conflict('a category of that kind with that name already exists');
 
-export interface CategoryServiceDeps {
-  db: Db;
-  appTimezone: string;
-  now?: () => Date;
-}
+export type CategoryServiceDeps = ServiceDeps<typeof categoriesRepo, 'appTimezone'>;
 
-export function createCategoryService(deps: CategoryServiceDeps) {
-  const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+export function createCategoryService({ db, clock, config, repo = categoriesRepo }: CategoryServiceDeps) {
 
   /**
    * Moves every transaction, recurring rule and saved-filter reference of `source` to `targetId`,
    * inside the caller's transaction. Checks: target is the caller's (else 40001) and of the same kind (42201).
    */
-  async function moveAll(tx: Tx, userId: number, source: repo.CategoryRow, targetId: number, field: string) {
+  async function moveAll(tx: Tx, userId: number, source: CategoryRow, targetId: number, field: string) {
     if (targetId === source.id) throw Errors.field(field, 'must be another category');
     const target = await repo.lockCategory(tx, userId, targetId);
-    if (!target) throw Errors.field(field, 'is not one of your categories');
+    if (!target) throw notYours.category(field);
     if (target.kind !== source.kind) throw Errors.rule('the target category is of another kind');
     const moved = await repo.moveTransactions(tx, userId, source.id, target.id);
     await repo.moveRecurringRules(tx, userId, source.id, target.id);
@@ -56,7 +52,7 @@ export function createCategoryService(deps: CategoryServiceDeps) {
   }
 
   return {
-    async list(userId: number, kind?: repo.CategoryKind): Promise<{ list: CategoryView[] }> {
+    async list(userId: number, kind?: CategoryKind): Promise<{ list: CategoryView[] }> {
       const rows = await repo.listCategories(db, userId, kind);
       return { list: rows.map(toCategory) };
     },
@@ -107,10 +103,10 @@ export function createCategoryService(deps: CategoryServiceDeps) {
       await db.transaction(async (tx) => {
         await repo.lockOwner(tx, userId);
         const first = await repo.findCategory(tx, userId, ids[0]!);
-        if (!first) throw Errors.field('ids', 'must list only your own categories');
+        if (!first) throw notYours.category('ids');
         const all = await repo.idsOfKind(tx, userId, first.kind);
         const owned = new Set(all);
-        if (!ids.every((id) => owned.has(id))) throw Errors.field('ids', `must list only your own ${first.kind} categories`);
+        if (!ids.every((id) => owned.has(id))) throw Errors.field('ids', `must list only ${first.kind} categories of yours`);
         if (ids.length !== all.length) throw Errors.field('ids', `must list all ${all.length} of your ${first.kind} categories`);
         await repo.applySort(tx, userId, ids);
       });
@@ -147,7 +143,7 @@ export function createCategoryService(deps: CategoryServiceDeps) {
       const kind = q.kind ?? 'expense';
       const amountCents = q.amount === undefined || q.amount === '' ? undefined : parseAmount(q.amount, 'amount');
       const note = q.note === undefined ? '' : cleanText(q.note, 'note', 0, 200);
-      const today = todayIn((await userTimezone(db, userId)) ?? deps.appTimezone, now());
+      const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
       const [history, cats] = await Promise.all([
         repo.recentHistory(db, userId, kind, today, SUGGEST_WINDOW),
         repo.listCategories(db, userId, kind),

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { budgets, categories, transactions } from '../../db/schema/index.ts';
 import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
@@ -17,7 +18,6 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-type Kind = 'expense' | 'income';
 type NewTransaction = typeof transactions.$inferInsert;
 
 /**
@@ -32,9 +32,9 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
     .from(categories)
     .where(eq(categories.userId, userId))
     .orderBy(categories.sort, categories.id);
-  const firstOf = (kind: Kind) => cats.find((c) => c.kind === kind);
+  const firstOf = (kind: TransactionKind) => cats.find((c) => c.kind === kind);
   if (!firstOf('expense') || !firstOf('income')) return;
-  const pick = (name: string, kind: Kind) => (cats.find((c) => c.kind === kind && c.name === name) ?? firstOf(kind)!).id;
+  const pick = (name: string, kind: TransactionKind) => (cats.find((c) => c.kind === kind && c.name === name) ?? firstOf(kind)!).id;
   const food = pick('Food', 'expense');
   const transport = pick('Transport', 'expense');
   const shopping = pick('Shopping', 'expense');
@@ -58,7 +58,7 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
   const billDay = dayOfMonth(15);
 
   const rows: NewTransaction[] = [];
-  const add = (date: string, kind: Kind, categoryId: number, amountCents: number, note: string) =>
+  const add = (date: string, kind: TransactionKind, categoryId: number, amountCents: number, note: string) =>
     rows.push({ userId, kind, categoryId, amountCents, note, date });
 
   for (const date of days) {

@@ -102,11 +102,11 @@ export async function purgeDemoUsers(db: Db, now: Date, log?: { error: (obj: obj
 /** Hard-deletes demo users older than 24 hours with all their data. */
 export const demoPurgeTask: SchedulerTask = {
   name: 'demo-purge',
-  run: async (app, now) => {
-    const result = await purgeDemoUsers(app.db, now, app.log);
+  run: async ({ db, log, userState }, now) => {
+    const result = await purgeDemoUsers(db, now, log);
     // their tokens stop working at once in this process
-    for (const id of result.purged) app.userState.invalidate(id);
-    if (result.purged.length) app.log.info({ purged: result.purged.length }, 'demo users purged');
+    for (const id of result.purged) userState.invalidate(id);
+    if (result.purged.length) log.info({ purged: result.purged.length }, 'demo users purged');
     return result;
   },
 };

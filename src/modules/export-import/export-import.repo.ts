@@ -1,4 +1,5 @@
 import { and, eq, isNull, Param, sql } from 'drizzle-orm';
+import type { TransactionKind } from '../../lib/domain.ts';
 import { query, type Executor } from '../../db/client.ts';
 import { categories, groupMembers, groups, tags } from '../../db/schema/index.ts';
 
@@ -7,7 +8,7 @@ import { categories, groupMembers, groups, tags } from '../../db/schema/index.ts
 export interface ExportRow {
   id: number;
   date: string;
-  kind: 'expense' | 'income';
+  kind: TransactionKind;
   /** integer cents, as text */
   cents: string;
   category_id: number;
@@ -20,7 +21,7 @@ export interface ExportRow {
 export interface ExportFilter {
   startDate: string;
   endDate: string;
-  type: 'expense' | 'income' | 'all';
+  type: TransactionKind | 'all';
 }
 
 /**
@@ -80,7 +81,7 @@ export async function exportTags(db: Executor, userId: number, transactionIds: n
 
 export interface CategoryRef {
   id: number;
-  kind: 'expense' | 'income';
+  kind: TransactionKind;
   name: string;
   sort: number;
 }
@@ -137,7 +138,7 @@ export async function lockUserImports(tx: Executor, userId: number): Promise<voi
   await query(tx, sql`select pg_advisory_xact_lock(727274002, ${userId}::int)`);
 }
 
-export async function insertCategories(tx: Executor, userId: number, rows: { kind: 'expense' | 'income'; name: string; sort: number }[]): Promise<void> {
+export async function insertCategories(tx: Executor, userId: number, rows: { kind: TransactionKind; name: string; sort: number }[]): Promise<void> {
   if (!rows.length) return;
   await tx
     .insert(categories)

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
-import { bearerToken, userOf } from '../../plugins/auth.ts';
+import { bearerToken, userOf, type Authenticator } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery, ImportQuery, ImportResult } from './export-import.schemas.ts';
 import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExport, type DownloadAuth } from './export.service.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importFile } from './import.service.ts';
@@ -19,6 +19,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // who is downloading, decided before query validation so that a bad token is 401 before any 400
   const downloads = new WeakMap<FastifyRequest, DownloadAuth>();
+  const authn: Authenticator = { tokens: app.tokens, userState: app.userState };
 
   app.post(
     '/api/export/prepare',
@@ -32,7 +33,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
         response: { 200: ExportPrepareResult },
       },
     },
-    async (req) => prepareExport(app, userOf(req).id, req.body),
+    async (req) => prepareExport(authn, userOf(req).id, req.body),
   );
 
   app.get(
@@ -42,7 +43,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
       onRequest: async (req) => {
         const q = req.query as Record<string, unknown>;
         const token = typeof q.token === 'string' ? q.token : Array.isArray(q.token) ? String(q.token[0]) : undefined;
-        const auth = await authorizeDownload(app, token, bearerToken(req.headers.authorization));
+        const auth = await authorizeDownload(authn, token, bearerToken(req.headers.authorization));
         req.user = auth.user;
         downloads.set(req, auth);
       },

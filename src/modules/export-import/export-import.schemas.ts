@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { TransactionKind } from '../../lib/domain.ts';
 import { CalendarDate } from '../../lib/schemas.ts';
 
 export const ExportType = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('all')], { description: 'default all' });
@@ -32,7 +33,7 @@ export type ExportQuery = Static<typeof ExportQuery>;
 export interface ExportParams {
   startDate: string;
   endDate: string;
-  type: 'expense' | 'income' | 'all';
+  type: TransactionKind | 'all';
   format: 'csv' | 'json';
 }
 

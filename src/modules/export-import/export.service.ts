@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import type { FastifyInstance } from 'fastify';
 import type { Executor } from '../../db/client.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { toMajor } from '../../lib/money.ts';
-import { authenticateAccessToken } from '../../plugins/auth.ts';
+import { authenticateAccessToken, type Authenticator } from '../../plugins/auth.ts';
 import type { AuthUser } from '../../types.ts';
 import { exportCategoryNames, exportPage, exportTags, userHasTags, type ExportRow } from './export-import.repo.ts';
 import type { ExportParams, ExportPrepareBody, ExportPrepareResult, ExportQuery } from './export-import.schemas.ts';
@@ -59,9 +58,10 @@ export function fileNameOf(p: ExportParams): string {
   return `transactions-${p.startDate}-${p.endDate}.${p.format}`;
 }
 
-export async function prepareExport(app: FastifyInstance, userId: number, body: ExportPrepareBody): Promise<ExportPrepareResult> {
+/** Signs the parameters into a short-lived download token. */
+export async function prepareExport({ tokens }: Pick<Authenticator, 'tokens'>, userId: number, body: ExportPrepareBody): Promise<ExportPrepareResult> {
   const params = resolveParams(body);
-  const token = await app.tokens.signPurpose(EXPORT_PURPOSE, String(userId), EXPORT_TOKEN_TTL_S, { ...params });
+  const token = await tokens.signPurpose(EXPORT_PURPOSE, String(userId), EXPORT_TOKEN_TTL_S, { ...params });
   const qs = new URLSearchParams({ token, ...params });
   return { token, expires_in: EXPORT_TOKEN_TTL_S, downloadUrl: `/api/export?${qs.toString()}` };
 }
@@ -76,14 +76,14 @@ export interface DownloadAuth {
  * Who is downloading: `?token=` (a prepared export token, or an access token) or else the
  * Authorization header. Anything invalid or expired is 40101; a deleted or disabled user 40104.
  */
-export async function authorizeDownload(app: FastifyInstance, queryToken: string | undefined, bearer: string | null): Promise<DownloadAuth> {
+export async function authorizeDownload(auth: Authenticator, queryToken: string | undefined, bearer: string | null): Promise<DownloadAuth> {
   if (queryToken !== undefined) {
     // not a prepared export token: it may still be an access token
-    const claims = await app.tokens.verifyPurpose(queryToken, EXPORT_PURPOSE).catch(() => null);
+    const claims = await auth.tokens.verifyPurpose(queryToken, EXPORT_PURPOSE).catch(() => null);
     if (claims) {
       if (!/^[1-9]\d{0,9}$/.test(claims.sub) || Number(claims.sub) > 2147483647) throw Errors.unauthorized('download token invalid');
       const userId = Number(claims.sub);
-      const state = await app.userState.get(userId);
+      const state = await auth.userState.get(userId);
       if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const params = {
@@ -94,10 +94,10 @@ export async function authorizeDownload(app: FastifyInstance, queryToken: string
       };
       return { user: { id: userId, role: state.role }, params };
     }
-    return { user: await authenticateAccessToken(app, queryToken), params: null };
+    return { user: await authenticateAccessToken(auth, queryToken), params: null };
   }
   if (!bearer) throw Errors.unauthorized('access token missing');
-  return { user: await authenticateAccessToken(app, bearer), params: null };
+  return { user: await authenticateAccessToken(auth, bearer), params: null };
 }
 
 /** Query parameters merged with a prepared token's, which win. */

@@ -1,4 +1,5 @@
 import { parse as parseCsv, CsvError } from 'csv-parse/sync';
+import type { TransactionKind } from '../../lib/domain.ts';
 import iconv from 'iconv-lite';
 import type { Executor } from '../../db/client.ts';
 import { isValidDate } from '../../lib/dates.ts';
@@ -20,14 +21,13 @@ const EARLIEST_CREATED_AT = Date.UTC(1000, 0, 1);
 const LATEST_CREATED_AT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-type Kind = 'expense' | 'income';
 
 /** A file row that passed validation. */
 export interface ImportRow {
   /** 1 = the first data row */
   row: number;
   date: string;
-  kind: Kind;
+  kind: TransactionKind;
   cents: number;
   category: string;
   note: string;
@@ -203,7 +203,7 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     if ([category, note, ...tags].some((v) => v?.includes('\u0000'))) problems.push('category, note and tags must not contain NUL characters');
 
     if (problems.length) errors.push({ row, message: problems.join('; ') });
-    else rows.push({ row, date: (date as string).trim(), kind: kind as Kind, cents, category: category!, note, tags, groupId, createdAt });
+    else rows.push({ row, date: (date as string).trim(), kind: kind as TransactionKind, cents, category: category!, note, tags, groupId, createdAt });
   });
   return { rows, errors };
 }
@@ -214,7 +214,7 @@ interface Plan {
   toImport: ImportRow[];
   skipped: number;
   /** categories to create, in order of first use */
-  newCategories: { kind: Kind; name: string }[];
+  newCategories: { kind: TransactionKind; name: string }[];
   errors: RowError[];
   categoryIds: Map<string, number>;
   categories: repo.CategoryRef[];
@@ -258,7 +258,7 @@ async function planImport(ex: Executor, userId: number, rows: ImportRow[]): Prom
     } else toImport.push(r);
   });
 
-  const newCategories: { kind: Kind; name: string }[] = [];
+  const newCategories: { kind: TransactionKind; name: string }[] = [];
   const seen = new Set<string>();
   for (const r of toImport) {
     const k = catKey(r.kind, r.category);

@@ -7,7 +7,7 @@ import { createFeedbackService } from './feedback.service.ts';
 
 export default async function feedbackRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createFeedbackService({ db: app.db });
+  const service = createFeedbackService({ db: app.db, clock: app.clock });
   const admin = { auth: 'admin' as const };
 
   app.post(

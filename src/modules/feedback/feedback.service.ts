@@ -1,14 +1,15 @@
 import type { Db, Executor } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanText } from '../../lib/text.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
-import * as repo from './feedback.repo.ts';
+import * as feedbackRepo from './feedback.repo.ts';
 import type { AdminFeedback, Feedback, FeedbackStatus, SubmitBody } from './feedback.schemas.ts';
 
 export const REPLY_NOTICE_TITLE = 'Your feedback has a reply';
 
-export function toFeedback(row: repo.FeedbackRow): Feedback {
+export function toFeedback(row: feedbackRepo.FeedbackRow): Feedback {
   return {
     id: row.id,
     content: row.content,
@@ -20,12 +21,12 @@ export function toFeedback(row: repo.FeedbackRow): Feedback {
   };
 }
 
-export function toAdminFeedback(row: repo.FeedbackWithAuthor): AdminFeedback {
+export function toAdminFeedback(row: feedbackRepo.FeedbackWithAuthor): AdminFeedback {
   return { ...toFeedback(row), user: { id: row.author.id, nickname: row.author.nickname, avatar_url: row.author.avatarUrl } };
 }
 
 /** Tells the author about a reply; runs inside the reply's transaction. */
-export type ReplyNotifier = (tx: Executor, fb: repo.FeedbackRow, adminId: number) => Promise<void>;
+export type ReplyNotifier = (tx: Executor, fb: feedbackRepo.FeedbackRow, adminId: number) => Promise<void>;
 
 export const notifyAuthor: ReplyNotifier = async (tx, fb, adminId) => {
   await insertNotification(tx, {
@@ -37,7 +38,14 @@ export const notifyAuthor: ReplyNotifier = async (tx, fb, adminId) => {
   });
 };
 
-export function createFeedbackService({ db, notify = notifyAuthor }: { db: Db; notify?: ReplyNotifier }) {
+export interface FeedbackServiceDeps {
+  db: Db;
+  clock: Clock;
+  notify?: ReplyNotifier;
+  repo?: typeof feedbackRepo;
+}
+
+export function createFeedbackService({ db, clock, notify = notifyAuthor, repo = feedbackRepo }: FeedbackServiceDeps) {
   async function adminView(id: number): Promise<AdminFeedback> {
     const row = await repo.findWithAuthor(db, id);
     if (!row) throw Errors.notFound('feedback');
@@ -73,7 +81,7 @@ export function createFeedbackService({ db, notify = notifyAuthor }: { db: Db; n
         const fb = await repo.lockFeedback(tx, id);
         if (!fb) throw Errors.notFound('feedback');
         if (fb.status === 'closed') throw Errors.rule('the feedback is closed; reopen it before replying');
-        const updated = await repo.updateFeedback(tx, id, fb.status, { status: 'replied', reply, repliedAt: new Date(), repliedBy: adminId });
+        const updated = await repo.updateFeedback(tx, id, fb.status, { status: 'replied', reply, repliedAt: clock.now(), repliedBy: adminId });
         if (!updated) throw Errors.notFound('feedback');
         await notify(tx, updated, adminId);
       });

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { categories, savedFilters, tags, users } from '../../db/schema/index.ts';
+import { savedFilters, users } from '../../db/schema/index.ts';
 
 export type SavedFilterRow = typeof savedFilters.$inferSelect;
 
@@ -53,22 +53,3 @@ export async function deleteFilter(db: Executor, userId: number, id: number): Pr
   return rows.length > 0;
 }
 
-/** How many of the distinct `ids` are the user's categories. */
-export async function countOwnCategories(db: Executor, userId: number, ids: number[]): Promise<number> {
-  if (!ids.length) return 0;
-  const [row] = await db
-    .select({ n: sql<string>`count(*)` })
-    .from(categories)
-    .where(and(eq(categories.userId, userId), inArray(categories.id, ids)));
-  return Number(row?.n ?? 0);
-}
-
-/** How many of the distinct `ids` are the user's tags. */
-export async function countOwnTags(db: Executor, userId: number, ids: number[]): Promise<number> {
-  if (!ids.length) return 0;
-  const [row] = await db
-    .select({ n: sql<string>`count(*)` })
-    .from(tags)
-    .where(and(eq(tags.userId, userId), inArray(tags.id, ids)));
-  return Number(row?.n ?? 0);
-}

@@ -12,7 +12,7 @@ const CRITERIA_RULES =
 
 export default async function filtersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createFilterService(app.db);
+  const service = createFilterService({ db: app.db, clock: app.clock });
 
   app.get(
     '/api/filters',

@@ -1,15 +1,16 @@
 import type { Db, Executor } from '../../db/client.ts';
-import { membershipOf } from '../../lib/access.ts';
+import { requireCategories, requireGroupReference, requireTags } from '../../lib/access.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { parseAmountBound } from '../../lib/money.ts';
 import { cleanText } from '../../lib/text.ts';
-import * as repo from './filters.repo.ts';
+import * as filtersRepo from './filters.repo.ts';
 import { CRITERIA_KEYS, type Criteria, type SavedFilterCreateBody, type SavedFilterList, type SavedFilterUpdateBody, type SavedFilterView } from './filters.schemas.ts';
 
 export const MAX_SAVED_FILTERS = 50;
 
-export function toSavedFilter(row: repo.SavedFilterRow): SavedFilterView {
+export function toSavedFilter(row: filtersRepo.SavedFilterRow): SavedFilterView {
   return { id: row.id, name: row.name, criteria: row.criteria as Criteria, created_at: row.createdAt.toISOString() };
 }
 
@@ -32,18 +33,18 @@ async function checkCriteria(db: Executor, userId: number, criteria: Criteria): 
   const max = criteria.max_amount === undefined ? undefined : parseAmountBound(criteria.max_amount, 'criteria.max_amount');
   if (min !== undefined && max !== undefined && min > max) throw Errors.field('criteria.min_amount', 'must not be greater than max_amount');
   if (criteria.user_id !== undefined && criteria.group_id === undefined) throw Errors.field('criteria.user_id', 'is only allowed with group_id');
-  const categoryIds = [...new Set(criteria.category_ids ?? [])];
-  if (categoryIds.length && (await repo.countOwnCategories(db, userId, categoryIds)) !== categoryIds.length) {
-    throw Errors.field('criteria.category_ids', 'must be your own categories');
-  }
-  const tagIds = [...new Set(criteria.tag_ids ?? [])];
-  if (tagIds.length && (await repo.countOwnTags(db, userId, tagIds)) !== tagIds.length) throw Errors.field('criteria.tag_ids', 'must be your own tags');
-  if (criteria.group_id !== undefined && !(await membershipOf(db, criteria.group_id, userId))) {
-    throw Errors.field('criteria.group_id', 'must be a group you belong to');
-  }
+  await requireCategories(db, userId, criteria.category_ids ?? [], 'criteria.category_ids');
+  await requireTags(db, userId, criteria.tag_ids ?? [], { field: 'criteria.tag_ids' });
+  if (criteria.group_id !== undefined) await requireGroupReference(db, criteria.group_id, userId, 'criteria.group_id');
 }
 
-export function createFilterService(db: Db) {
+export interface FilterServiceDeps {
+  db: Db;
+  clock: Clock;
+  repo?: typeof filtersRepo;
+}
+
+export function createFilterService({ db, repo = filtersRepo }: FilterServiceDeps) {
   return {
     async list(userId: number): Promise<SavedFilterList> {
       return { list: (await repo.listFilters(db, userId)).map(toSavedFilter) };

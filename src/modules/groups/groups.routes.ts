@@ -7,7 +7,7 @@ import { createGroupsService } from './groups.service.ts';
 
 export default async function groupsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createGroupsService({ db: app.db });
+  const service = createGroupsService({ db: app.db, clock: app.clock });
 
   app.post(
     '/api/groups',

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/client.ts';
-import { membershipOf, requireGroupMember, requireGroupOwner } from '../../lib/access.ts';
+import { membershipOf, requireGroupMember, requireGroupOwner, requireLiveGroupOwner, requireMembership } from '../../lib/access.ts';
 import { Errors } from '../../lib/errors.ts';
 import { cleanText } from '../../lib/text.ts';
-import * as repo from './groups.repo.ts';
+import * as groupsRepo from './groups.repo.ts';
 import { GROUP_MEMBER_CAP, INVITE_ALPHABET, INVITE_CODE_LENGTH, type Group, type Member } from './groups.schemas.ts';
 
 const INVITE_RE = new RegExp(`^[${INVITE_ALPHABET}]{${INVITE_CODE_LENGTH}}$`);
@@ -20,7 +21,7 @@ export function normalizeInviteCode(input: string): string {
   return code;
 }
 
-export function toGroup(row: repo.GroupViewRow): Group {
+export function toGroup(row: groupsRepo.GroupViewRow): Group {
   return {
     id: row.id,
     name: row.name,
@@ -34,13 +35,15 @@ export function toGroup(row: repo.GroupViewRow): Group {
 
 export interface GroupsServiceOptions {
   db: Db;
+  clock: Clock;
+  repo?: typeof groupsRepo;
   /** source of candidate invite codes (tests replace it to force collisions) */
   generateCode?: () => string;
   /** candidate codes tried before giving up with 50002 */
   codeAttempts?: number;
 }
 
-export function createGroupsService({ db, generateCode = randomInviteCode, codeAttempts = 5 }: GroupsServiceOptions) {
+export function createGroupsService({ db, clock, repo = groupsRepo, generateCode = randomInviteCode, codeAttempts = 5 }: GroupsServiceOptions) {
   /** Tries fresh codes until `attempt` accepts one (returns non-null); 50002 after `codeAttempts` collisions. */
   async function withFreshCode<T>(attempt: (code: string) => Promise<T | null>): Promise<T> {
     for (let i = 0; i < codeAttempts; i++) {
@@ -88,23 +91,20 @@ export function createGroupsService({ db, generateCode = randomInviteCode, codeA
     },
 
     async leave(userId: number, groupId: number): Promise<void> {
-      const m = await membershipOf(db, groupId, userId);
-      if (!m) throw Errors.groupForbidden();
+      const m = await requireMembership(db, groupId, userId);
       if (m.role === 'owner' || m.group.ownerId === userId) throw Errors.rule('the owner cannot leave their own group; dissolve it instead');
       // transactions recorded in the group keep their group_id
       await repo.deleteMember(db, groupId, userId);
     },
 
     async dissolve(userId: number, groupId: number): Promise<void> {
-      const group = await requireGroupOwner(db, groupId, userId);
-      if (group.dissolvedAt) throw Errors.dissolved();
+      await requireLiveGroupOwner(db, groupId, userId);
       // the record, memberships and transactions' group_id stay; the code stops joining
-      if (!(await repo.markDissolved(db, groupId, userId, new Date()))) throw Errors.dissolved();
+      if (!(await repo.markDissolved(db, groupId, userId, clock.now()))) throw Errors.dissolved();
     },
 
     async refreshCode(userId: number, groupId: number): Promise<{ invite_code: string }> {
-      const group = await requireGroupOwner(db, groupId, userId);
-      if (group.dissolvedAt) throw Errors.dissolved();
+      await requireLiveGroupOwner(db, groupId, userId);
       return withFreshCode(async (code) => {
         const res = await repo.updateInviteCode(db, groupId, userId, code);
         if (res === 'gone') throw Errors.dissolved();

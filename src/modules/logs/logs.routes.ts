@@ -5,7 +5,7 @@ import { createLogsService } from './logs.service.ts';
 
 export default async function logsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createLogsService({ logDir: app.config.logDir, timezone: app.config.appTimezone });
+  const service = createLogsService({ clock: app.clock, config: app.config });
   const admin = { auth: 'admin' as const };
 
   app.get(

@@ -1,4 +1,6 @@
 import { addDays, isValidDate, todayIn } from '../../lib/dates.ts';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as repo from './logs.repo.ts';
@@ -40,7 +42,14 @@ const emptyLevels = (): LevelCounts => ({ trace: 0, debug: 0, info: 0, warn: 0, 
 /** Matches found from the end of a file are kept in a ring of this size at most; deeper pages read the file twice. */
 const RING_MAX = 5000;
 
-export function createLogsService({ logDir, timezone, now = () => new Date() }: { logDir: string; timezone: string; now?: () => Date }) {
+export interface LogsServiceDeps {
+  clock: Clock;
+  config: Pick<Config, 'logDir' | 'appTimezone'>;
+}
+
+export function createLogsService({ clock, config }: LogsServiceDeps) {
+  const { logDir, appTimezone: timezone } = config;
+  const now = () => clock.now();
   // a finished day's file no longer changes: its counts are kept until its size or time changes
   const statsCache = new Map<string, { size: number; mtimeMs: number; stats: DayStats }>();
 

@@ -8,7 +8,7 @@ import { createMeService, Profile, ProfileUpdate } from './me.service.ts';
 
 export default async function meRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createMeService(app.db);
+  const service = createMeService({ db: app.db, clock: app.clock });
 
   app.get('/api/me', { schema: { summary: "The caller's profile", response: { 200: Profile } } }, async (req) => service.get(userOf(req).id));
 

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { Clock } from '../../lib/clock.ts';
 import { Type, type Static } from 'typebox';
 import { isValidTimezone } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -46,7 +47,12 @@ export function toProfile(row: typeof users.$inferSelect): Profile {
   };
 }
 
-export function createMeService(db: Db) {
+export interface MeServiceDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export function createMeService({ db, clock }: MeServiceDeps) {
   async function get(userId: number): Promise<Profile> {
     const [row] = await db.select().from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
     if (!row) throw Errors.notFound('user');
@@ -68,7 +74,7 @@ export function createMeService(db: Db) {
         patch.timezone = body.timezone;
       }
       if (Object.keys(patch).length) {
-        await db.update(users).set({ ...patch, updatedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+        await db.update(users).set({ ...patch, updatedAt: clock.now() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
       }
       return get(userId);
     },
@@ -76,7 +82,7 @@ export function createMeService(db: Db) {
       return db.transaction(async (tx) => {
         const img = await storeImage(tx, userId, buf);
         const avatarUrl = `/api/avatars/${img.key}`;
-        await tx.update(users).set({ avatarUrl, updatedAt: new Date() }).where(eq(users.id, userId));
+        await tx.update(users).set({ avatarUrl, updatedAt: clock.now() }).where(eq(users.id, userId));
         return { avatar_url: avatarUrl };
       });
     },

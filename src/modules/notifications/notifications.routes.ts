@@ -15,7 +15,7 @@ const AS_PUBLISH =
 
 export default async function notificationsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createNotificationsService({ db: app.db });
+  const service = createNotificationsService({ db: app.db, clock: app.clock });
 
   // Only the group scope is open to non-administrators: refuse the others before reading the body's rules.
   const publisherScope = async (req: FastifyRequest) => {

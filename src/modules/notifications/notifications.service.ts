@@ -1,16 +1,17 @@
 import type { Db, Executor } from '../../db/client.ts';
-import { membershipOf } from '../../lib/access.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { assertGroupOwner, membershipOf, requireLiveGroupOwner } from '../../lib/access.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanText } from '../../lib/text.ts';
 import { isSafeLink } from '../../lib/url.ts';
 import type { AuthUser } from '../../types.ts';
-import * as repo from './notifications.repo.ts';
+import * as notificationsRepo from './notifications.repo.ts';
 import type { Notification, PublishBody, Scope, UpdateBody } from './notifications.schemas.ts';
 
 export const STRONG_LIST_MAX = 100;
 
-export function toNotification(row: repo.NotificationViewRow): Notification {
+export function toNotification(row: notificationsRepo.NotificationViewRow): Notification {
   return {
     id: row.id,
     scope: row.scope,
@@ -73,7 +74,14 @@ function checkWindow(publishAt: Date | null, expireAt: Date | null): void {
   if (publishAt && expireAt && expireAt.getTime() <= publishAt.getTime()) throw Errors.field('expire_at', 'must be after publish_at');
 }
 
-export function createNotificationsService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+export interface NotificationsServiceDeps {
+  db: Db;
+  clock: Clock;
+  repo?: typeof notificationsRepo;
+}
+
+export function createNotificationsService({ db, clock, repo = notificationsRepo }: NotificationsServiceDeps) {
+  const now = () => clock.now();
   /**
    * May `user` publish to `target`? Administrators: anywhere (an unknown group is 40001).
    * Others (only the group scope reaches here): the owner of the group (else 40302). Either way
@@ -88,9 +96,7 @@ export function createNotificationsService({ db, now = () => new Date() }: { db:
         if (g.dissolvedAt) throw Errors.dissolved();
         return;
       }
-      const m = await membershipOf(ex, groupId, user.id);
-      if (!m || m.group.ownerId !== user.id) throw Errors.groupForbidden('only the group owner may publish group notices');
-      if (m.group.dissolvedAt) throw Errors.dissolved();
+      await requireLiveGroupOwner(ex, groupId, user.id);
       return;
     }
     assertMayPublishScope(user, target.scope);
@@ -104,21 +110,21 @@ export function createNotificationsService({ db, now = () => new Date() }: { db:
    * a group they own; a notice they cannot see at all is 40401, one they see but do not own 40302
    * (group) or 40301 (system, personal).
    */
-  async function loadForEdit(user: AuthUser, id: number): Promise<repo.NotificationRow> {
+  async function loadForEdit(user: AuthUser, id: number): Promise<notificationsRepo.NotificationRow> {
     const row = await repo.findById(db, id);
     if (!row) throw Errors.notFound('notification');
     if (user.role === 'admin') return row;
     if (row.scope === 'group') {
       const m = await membershipOf(db, row.groupId!, user.id);
       if (!m) throw Errors.notFound('notification');
-      if (m.group.ownerId !== user.id) throw Errors.groupForbidden('only the group owner may change group notices');
+      assertGroupOwner(m.group, user.id);
       return row;
     }
     if (row.scope === 'personal' && row.userId !== user.id) throw Errors.notFound('notification');
     throw Errors.adminRequired();
   }
 
-  async function view(row: repo.NotificationRow, userId: number): Promise<Notification> {
+  async function view(row: notificationsRepo.NotificationRow, userId: number): Promise<Notification> {
     return toNotification(await repo.withRead(db, row, userId));
   }
 
@@ -176,7 +182,7 @@ export function createNotificationsService({ db, now = () => new Date() }: { db:
     },
 
     async update(user: AuthUser, id: number, body: UpdateBody): Promise<Notification> {
-      const patch: Partial<repo.NotificationInsert> = {};
+      const patch: Partial<notificationsRepo.NotificationInsert> = {};
       if (body.title !== undefined) patch.title = cleanText(body.title, 'title', 1, 100);
       if (body.content !== undefined) patch.content = cleanText(body.content, 'content', 1, 5000);
       if (body.link_url !== undefined) patch.linkUrl = link(body.link_url, 'link_url');

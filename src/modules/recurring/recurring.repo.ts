@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { categories, recurringRules, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
+import { recurringRules, transactions, transactionTags, users } from '../../db/schema/index.ts';
 
 export type RuleRow = typeof recurringRules.$inferSelect;
 export type RuleInsert = Omit<typeof recurringRules.$inferInsert, 'id' | 'userId' | 'createdAt' | 'updatedAt'>;
@@ -39,29 +39,6 @@ export async function deleteRule(db: Executor, userId: number, id: number): Prom
     .where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)))
     .returning({ id: recurringRules.id });
   return rows.length > 0;
-}
-
-export async function ownCategory(db: Executor, userId: number, categoryId: number): Promise<{ id: number; kind: 'expense' | 'income' } | null> {
-  const [row] = await db
-    .select({ id: categories.id, kind: categories.kind })
-    .from(categories)
-    .where(and(eq(categories.id, categoryId), eq(categories.userId, userId)));
-  return row ?? null;
-}
-
-/** Which of `ids` are the user's tags. */
-export async function ownTagIds(db: Executor, userId: number, ids: number[]): Promise<number[]> {
-  if (!ids.length) return [];
-  const rows = await db
-    .select({ id: tags.id })
-    .from(tags)
-    .where(and(eq(tags.userId, userId), inArray(tags.id, ids)));
-  return rows.map((r) => r.id);
-}
-
-export async function userTimezone(db: Executor, userId: number): Promise<string | null> {
-  const [row] = await db.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId));
-  return row?.timezone ?? null;
 }
 
 // ---- generation ----

@@ -14,7 +14,7 @@ const RULES =
 
 export default async function recurringRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createRecurringService({ db: app.db, appTimezone: app.config.appTimezone });
+  const service = createRecurringService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/recurring',

@@ -1,17 +1,18 @@
 import type { Db, Executor } from '../../db/client.ts';
-import { membershipOf, requireWritableGroup } from '../../lib/access.ts';
+import { membershipOf, ownTagIds, requireCategory, requireTags, requireWritableGroup, userTimezone, zoneOr } from '../../lib/access.ts';
+import type { ServiceDeps } from '../../lib/service.ts';
 import { addDays, isValidDate, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { parseAmount, toMajor } from '../../lib/money.ts';
 import { dueOccurrences, firstOnOrAfter, type Schedule } from '../../lib/recurrence.ts';
 import { cleanOptionalText } from '../../lib/text.ts';
-import { isValidTimezone } from '../../config.ts';
-import * as repo from './recurring.repo.ts';
+import * as recurringRepo from './recurring.repo.ts';
+import type { RuleRow } from './recurring.repo.ts';
 import type { RecurringCreateBody, RecurringRule, RecurringUpdateBody } from './recurring.schemas.ts';
 
 export const MAX_TAGS = 10;
 
-export function toRule(row: repo.RuleRow): RecurringRule {
+export function toRule(row: RuleRow): RecurringRule {
   return {
     id: row.id,
     kind: row.kind,
@@ -30,16 +31,13 @@ export function toRule(row: repo.RuleRow): RecurringRule {
   };
 }
 
-export const scheduleOf = (r: Pick<repo.RuleRow, 'frequency' | 'interval' | 'startDate' | 'endDate'>): Schedule => ({
+export const scheduleOf = (r: Pick<recurringRepo.RuleRow, 'frequency' | 'interval' | 'startDate' | 'endDate'>): Schedule => ({
   frequency: r.frequency,
   interval: r.interval,
   startDate: r.startDate,
   endDate: r.endDate,
 });
 
-function zoneOr(tz: string | null, fallback: string): string {
-  return tz && isValidTimezone(tz) ? tz : fallback;
-}
 
 const later = (a: string, b: string) => (a > b ? a : b);
 
@@ -53,46 +51,30 @@ function checkDate(field: string, value: string): string {
   return value;
 }
 
-export interface RecurringDeps {
-  db: Db;
-  appTimezone: string;
-}
+export type RecurringDeps = ServiceDeps<typeof recurringRepo, 'appTimezone'>;
 
-export function createRecurringService({ db, appTimezone }: RecurringDeps) {
+export function createRecurringService({ db, clock, config, repo = recurringRepo }: RecurringDeps) {
   async function todayOf(ex: Executor, userId: number, now: Date): Promise<string> {
-    return todayIn(zoneOr(await repo.userTimezone(ex, userId), appTimezone), now);
-  }
-
-  async function checkCategory(ex: Executor, userId: number, categoryId: number, kind: 'expense' | 'income'): Promise<void> {
-    const cat = await repo.ownCategory(ex, userId, categoryId);
-    if (!cat) throw Errors.field('category_id', 'is not one of your categories');
-    if (cat.kind !== kind) throw Errors.field('category_id', `must be a category of kind ${kind}`);
-  }
-
-  async function checkTags(ex: Executor, userId: number, ids: number[]): Promise<number[]> {
-    const unique = [...new Set(ids)];
-    if (unique.length > MAX_TAGS) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS} tags`);
-    const own = new Set(await repo.ownTagIds(ex, userId, unique));
-    if (unique.some((id) => !own.has(id))) throw Errors.field('tag_ids', 'must be your own tags');
-    return unique;
+    return todayIn(await userTimezone(ex, userId, config.appTimezone), now);
   }
 
   return {
     async list(userId: number): Promise<{ list: RecurringRule[] }> {
       const rules = await repo.listRules(db, userId);
       // a tag deleted since the rule was saved is no longer attached: it is left out here too
-      const live = new Set(await repo.ownTagIds(db, userId, [...new Set(rules.flatMap((r) => r.tagIds))]));
+      const live = await ownTagIds(db, userId, rules.flatMap((r) => r.tagIds));
       return { list: rules.map((r) => toRule({ ...r, tagIds: r.tagIds.filter((id) => live.has(id)) })) };
     },
 
-    async create(userId: number, body: RecurringCreateBody, now = new Date()): Promise<RecurringRule> {
+    async create(userId: number, body: RecurringCreateBody): Promise<RecurringRule> {
+      const now = clock.now();
       const amountCents = parseAmount(body.amount);
       const note = cleanOptionalText(body.note, 'note', 200);
       const startDate = body.start_date === undefined ? await todayOf(db, userId, now) : checkDate('start_date', body.start_date);
       const endDate = body.end_date == null ? null : checkDate('end_date', body.end_date);
       if (endDate !== null && endDate < startDate) throw Errors.field('end_date', 'must not be before start_date');
-      await checkCategory(db, userId, body.category_id, body.kind);
-      const tagIds = await checkTags(db, userId, body.tag_ids ?? []);
+      await requireCategory(db, userId, body.category_id, { kind: body.kind });
+      const tagIds = await requireTags(db, userId, body.tag_ids ?? [], { max: MAX_TAGS });
       const groupId = body.group_id ?? null;
       if (groupId !== null) await requireWritableGroup(db, groupId, userId);
       const row = await repo.insertRule(db, userId, {
@@ -119,11 +101,12 @@ export function createRecurringService({ db, appTimezone }: RecurringDeps) {
      * date when nothing has happened yet; a resume also moves the watermark to today, so the
      * paused dates are skipped, not filled in.
      */
-    async update(userId: number, id: number, body: RecurringUpdateBody, now = new Date()): Promise<RecurringRule> {
+    async update(userId: number, id: number, body: RecurringUpdateBody): Promise<RecurringRule> {
+      const now = clock.now();
       return db.transaction(async (tx) => {
         const old = await repo.findRule(tx, userId, id, true);
         if (!old) throw Errors.notFound('recurring rule');
-        const patch: Partial<repo.RuleInsert> = {};
+        const patch: Partial<recurringRepo.RuleInsert> = {};
         if (body.amount !== undefined) patch.amountCents = parseAmount(body.amount);
         if (body.note !== undefined) patch.note = cleanOptionalText(body.note, 'note', 200);
         if (body.start_date !== undefined) patch.startDate = checkDate('start_date', body.start_date);
@@ -135,8 +118,8 @@ export function createRecurringService({ db, appTimezone }: RecurringDeps) {
         if (body.active !== undefined) patch.active = body.active;
         const merged = { ...old, ...patch };
         if (merged.endDate !== null && merged.endDate < merged.startDate) throw Errors.field('end_date', 'must not be before start_date');
-        if (body.kind !== undefined || body.category_id !== undefined) await checkCategory(tx, userId, merged.categoryId, merged.kind);
-        if (body.tag_ids !== undefined) patch.tagIds = await checkTags(tx, userId, body.tag_ids);
+        if (body.kind !== undefined || body.category_id !== undefined) await requireCategory(tx, userId, merged.categoryId, { kind: merged.kind });
+        if (body.tag_ids !== undefined) patch.tagIds = await requireTags(tx, userId, body.tag_ids, { max: MAX_TAGS });
         if (body.group_id !== undefined) {
           if (body.group_id !== null && body.group_id !== old.groupId) await requireWritableGroup(tx, body.group_id, userId);
           patch.groupId = body.group_id;
@@ -190,7 +173,7 @@ export async function generateDue(db: Db, appTimezone: string, now: Date): Promi
   const result: GenerationResult = { rules: 0, created: 0 };
   let afterId = 0;
   for (;;) {
-    const page = await repo.dueCandidates(db, horizon, afterId, CANDIDATE_PAGE);
+    const page = await recurringRepo.dueCandidates(db, horizon, afterId, CANDIDATE_PAGE);
     if (!page.length) break;
     afterId = page[page.length - 1]!.id;
     for (const c of page) {
@@ -213,7 +196,7 @@ export async function generateDue(db: Db, appTimezone: string, now: Date): Promi
 
 async function generateChunk(db: Db, ruleId: number, today: string): Promise<{ created: number; more: boolean } | null> {
   return db.transaction(async (tx) => {
-    const rule = await repo.lockDueRule(tx, ruleId, today);
+    const rule = await recurringRepo.lockDueRule(tx, ruleId, today);
     if (!rule || rule.nextDate === null) return null;
     const { dates, next } = dueOccurrences(scheduleOf(rule), rule.nextDate, today, CHUNK);
     // a group the owner has left, or that was dissolved, no longer takes writes: book it personally
@@ -222,9 +205,9 @@ async function generateChunk(db: Db, ruleId: number, today: string): Promise<{ c
       const m = await membershipOf(tx, groupId, rule.userId);
       if (!m || m.group.dissolvedAt) groupId = null;
     }
-    const ids = await repo.insertOccurrences(tx, rule, dates, groupId);
-    await repo.attachTags(tx, ids, await repo.ownTagIds(tx, rule.userId, rule.tagIds));
-    await repo.setNextDate(tx, rule.userId, rule.id, next);
+    const ids = await recurringRepo.insertOccurrences(tx, rule, dates, groupId);
+    await recurringRepo.attachTags(tx, ids, [...(await ownTagIds(tx, rule.userId, rule.tagIds))]);
+    await recurringRepo.setNextDate(tx, rule.userId, rule.id, next);
     return { created: ids.length, more: next !== null && next <= today };
   });
 }

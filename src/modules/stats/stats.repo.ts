@@ -1,8 +1,7 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { query, type Executor } from '../../db/client.ts';
-import { tags, users } from '../../db/schema/index.ts';
+import type { TransactionKind as Kind } from '../../lib/domain.ts';
 
-export type Kind = 'expense' | 'income';
 export interface DateRange {
   start: string;
   end: string;
@@ -13,20 +12,6 @@ export interface StatsScope {
   userId: number;
   groupId?: number;
   tagId?: number;
-}
-
-/** The user's own IANA zone, or null when unset (then APP_TIMEZONE applies). */
-export async function userTimezone(db: Executor, userId: number): Promise<string | null> {
-  const [row] = await db.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId));
-  return row?.timezone ?? null;
-}
-
-export async function isOwnTag(db: Executor, userId: number, tagId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: tags.id })
-    .from(tags)
-    .where(and(eq(tags.id, tagId), eq(tags.userId, userId)));
-  return row !== undefined;
 }
 
 /** The WHERE of a scope over `transactions t`; the owner (user or group) is always part of it. */

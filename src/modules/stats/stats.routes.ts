@@ -11,7 +11,7 @@ const COMMON =
 
 export default async function statsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createStatsService({ db: app.db, appTimezone: app.config.appTimezone });
+  const service = createStatsService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/stats/overview',

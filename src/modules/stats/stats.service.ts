@@ -1,14 +1,16 @@
-import type { Db } from '../../db/client.ts';
-import { requireGroupMember } from '../../lib/access.ts';
+import { requireGroupMember, requireTag, userTimezone } from '../../lib/access.ts';
+import type { ServiceDeps } from '../../lib/service.ts';
+import type { TransactionKind } from '../../lib/domain.ts';
 import { diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn, type Period } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { toMajor } from '../../lib/money.ts';
 import { loadTransactionViews } from '../transactions/transactions.repo.ts';
-import * as repo from './stats.repo.ts';
+import * as statsRepo from './stats.repo.ts';
+import type { DateRange, StatsScope } from './stats.repo.ts';
 import type { CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
 
 /** Days of `range` up to `today`: all of them for a past period, at least 1 (a future period). */
-export function elapsedDays(range: repo.DateRange, today: string): number {
+export function elapsedDays(range: DateRange, today: string): number {
   if (today < range.start) return 1;
   const last = today < range.end ? today : range.end;
   return diffDays(range.start, last) + 1;
@@ -28,31 +30,25 @@ export function changePercent(current: number, previous: number): number | null 
 }
 
 interface Resolved {
-  scope: repo.StatsScope;
+  scope: StatsScope;
   period: Period;
-  type: repo.Kind;
+  type: TransactionKind;
   today: string;
-  current: repo.DateRange;
+  current: DateRange;
 }
 
-export interface StatsServiceDeps {
-  db: Db;
-  appTimezone: string;
-  now?: () => Date;
-}
+export type StatsServiceDeps = ServiceDeps<typeof statsRepo, 'appTimezone'>;
 
-export function createStatsService(deps: StatsServiceDeps) {
-  const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+export function createStatsService({ db, clock, config, repo = statsRepo }: StatsServiceDeps) {
 
   /** Checks the query (40001), the tag (the caller's, else 40001) and the group (member, else 40302). */
   async function resolve(userId: number, q: StatsQuery): Promise<Resolved> {
     if (q.date !== undefined && !isValidDate(q.date)) throw Errors.field('date', 'must be a valid date YYYY-MM-DD');
     // the period and the one before it must stay within the years 1 to 9999 that dates can hold
     if (q.date !== undefined && (q.date < '0002-01-01' || q.date > '9998-12-31')) throw Errors.field('date', 'must be between 0002-01-01 and 9998-12-31');
-    if (q.tag_id !== undefined && !(await repo.isOwnTag(db, userId, q.tag_id))) throw Errors.field('tag_id', 'is not one of your tags');
+    if (q.tag_id !== undefined) await requireTag(db, userId, q.tag_id);
     if (q.group_id !== undefined) await requireGroupMember(db, q.group_id, userId);
-    const today = todayIn((await repo.userTimezone(db, userId)) ?? deps.appTimezone, now());
+    const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
     const period = q.period ?? 'month';
     return {
       scope: { userId, groupId: q.group_id, tagId: q.tag_id },
@@ -63,7 +59,7 @@ export function createStatsService(deps: StatsServiceDeps) {
     };
   }
 
-  function overviewOf(r: Resolved, totals: repo.Totals): Overview {
+  function overviewOf(r: Resolved, totals: statsRepo.Totals): Overview {
     const typeTotal = r.type === 'income' ? totals.income : totals.expense;
     return {
       start: r.current.start,
@@ -76,7 +72,7 @@ export function createStatsService(deps: StatsServiceDeps) {
     };
   }
 
-  function shareOf(rows: repo.ShareRow[]): CategoryShare {
+  function shareOf(rows: statsRepo.ShareRow[]): CategoryShare {
     const total = rows.reduce((s, r) => s + r.amount, 0);
     return {
       total: toMajor(total),
@@ -91,7 +87,7 @@ export function createStatsService(deps: StatsServiceDeps) {
     };
   }
 
-  function trendOf(r: Resolved, rows: repo.TrendRow[]): Trend {
+  function trendOf(r: Resolved, rows: statsRepo.TrendRow[]): Trend {
     const byKey = new Map(rows.map((p) => [p.date, p]));
     const unit = r.period === 'year' ? 'month' : 'day';
     const keys = unit === 'month' ? eachMonth(r.current.start, r.current.end) : eachDay(r.current.start, r.current.end);
@@ -110,7 +106,7 @@ export function createStatsService(deps: StatsServiceDeps) {
     return { transaction: view ?? null };
   }
 
-  function compareOf(r: Resolved, previous: repo.DateRange, cur: repo.Totals, prev: repo.Totals): Compare {
+  function compareOf(r: Resolved, previous: DateRange, cur: statsRepo.Totals, prev: statsRepo.Totals): Compare {
     return {
       current: { start: r.current.start, end: r.current.end, income: toMajor(cur.income), expense: toMajor(cur.expense) },
       previous: { start: previous.start, end: previous.end, income: toMajor(prev.income), expense: toMajor(prev.expense) },
@@ -118,7 +114,7 @@ export function createStatsService(deps: StatsServiceDeps) {
     };
   }
 
-  const zero: repo.Totals = { income: 0, expense: 0, count: 0 };
+  const zero: statsRepo.Totals = { income: 0, expense: 0, count: 0 };
   const previousOf = (r: Resolved) => previousPeriodRange(r.period, r.current.start);
 
   return {

@@ -1,4 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { Type, type Static } from 'typebox';
 import type { Db } from '../../db/client.ts';
 import { systemConfig } from '../../db/schema/index.ts';
@@ -12,7 +14,14 @@ export type PublicConfig = Static<typeof PublicConfig>;
 
 const KEYS = ['app_version', 'tagline', 'description'] as const;
 
-export function createConfigService(db: Db, buildVersion: string) {
+export interface ConfigServiceDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'version'>;
+}
+
+export function createConfigService({ db, clock, config }: ConfigServiceDeps) {
+  const buildVersion = config.version;
   const defaults: PublicConfig = {
     app_version: buildVersion,
     tagline: 'Keep your books together',
@@ -36,7 +45,7 @@ export function createConfigService(db: Db, buildVersion: string) {
         .onConflictDoNothing();
     },
     async update(patch: Partial<PublicConfig>): Promise<PublicConfig> {
-      const entries = KEYS.filter((k) => patch[k] !== undefined).map((k) => ({ key: k, value: patch[k]!.trim(), updatedAt: new Date() }));
+      const entries = KEYS.filter((k) => patch[k] !== undefined).map((k) => ({ key: k, value: patch[k]!.trim(), updatedAt: clock.now() }));
       if (entries.length) {
         await db
           .insert(systemConfig)

@@ -26,7 +26,7 @@ const startedAt = Date.now();
 
 export default async function systemRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const configService = createConfigService(app.db, app.config.version);
+  const configService = createConfigService({ db: app.db, clock: app.clock, config: app.config });
   await configService.seed();
 
   app.get(

@@ -7,7 +7,7 @@ import { createTagService } from './tags.service.ts';
 
 export default async function tagsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createTagService(app.db);
+  const service = createTagService({ db: app.db, clock: app.clock });
 
   app.get('/api/tags', { schema: { summary: 'Your tags, by name', response: { 200: TagList } } }, async (req) => service.list(userOf(req).id));
 

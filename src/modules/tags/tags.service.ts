@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
 import { cleanText } from '../../lib/text.ts';
@@ -9,16 +10,22 @@ function tagName(value: string): string {
   if (name.includes('|')) throw Errors.field('name', 'must not contain "|"');
   return name;
 }
-import * as repo from './tags.repo.ts';
+import * as tagsRepo from './tags.repo.ts';
 import type { TagCreateBody, TagList, TagUpdateBody, TagView } from './tags.schemas.ts';
 
-export function toTag(row: repo.TagRow): TagView {
+export function toTag(row: tagsRepo.TagRow): TagView {
   return { id: row.id, name: row.name, color: row.color, created_at: row.createdAt.toISOString() };
 }
 
 const duplicate = () => Errors.conflict('you already have a tag with that name');
 
-export function createTagService(db: Db) {
+export interface TagServiceDeps {
+  db: Db;
+  clock: Clock;
+  repo?: typeof tagsRepo;
+}
+
+export function createTagService({ db, repo = tagsRepo }: TagServiceDeps) {
   return {
     async list(userId: number): Promise<TagList> {
       return { list: (await repo.listTags(db, userId)).map(toTag) };

@@ -7,7 +7,7 @@ import { createTrackService } from './track.service.ts';
 
 export default async function trackRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createTrackService({ db: app.db, timezone: app.config.appTimezone });
+  const service = createTrackService({ db: app.db, clock: app.clock, config: app.config });
 
   app.post(
     '/api/track',

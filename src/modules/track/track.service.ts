@@ -1,11 +1,11 @@
-import type { Db } from '../../db/client.ts';
+import type { ServiceDeps } from '../../lib/service.ts';
 import { addDays, eachDay, isValidDate, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
-import * as repo from './track.repo.ts';
+import * as trackRepo from './track.repo.ts';
 import { TRACK_DATA_MAX_BYTES, type TrackBody, type TrackEvent, type TrackListQuery, type TrackStats } from './track.schemas.ts';
 
-export function toTrackEvent(row: repo.TrackRow): TrackEvent {
+export function toTrackEvent(row: trackRepo.TrackRow): TrackEvent {
   return {
     id: row.id,
     user_id: row.userId,
@@ -16,7 +16,10 @@ export function toTrackEvent(row: repo.TrackRow): TrackEvent {
   };
 }
 
-export function createTrackService({ db, timezone, now = () => new Date() }: { db: Db; timezone: string; now?: () => Date }) {
+export type TrackServiceDeps = ServiceDeps<typeof trackRepo, 'appTimezone'>;
+
+export function createTrackService({ db, clock, config, repo = trackRepo }: TrackServiceDeps) {
+  const timezone = config.appTimezone;
   return {
     async record(userId: number, body: TrackBody): Promise<void> {
       const data = body.data ?? null;
@@ -27,7 +30,7 @@ export function createTrackService({ db, timezone, now = () => new Date() }: { d
     },
 
     async stats(): Promise<TrackStats> {
-      const today = todayIn(timezone, now());
+      const today = todayIn(timezone, clock.now());
       const start = addDays(today, -6);
       const [days, popular] = await Promise.all([repo.countsByDay(db, start, today, timezone), repo.popularTypes(db, start, today, timezone, 10)]);
       const byDate = new Map(days.map((d) => [d.date, d]));

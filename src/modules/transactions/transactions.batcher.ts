@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { accessSql } from '../../lib/access.ts';
 import type { Db } from '../../db/client.ts';
 import { query } from '../../db/client.ts';
 import type { TransactionView } from './transactions.schemas.ts';
@@ -141,11 +142,8 @@ async function insertMany(db: Db, rows: CheckedInsert[]): Promise<BatchRow[]> {
       select i.*, c.name as category_name, c.color as category_color,
              nextval(pg_get_serial_sequence('transactions', 'id')) as new_id
       from input i
-      join categories c on c.id = i.category_id and c.user_id = i.user_id and c.kind = i.kind
-      where (select count(*) from tags g where g.user_id = i.user_id and g.id = any(i.tag_ids)) = cardinality(i.tag_ids)
-        and (i.group_id is null or exists (
-          select 1 from group_members m join groups gr on gr.id = m.group_id
-          where m.group_id = i.group_id and m.user_id = i.user_id and gr.dissolved_at is null))
+      join categories c on ${accessSql.categoryOfKind(sql`c`, sql`i.category_id`, sql`i.user_id`, sql`i.kind`)}
+      where ${accessSql.tags(sql`i.tag_ids`, sql`i.user_id`)} and ${accessSql.writableGroupOrNone(sql`i.group_id`, sql`i.user_id`)}
     ), ins as (
       insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id)
       select new_id, user_id, kind, amount_cents, category_id, note, date, group_id from ok

@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { accessSql } from '../../lib/access.ts';
+import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
 import { toMajor } from '../../lib/money.ts';
@@ -26,7 +28,7 @@ export const viewColumns = {
 
 export interface ViewRow {
   id: number;
-  kind: 'expense' | 'income';
+  kind: TransactionKind;
   amountCents: number;
   categoryId: number;
   note: string;
@@ -38,7 +40,7 @@ export interface ViewRow {
   updatedAt: Date;
   categoryName: string;
   categoryColor: string;
-  categoryKind: 'expense' | 'income';
+  categoryKind: TransactionKind;
   ownerNickname: string;
   ownerAvatarUrl: string | null;
 }
@@ -122,7 +124,7 @@ export interface ListFilter {
   scope: ListScope;
   startDate?: string;
   endDate?: string;
-  kind?: 'expense' | 'income';
+  kind?: TransactionKind;
   categoryIds?: number[];
   tagIds?: number[];
   minCents?: number;
@@ -321,25 +323,6 @@ export async function findOwn(db: Executor, userId: number, id: number): Promise
   return row;
 }
 
-/** The caller's category, or undefined when it is missing or someone else's. */
-export async function findOwnCategory(db: Executor, userId: number, categoryId: number): Promise<{ id: number; kind: 'expense' | 'income' } | undefined> {
-  const [row] = await db
-    .select({ id: categories.id, kind: categories.kind })
-    .from(categories)
-    .where(and(eq(categories.id, categoryId), eq(categories.userId, userId)));
-  return row;
-}
-
-/** How many of `tagIds` (distinct) are the caller's own tags. */
-export async function countOwnTags(db: Executor, userId: number, tagIds: number[]): Promise<number> {
-  if (!tagIds.length) return 0;
-  const [row] = await db
-    .select({ n: sql<string>`count(*)` })
-    .from(tags)
-    .where(and(eq(tags.userId, userId), inArray(tags.id, tagIds)));
-  return Number(row?.n ?? 0);
-}
-
 export async function updateOwn(db: Executor, userId: number, id: number, patch: Partial<typeof transactions.$inferInsert>): Promise<void> {
   await db
     .update(transactions)
@@ -363,7 +346,7 @@ export async function deleteOwn(db: Executor, userId: number, id: number): Promi
 
 export interface CheckedInsert {
   userId: number;
-  kind: 'expense' | 'income';
+  kind: TransactionKind;
   amountCents: number;
   categoryId: number;
   note: string;
@@ -375,7 +358,7 @@ export interface CheckedInsert {
 
 interface InsertedRow {
   id: number;
-  kind: 'expense' | 'income';
+  kind: TransactionKind;
   amount_cents: string | number;
   category_id: number;
   note: string;
@@ -387,7 +370,7 @@ interface InsertedRow {
   updated_at: Date | string;
   category_name: string;
   category_color: string;
-  category_kind: 'expense' | 'income';
+  category_kind: TransactionKind;
   owner_nickname: string;
   owner_avatar_url: string | null;
   tags: TagRef[] | string;
@@ -403,13 +386,10 @@ export async function insertChecked(db: Executor, v: CheckedInsert): Promise<Tra
   const tagArray = sql`${`{${v.tagIds.join(',')}}`}::int[]`;
   const res = (await db.execute(sql`
     with cat as (
-      select id, name, color, kind from categories where id = ${v.categoryId} and user_id = ${v.userId} and kind = ${v.kind}
+      select c.id, c.name, c.color, c.kind from categories c where ${accessSql.categoryOfKind(sql`c`, sql`${v.categoryId}`, sql`${v.userId}`, sql`${v.kind}`)}
     ), ok as (
       select 1 from cat
-      where (select count(*) from tags where user_id = ${v.userId} and id = any(${tagArray})) = ${v.tagIds.length}
-        and (${v.groupId}::int is null or exists (
-          select 1 from group_members m join groups g on g.id = m.group_id
-          where m.group_id = ${v.groupId}::int and m.user_id = ${v.userId} and g.dissolved_at is null))
+      where ${accessSql.tags(tagArray, sql`${v.userId}`)} and ${accessSql.writableGroupOrNone(sql`${v.groupId}::int`, sql`${v.userId}`)}
     ), ins as (
       insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id)
       select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int from ok

@@ -20,7 +20,7 @@ const IdempotencyHeaders = Type.Object({
 
 export default async function transactionsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createTransactionService(app.db);
+  const service = createTransactionService({ db: app.db, clock: app.clock });
 
   app.post(
     '/api/transactions',

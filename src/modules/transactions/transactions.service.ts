@@ -1,12 +1,13 @@
 import type { Db, Executor } from '../../db/client.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
-import { requireGroupMember, requireWritableGroup } from '../../lib/access.ts';
+import { requireCategory, requireGroupMember, requireTags, requireWritableGroup } from '../../lib/access.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { parseAmount, parseAmountBound, toMajor } from '../../lib/money.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
-import * as repo from './transactions.repo.ts';
+import * as transactionsRepo from './transactions.repo.ts';
 import { createInsertBatcher } from './transactions.batcher.ts';
 import type { ListFilter, ListScope } from './transactions.repo.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
@@ -48,21 +49,6 @@ export function parseIdList(value: string, field: string): number[] {
   return [...new Set(ids)];
 }
 
-/** The tags of a transaction: at most 10 distinct ids, each one of the caller's tags (else 40001). */
-async function checkTags(db: Executor, userId: number, tagIds: number[]): Promise<number[]> {
-  const ids = [...new Set(tagIds)];
-  if (ids.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
-  if (ids.length && (await repo.countOwnTags(db, userId, ids)) !== ids.length) throw Errors.field('tag_ids', 'must be your own tags');
-  return ids;
-}
-
-/** The category must be the caller's and of the transaction's kind (else 40001). */
-async function checkCategory(db: Executor, userId: number, categoryId: number, kind: 'expense' | 'income'): Promise<void> {
-  const cat = await repo.findOwnCategory(db, userId, categoryId);
-  if (!cat) throw Errors.field('category_id', 'must be one of your categories');
-  if (cat.kind !== kind) throw Errors.field('category_id', `is an ${cat.kind} category; the transaction is ${kind === 'expense' ? 'an expense' : 'an income'}`);
-}
-
 /** Checks a list query and turns it into a repository filter (without its scope). */
 export function parseListQuery(q: TransactionListQuery): Omit<ListFilter, 'scope'> {
   checkDateRange(q.startDate, q.endDate);
@@ -77,7 +63,13 @@ export function parseListQuery(q: TransactionListQuery): Omit<ListFilter, 'scope
   return f;
 }
 
-export function createTransactionService(db: Db) {
+export interface TransactionServiceDeps {
+  db: Db;
+  clock: Clock;
+  repo?: typeof transactionsRepo;
+}
+
+export function createTransactionService({ db, clock, repo = transactionsRepo }: TransactionServiceDeps) {
   const batcher = createInsertBatcher(db);
   async function view(ex: Executor, id: number): Promise<TransactionView> {
     const [v] = await repo.loadTransactionViews(ex, [id]);
@@ -105,8 +97,8 @@ export function createTransactionService(db: Db) {
           throw err;
         });
       if (created) return created;
-      await checkCategory(ex, userId, body.category_id, body.kind);
-      await checkTags(ex, userId, tagIds);
+      await requireCategory(ex, userId, body.category_id, { kind: body.kind });
+      await requireTags(ex, userId, tagIds);
       if (groupId !== null) await requireWritableGroup(ex, groupId, userId);
       throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
     },
@@ -120,7 +112,7 @@ export function createTransactionService(db: Db) {
     },
 
     async update(userId: number, id: number, body: TransactionUpdateBody): Promise<TransactionView> {
-      const patch: Parameters<typeof repo.updateOwn>[3] = {};
+      const patch: Parameters<typeof transactionsRepo.updateOwn>[3] = {};
       if (body.amount !== undefined) patch.amountCents = parseAmount(body.amount);
       if (body.date !== undefined) patch.date = checkDate(body.date, 'date');
       if (body.note !== undefined) patch.note = cleanText(body.note, 'note', 0, 200);
@@ -131,11 +123,11 @@ export function createTransactionService(db: Db) {
         if (body.kind !== undefined || body.category_id !== undefined) {
           const kind = body.kind ?? cur.kind;
           const categoryId = body.category_id ?? cur.categoryId;
-          await checkCategory(tx, userId, categoryId, kind);
+          await requireCategory(tx, userId, categoryId, { kind });
           patch.kind = kind;
           patch.categoryId = categoryId;
         }
-        const tagIds = body.tag_ids === undefined ? undefined : await checkTags(tx, userId, body.tag_ids);
+        const tagIds = body.tag_ids === undefined ? undefined : await requireTags(tx, userId, body.tag_ids, { max: MAX_TAGS_PER_TRANSACTION });
         if (body.group_id !== undefined) {
           // moving into another group is a write into it; keeping the group it already has is not,
           // so a transaction of a dissolved group can still be corrected
@@ -143,7 +135,7 @@ export function createTransactionService(db: Db) {
           patch.groupId = body.group_id;
         }
         if (Object.keys(patch).length || tagIds) {
-          await repo.updateOwn(tx, userId, id, { ...patch, updatedAt: new Date() });
+          await repo.updateOwn(tx, userId, id, { ...patch, updatedAt: clock.now() });
         }
         if (tagIds) await repo.replaceTags(tx, id, tagIds);
         return view(tx, id);

@@ -1,0 +1,14 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Clock } from './clock.ts';
+
+/**
+ * What every feature service is built from: the database, the clock, the slice of configuration it
+ * reads and its repository (tests may pass another). Services never see the Fastify instance.
+ */
+export interface ServiceDeps<Repo, Keys extends keyof Config = never> {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, Keys>;
+  repo?: Repo;
+}
