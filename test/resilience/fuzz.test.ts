@@ -188,7 +188,7 @@ describe(`generated hostile input over every operation (${onPostgres ? 'PostgreS
       { weight: 1, arbitrary: fc.constantFrom('nobody' as const, 'garbage' as const, 'user' as const) },
     );
     return fc.tuple(pathArb, queryArb, payloadArb, whoArb, fc.boolean()).map(([pv, [query, extra], pl, who, idem]) => {
-      let url = o.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(pv[name])));
+      let url = o.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String((pv as Record<string, unknown>)[name])));
       const qs = new URLSearchParams();
       for (const [k, v] of query) {
         if (Array.isArray(v)) for (const x of v) qs.append(k, typeof x === 'object' ? JSON.stringify(x) : String(x));

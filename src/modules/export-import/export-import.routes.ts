@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
+import { readUpload } from '../../plugins/uploads.ts';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
 import { bearerToken, userOf, type Authenticator } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery, ImportQuery, ImportResult } from './export-import.schemas.ts';
@@ -102,7 +103,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
       if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
       const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES } });
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
-      const bytes = await file.toBuffer();
+      const bytes = await readUpload(file);
       const dryRun = req.query.dry_run === true;
       const out = await withIdempotency(
         app.db,
