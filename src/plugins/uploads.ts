@@ -27,14 +27,16 @@ export default fp(
  */
 export async function readUpload(file: MultipartFile): Promise<Buffer> {
   const chunks: Buffer[] = [];
+  const tooLarge = () => Errors.tooLarge('the file is larger than its limit');
   await new Promise<void>((resolve, reject) => {
     file.file.on('limit', () => {
       file.file.destroy();
-      reject(Errors.tooLarge('the file is larger than its limit'));
+      reject(tooLarge());
     });
     file.file.on('data', (c: Buffer) => chunks.push(c));
     file.file.on('error', reject);
-    file.file.on('end', () => resolve());
+    // a body that arrived at once may have passed the limit before anyone listened
+    file.file.on('end', () => (file.file.truncated ? reject(tooLarge()) : resolve()));
   });
   return Buffer.concat(chunks);
 }
