@@ -10,7 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { loadTemplate } from './embedded-template.ts';
+import { copyTemplateInto, loadTemplate } from './embedded-template.ts';
 import * as schema from './schema/index.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -86,7 +86,9 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
   if (opts.embeddedDbDir) mkdirSync(opts.embeddedDbDir, { recursive: true });
   // a new database (an empty folder, or in memory) starts from the installation's migrated template
   const fresh = !opts.embeddedDbDir || !existsSync(path.join(opts.embeddedDbDir, 'PG_VERSION'));
-  const template = fresh && !opts.blank ? loadTemplate() : null;
+  // a new data folder is a copy of the template folder (then simply opened); in memory, the tar
+  const copied = fresh && !opts.blank && opts.embeddedDbDir !== null && copyTemplateInto(opts.embeddedDbDir);
+  const template = fresh && !opts.blank && !copied ? loadTemplate() : null;
   const options = template ? { loadDataDir: template } : {};
   const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir, options) : new PGlite(options);
   await client.waitReady;

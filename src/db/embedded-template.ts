@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -31,6 +31,28 @@ export function templatePath(): string {
   return path.join(root, 'node_modules/.cache/ledger', `pglite-${templateKey()}.tar.gz`);
 }
 
+/** the same template as a data folder, copied with the file system's own speed into a new data folder */
+export function templateDir(): string {
+  return path.join(root, 'node_modules/.cache/ledger', `pglite-${templateKey()}`);
+}
+
+/**
+ * Fills an empty data folder from the template folder; false when there is none (or the copy
+ * failed: the folder is then left empty for a normal initialisation).
+ */
+export function copyTemplateInto(dataDir: string): boolean {
+  const source = templateDir();
+  if (!existsSync(path.join(source, 'PG_VERSION'))) return false;
+  try {
+    cpSync(source, dataDir, { recursive: true });
+    return true;
+  } catch {
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+    return false;
+  }
+}
+
 /** the template of this installation, or null when it was never built (or the migrations changed since) */
 export function loadTemplate(): Blob | null {
   try {
@@ -41,20 +63,27 @@ export function loadTemplate(): Blob | null {
   }
 }
 
-/** Builds the template: a migrated, empty database, dumped as a gzipped tar of its data folder. */
+/**
+ * Builds the template: a migrated, empty database, kept as a data folder (for new data folders)
+ * and as a gzipped tar of it (for databases in memory).
+ */
 export async function writeTemplate(): Promise<string> {
   const file = templatePath();
-  const client = new PGlite();
+  const dir = templateDir();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const suffix = `.${randomBytes(4).toString('hex')}.tmp`;
+  const work = `${dir}${suffix}`;
+  const client = new PGlite(work);
   await client.waitReady;
   try {
     await migrate(drizzle(client), { migrationsFolder });
     const dump = Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer());
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, dump);
-    renameSync(tmp, file);
-    return file;
+    writeFileSync(`${file}${suffix}`, dump);
+    renameSync(`${file}${suffix}`, file);
   } finally {
     await client.close();
   }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(work, dir);
+  return file;
 }
