@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -253,6 +253,22 @@ describe('faults outside a request', () => {
       await taken();
       void again;
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('probes real files of the embedded database: health fails once its folder is gone', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-health-'));
+    const { createDatabase } = await import('../src/db/client.ts');
+    const database = await createDatabase({ databaseUrl: null, embeddedDbDir: path.join(dir, 'db') });
+    try {
+      await database.ping();
+      renameSync(path.join(dir, 'db'), path.join(dir, 'moved'));
+      await assert.rejects(database.ping());
+      renameSync(path.join(dir, 'moved'), path.join(dir, 'db'));
+      await database.ping();
+    } finally {
+      await database.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
