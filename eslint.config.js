@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'dist', 'migrations', 'web/vendor', 'web/dist', 'coverage'] },
+  { ignores: ['node_modules', 'data', 'dist', 'migrations', 'web/dist', 'web/src/api/schema.d.ts', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from './build.mjs';
+import { ensureWebBuild } from './build-web.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entries = { server: 'dist/server.js', cli: 'dist/cli.js' };
@@ -12,6 +13,8 @@ const name = process.argv[2] && process.argv[2] in entries ? process.argv.splice
 
 try {
   ensureBuild({ quiet: name === 'cli' });
+  // the server serves web/dist: build the web client too when it is missing or stale
+  if (name === 'server') await ensureWebBuild();
 } catch (err) {
   console.error(err.message);
   process.exit(1);

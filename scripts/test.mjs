@@ -19,9 +19,9 @@ function findTests(dir, all = false) {
   return out.sort();
 }
 
-const only = process.argv.slice(2);
-// a named folder runs every test file in it
-const files = only.length ? only.flatMap((f) => (statSync(f).isDirectory() ? findTests(f, true) : [f])) : findTests('test');
+// arguments: test files, or folders to search, every test file in them (`node scripts/test.mjs test/unit`)
+const only = process.argv.slice(2).flatMap((arg) => (statSync(arg).isDirectory() ? findTests(arg, true) : [arg]));
+const files = only.length ? only : findTests('test');
 if (!files.length) {
   console.error('no test files found under test/');
   process.exit(1);

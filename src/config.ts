@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { currencyInfo } from './lib/currency.ts';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -45,6 +46,8 @@ export interface Config {
   scheduler: boolean;
   /** serve the web client at / */
   webClient: boolean;
+  /** ISO 4217 code of the currency the web client shows */
+  defaultCurrency: string;
   /**
    * Which proxies may set X-Forwarded-For (client address of rate limits and logs): false (none,
    * the default), a hop count, or a list of proxy addresses and CIDR ranges.
@@ -185,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   for (const origin of corsOrigins) {
     if (!parseUrl('CORS_ORIGINS', origin, ['http:', 'https:'])) throw new ConfigError('CORS_ORIGINS holds an empty origin');
   }
+  const defaultCurrency = (env.DEFAULT_CURRENCY || 'CNY').trim().toUpperCase();
+  if (!currencyInfo(defaultCurrency)) throw new ConfigError(`DEFAULT_CURRENCY "${env.DEFAULT_CURRENCY}" is not an ISO 4217 currency code`);
   const { secret, generated } = resolveSecret(env.JWT_SECRET, dataDir);
   return Object.freeze({
     version: pkg.version,
@@ -212,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,
+    defaultCurrency,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
     shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),

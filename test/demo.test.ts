@@ -3,15 +3,15 @@ import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { budgets, categories, transactions } from '../src/db/schema/index.ts';
 import { addDays } from '../src/lib/dates.ts';
+import { pickLocale } from '../src/modules/categories/categories.defaults.ts';
 import { DEMO_DAYS, seedDemoData, seededRandom } from '../src/modules/demo/demo.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createUser } from './helpers/factories.ts';
+import { build, createUser, expectOk, type TestApp } from './helpers/index.ts';
 
 describe('demo data', () => {
-  let t: TestContext;
+  let t: TestApp;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => t.close());
 
@@ -23,15 +23,10 @@ describe('demo data', () => {
       .orderBy(asc(transactions.id));
 
   it('gives a demo login statistics and a budget to show', async () => {
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/demo-login' });
+    const login = await t.anon.post('/api/auth/demo-login');
     assert.equal(login.statusCode, 200, login.body);
-    const headers = { authorization: `Bearer ${login.json().access_token}` };
-    const get = async (url: string) => {
-      const res = await t.app.inject({ method: 'GET', url, headers });
-      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
-      return res.json();
-    };
-    const summary = await get('/api/stats/summary');
+    const demo = t.withToken(login.json().access_token);
+    const summary = expectOk(await demo.get('/api/stats/summary'));
     assert.ok(summary.overview.expense > 0);
     assert.ok(summary.overview.count > 0);
     assert.ok(summary.overview.daily_average > 0);
@@ -39,16 +34,43 @@ describe('demo data', () => {
     assert.ok(summary.trend.list.some((p: { amount: number }) => p.amount > 0));
     assert.ok(summary.max.transaction);
     assert.equal(summary.max.transaction.user_id, login.json().user.id);
-    const budget = await get('/api/budget');
+    const budget = expectOk(await demo.get('/api/budget'));
     assert.ok(budget.amount > 0);
     assert.ok(budget.spent > 0);
     assert.equal(Math.round(budget.remaining * 100), Math.round(budget.amount * 100) - Math.round(budget.spent * 100));
     // the salary of the last 30 days falls in this year or, early in January, in the last one
-    const thisYear = await get('/api/stats/overview?period=year');
-    const lastYear = await get(`/api/stats/overview?period=year&date=${Number(thisYear.start.slice(0, 4)) - 1}-06-01`);
+    const thisYear = expectOk(await demo.get('/api/stats/overview?period=year'));
+    const lastYear = expectOk(await demo.get('/api/stats/overview', { query: { period: 'year', date: `${Number(thisYear.start.slice(0, 4)) - 1}-06-01` } }));
     assert.ok(thisYear.income + lastYear.income > 0);
-    const suggest = await get('/api/categories/suggest?note=Lunch&amount=25');
+    const suggest = expectOk(await demo.get('/api/categories/suggest?note=Lunch&amount=25'));
     assert.equal(suggest.list[0].name, 'Food');
+  });
+
+  it('sets a demo account up in Chinese when the browser asks for it first', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/demo-login', headers: { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' } });
+    assert.equal(login.statusCode, 200, login.body);
+    const headers = { authorization: `Bearer ${login.json().access_token}` };
+    const cats = (await t.app.inject({ url: '/api/categories?kind=expense', headers })).json().list.map((c: { name: string }) => c.name);
+    assert.equal(cats[0], '餐饮');
+    assert.ok(cats.includes('交通'));
+    const list = (await t.app.inject({ url: '/api/transactions?pageSize=100&startDate=2000-01-01', headers })).json().list as { note: string; category: { name: string } }[];
+    assert.ok(list.length > 0);
+    assert.ok(list.every((tx) => !/[A-Za-z]/.test(tx.note) && !/[A-Za-z]/.test(tx.category.name)), 'no English in the sample data');
+    assert.match(login.json().user.nickname, /^体验用户 /);
+    const english = await t.app.inject({ method: 'POST', url: '/api/auth/demo-login', headers: { 'accept-language': 'fr-FR,en;q=0.5,zh;q=0.1' } });
+    const enCats = (await t.app.inject({ url: '/api/categories?kind=expense', headers: { authorization: `Bearer ${english.json().access_token}` } })).json().list;
+    assert.equal(enCats[0].name, 'Food');
+  });
+
+  it('picks the language from Accept-Language by quality, English by default', () => {
+    assert.equal(pickLocale(undefined), 'en');
+    assert.equal(pickLocale(''), 'en');
+    assert.equal(pickLocale('zh-CN'), 'zh');
+    assert.equal(pickLocale('zh-Hans-CN;q=0.9, en;q=0.8'), 'zh');
+    assert.equal(pickLocale('en-US,zh;q=0.5'), 'en');
+    assert.equal(pickLocale('en;q=0.4, zh-TW;q=0.6'), 'zh');
+    assert.equal(pickLocale('de, fr'), 'en');
+    assert.equal(pickLocale('zh;q=0, en'), 'en');
   });
 
   it('covers the last 30 days up to today in the zone, with meals, transport, rent, salary and shopping', async () => {

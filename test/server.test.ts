@@ -45,10 +45,14 @@ describe('configuration', () => {
       { REDIS_URL: 'http://x' },
       { WECHAT_API_BASE: 'not a url' },
       { CORS_ORIGINS: 'ftp://x' },
+      { DEFAULT_CURRENCY: 'RMB' },
+      { DEFAULT_CURRENCY: 'EURO' },
     ];
     for (const env of bad) assert.throws(() => loadConfig({ DATA_DIR: dir, ...env }), ConfigError, JSON.stringify(env));
     const cfg = loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(32), PORT: '8080', DEMO_LOGIN: 'false', ADMIN_OPENIDS: 'a, b', APP_TIMEZONE: 'Asia/Shanghai' });
     assert.equal(cfg.port, 8080);
+    assert.equal(cfg.defaultCurrency, 'CNY');
+    assert.equal(loadConfig({ DATA_DIR: dir, DEFAULT_CURRENCY: 'eur' }).defaultCurrency, 'EUR');
     assert.equal(cfg.demoLogin, false);
     assert.deepEqual(cfg.adminOpenids, ['a', 'b']);
     assert.equal(cfg.databaseUrl, null);

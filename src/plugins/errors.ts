@@ -99,8 +99,9 @@ function installErrorHandler(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    // the web client routes on its own: unknown pages outside /api get its index page
-    if (app.config.webClient && request.method === 'GET' && !path.startsWith('/api/') && path !== '/api') {
+    // the web client routes on its own: unknown pages outside /api get its index page (a missing
+    // build file under /assets/ stays a 404, so that a stale page fails loudly, not with HTML)
+    if (app.config.webClient && request.method === 'GET' && !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/assets/')) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return sendError(reply, Errors.notFound(`route ${request.method} ${request.url.split('?')[0]}`));

@@ -1,14 +1,35 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-export const webRoot = fileURLToPath(new URL('../../web', import.meta.url));
+/** The built web client (`npm run build:web`, or `npm start`, which builds it when stale). */
+export const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-/** Serves the web client (plain files, no build step) at / on the same origin as the API. */
+/**
+ * Serves the built web client at / on the same origin as the API. Hashed files under /assets/
+ * are cached for a year; everything else (the index page above all) is revalidated, so that a
+ * new build reaches the browser at once. Client routes fall back to the index page in the
+ * not-found handler, which never answers for /api.
+ */
 async function registerWebClient(app: FastifyInstance): Promise<void> {
   if (!app.config.webClient) return;
-  await app.register(fastifyStatic, { root: webRoot, prefix: '/', index: ['index.html'], wildcard: false, cacheControl: true, maxAge: 0 });
+  if (!existsSync(path.join(webRoot, 'index.html'))) {
+    app.log.warn({ webRoot }, 'the web client is not built: run npm run build:web');
+  }
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    prefix: '/',
+    index: ['index.html'],
+    wildcard: false,
+    cacheControl: false,
+    setHeaders(res, file) {
+      const immutable = file.startsWith(path.join(webRoot, 'assets') + path.sep);
+      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
 }
 
 /** The not-found handler of `errors` answers unknown pages with the client's index page. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, NoContent } from '../../lib/schemas.ts';
 import { LoginBody, LoginResult, RefreshBody, TokenPair } from './auth.schemas.ts';
+import { pickLocale } from '../categories/categories.defaults.ts';
 import { createAuthService } from './auth.service.ts';
 import { createWechatProvider } from './wechat.ts';
 
@@ -23,12 +24,12 @@ export default async function authRoutes(fastify: FastifyInstance) {
       config: pub,
       schema: {
         summary: 'Sign in with a third-party (WeChat) login code',
-        description: 'Creates the user with the default categories on first login. Provider refusal: 40103; provider unreachable: 50301.',
+        description: 'Creates the user with the default categories on first login, named in the language of Accept-Language (Chinese or English). Provider refusal: 40103; provider unreachable: 50301.',
         body: LoginBody,
         response: { 200: LoginResult, 503: ErrorBody },
       },
     },
-    async (req) => service.login(req.body.code),
+    async (req) => service.login(req.body.code, pickLocale(req.headers['accept-language'])),
   );
 
   app.post(
@@ -37,11 +38,11 @@ export default async function authRoutes(fastify: FastifyInstance) {
       config: pub,
       schema: {
         summary: 'Sign in as a fresh demo user with a month of sample data',
-        description: 'Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours.',
+        description: 'Off (404) when DEMO_LOGIN=false. Demo users are purged after 24 hours. Categories and sample data are in the language of Accept-Language (Chinese or English).',
         response: { 200: LoginResult },
       },
     },
-    async () => service.demoLogin(),
+    async (req) => service.demoLogin(pickLocale(req.headers['accept-language'])),
   );
 
   app.post(

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { Errors } from '../../lib/errors.ts';
-import { createDefaultCategories } from '../categories/categories.defaults.ts';
+import { createDefaultCategories, type Locale } from '../categories/categories.defaults.ts';
 import { seedDemoData } from '../demo/demo.service.ts';
 import * as authRepo from './auth.repo.ts';
 import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from '../../lib/tokens.ts';
@@ -64,7 +64,8 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
-    async login(code: string): Promise<LoginResult> {
+    /** `locale` names the default categories of a user created by this sign-in. */
+    async login(code: string, locale: Locale = 'en'): Promise<LoginResult> {
       const subject = await deps.provider.resolve(code);
       const makeAdmin = deps.config.adminOpenids.includes(subject);
       const result = await db.transaction(async (tx) => {
@@ -73,10 +74,10 @@ export function createAuthService(deps: AuthServiceDeps) {
           user = await repo.insertUser(tx, {
             provider: 'wechat',
             providerSubject: subject,
-            nickname: `User ${subject.slice(-4)}`,
+            nickname: `${locale === 'zh' ? '用户' : 'User'} ${subject.slice(-4)}`,
             role: makeAdmin ? 'admin' : 'user',
           });
-          await createDefaultCategories(tx, user.id);
+          await createDefaultCategories(tx, user.id, locale);
         } else {
           user = await repo.lockUser(tx, user.id);
           assertUsable(user);
@@ -91,12 +92,18 @@ export function createAuthService(deps: AuthServiceDeps) {
       return result;
     },
 
-    async demoLogin(): Promise<LoginResult> {
+    /** `locale` names the demo user's categories and sample data. */
+    async demoLogin(locale: Locale = 'en'): Promise<LoginResult> {
       if (!deps.config.demoLogin) throw Errors.notFound('route POST /api/auth/demo-login');
       return db.transaction(async (tx) => {
-        const user = await repo.insertUser(tx, { nickname: `Demo ${randomUUID().slice(0, 4)}`, isDemo: true, slogan: 'Trying things out' });
-        await createDefaultCategories(tx, user.id);
-        await seedDemoData(tx, user.id, now(), deps.config.appTimezone);
+        const zh = locale === 'zh';
+        const user = await repo.insertUser(tx, {
+          nickname: `${zh ? '体验用户' : 'Demo'} ${randomUUID().slice(0, 4)}`,
+          isDemo: true,
+          slogan: zh ? '随便试试' : 'Trying things out',
+        });
+        await createDefaultCategories(tx, user.id, locale);
+        await seedDemoData(tx, user.id, now(), deps.config.appTimezone, locale);
         return withUser(await issuePair(tx, user), user);
       });
     },

@@ -3,6 +3,7 @@ import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { budgets, categories, transactions } from '../../db/schema/index.ts';
 import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
+import type { Locale } from '../categories/categories.defaults.ts';
 
 export const DEMO_DAYS = 30;
 
@@ -18,6 +19,32 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+const DEMO_NOTES: Record<Locale, Record<'breakfast' | 'lunch' | 'dinner' | 'commute' | 'shopping' | 'fun', string[]> & Record<'taxi' | 'rent' | 'bills' | 'salary', string>> = {
+  en: {
+    breakfast: ['Breakfast', 'Coffee and a bagel', 'Soy milk and buns', 'Latte'],
+    lunch: ['Lunch', 'Noodles', 'Lunch with colleagues', 'Salad bowl', 'Dumplings'],
+    dinner: ['Dinner', 'Hotpot with friends', 'Takeout dinner', 'Groceries'],
+    commute: ['Subway', 'Bus', 'Subway'],
+    shopping: ['Clothes', 'Household items', 'Online order', 'New headphones'],
+    fun: ['Movie', 'Concert tickets', 'Board game cafe'],
+    taxi: 'Taxi',
+    rent: 'Rent',
+    bills: 'Electricity and water',
+    salary: 'Salary',
+  },
+  zh: {
+    breakfast: ['早餐', '咖啡和贝果', '豆浆包子', '拿铁'],
+    lunch: ['午饭', '面条', '和同事吃午饭', '沙拉', '饺子'],
+    dinner: ['晚饭', '和朋友吃火锅', '外卖', '买菜'],
+    commute: ['地铁', '公交', '地铁'],
+    shopping: ['衣服', '日用品', '网购', '新耳机'],
+    fun: ['电影', '演唱会门票', '桌游'],
+    taxi: '打车',
+    rent: '房租',
+    bills: '水电费',
+    salary: '工资',
+  },
+};
 type NewTransaction = typeof transactions.$inferInsert;
 
 /**
@@ -26,22 +53,24 @@ type NewTransaction = typeof transactions.$inferInsert;
  * some shopping and leisure), plus a personal budget for this month. The same user id always gives
  * the same data. All transactions go in with one multi-row insert.
  */
-export async function seedDemoData(db: Executor, userId: number, now: Date, timezone: string): Promise<void> {
+export async function seedDemoData(db: Executor, userId: number, now: Date, timezone: string, locale: Locale = 'en'): Promise<void> {
   const cats = await db
-    .select({ id: categories.id, name: categories.name, kind: categories.kind, sort: categories.sort })
+    .select({ id: categories.id, icon: categories.icon, kind: categories.kind, sort: categories.sort })
     .from(categories)
     .where(eq(categories.userId, userId))
     .orderBy(categories.sort, categories.id);
   const firstOf = (kind: TransactionKind) => cats.find((c) => c.kind === kind);
   if (!firstOf('expense') || !firstOf('income')) return;
-  const pick = (name: string, kind: TransactionKind) => (cats.find((c) => c.kind === kind && c.name === name) ?? firstOf(kind)!).id;
-  const food = pick('Food', 'expense');
-  const transport = pick('Transport', 'expense');
-  const shopping = pick('Shopping', 'expense');
-  const housing = pick('Housing', 'expense');
-  const utilities = pick('Utilities', 'expense');
-  const fun = pick('Entertainment', 'expense');
-  const salary = pick('Salary', 'income');
+  // by icon, which names the default category whatever language its name is in
+  const pick = (icon: string, kind: TransactionKind) => (cats.find((c) => c.kind === kind && c.icon === icon) ?? firstOf(kind)!).id;
+  const food = pick('food', 'expense');
+  const transport = pick('transport', 'expense');
+  const shopping = pick('shopping', 'expense');
+  const housing = pick('housing', 'expense');
+  const utilities = pick('utilities', 'expense');
+  const fun = pick('entertainment', 'expense');
+  const salary = pick('salary', 'income');
+  const n = DEMO_NOTES[locale];
 
   const rand = seededRandom(Math.imul(userId, 2654435761) ^ 0x5eed);
   const chance = (p: number) => rand() < p;
@@ -63,17 +92,17 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
 
   for (const date of days) {
     const weekend = isoWeekday(date) >= 6;
-    if (chance(0.6)) add(date, 'expense', food, price(6, 18), oneOf(['Breakfast', 'Coffee and a bagel', 'Soy milk and buns', 'Latte']));
+    if (chance(0.6)) add(date, 'expense', food, price(6, 18), oneOf(n.breakfast));
     // today always has a lunch, so that this month is never empty
-    if (date === today || chance(0.9)) add(date, 'expense', food, price(18, 45), oneOf(['Lunch', 'Noodles', 'Lunch with colleagues', 'Salad bowl', 'Dumplings']));
-    if (chance(0.75)) add(date, 'expense', food, price(25, 90), oneOf(['Dinner', 'Hotpot with friends', 'Takeout dinner', 'Groceries']));
-    if (!weekend && chance(0.85)) add(date, 'expense', transport, price(3, 8), oneOf(['Subway', 'Bus', 'Subway']));
-    if (weekend && chance(0.35)) add(date, 'expense', transport, price(20, 60), 'Taxi');
-    if (chance(0.15)) add(date, 'expense', shopping, price(50, 400), oneOf(['Clothes', 'Household items', 'Online order', 'New headphones']));
-    if (weekend && chance(0.4)) add(date, 'expense', fun, price(40, 150), oneOf(['Movie', 'Concert tickets', 'Board game cafe']));
-    if (date === rentDay) add(date, 'expense', housing, 250000 + Math.floor(rand() * 11) * 10000, 'Rent');
-    if (date === billDay) add(date, 'expense', utilities, price(80, 200), 'Electricity and water');
-    if (date === salaryDay) add(date, 'income', salary, 800000 + Math.floor(rand() * 9) * 50000, 'Salary');
+    if (date === today || chance(0.9)) add(date, 'expense', food, price(18, 45), oneOf(n.lunch));
+    if (chance(0.75)) add(date, 'expense', food, price(25, 90), oneOf(n.dinner));
+    if (!weekend && chance(0.85)) add(date, 'expense', transport, price(3, 8), oneOf(n.commute));
+    if (weekend && chance(0.35)) add(date, 'expense', transport, price(20, 60), n.taxi);
+    if (chance(0.15)) add(date, 'expense', shopping, price(50, 400), oneOf(n.shopping));
+    if (weekend && chance(0.4)) add(date, 'expense', fun, price(40, 150), oneOf(n.fun));
+    if (date === rentDay) add(date, 'expense', housing, 250000 + Math.floor(rand() * 11) * 10000, n.rent);
+    if (date === billDay) add(date, 'expense', utilities, price(80, 200), n.bills);
+    if (date === salaryDay) add(date, 'income', salary, 800000 + Math.floor(rand() * 9) * 50000, n.salary);
   }
   await db.insert(transactions).values(rows);
   await db

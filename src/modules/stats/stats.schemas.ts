@@ -40,13 +40,16 @@ export const CategoryShare = Type.Object(
     list: Type.Array(
       Type.Object({
         category_id: Id,
+        category_ids: Type.Array(Id, {
+          description: 'every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id',
+        }),
         name: Type.String(),
         color: Color,
         amount: Money('the category total'),
         count: Type.Integer(),
         percent: Type.Number({ minimum: 0, maximum: 100, description: 'share of the total, 0 to 100 with 2 decimals' }),
       }),
-      { description: 'amount descending, then category id' },
+      { description: 'amount descending, then category id; in a group view one line per category name (the kind is the `type`)' },
     ),
   },
   { title: 'StatsCategoryShare' },

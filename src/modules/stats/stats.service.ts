@@ -72,12 +72,33 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     };
   }
 
-  function shareOf(rows: statsRepo.ShareRow[]): CategoryShare {
+  /**
+   * The share list. In a group view every member has categories of their own, often with the same
+   * names ("Food" once per member): those are one line, named once, carrying all their ids, with
+   * the color and id of the largest; a personal view keeps one line per category.
+   */
+  function shareOf(rows: statsRepo.ShareRow[], merge: boolean): CategoryShare {
     const total = rows.reduce((s, r) => s + r.amount, 0);
+    const lines: (statsRepo.ShareRow & { ids: number[] })[] = [];
+    const byName = new Map<string, statsRepo.ShareRow & { ids: number[] }>();
+    for (const r of rows) {
+      const same = merge ? byName.get(r.name) : undefined;
+      if (same) {
+        same.amount += r.amount;
+        same.count += r.count;
+        same.ids.push(r.category_id);
+        continue;
+      }
+      const line = { ...r, ids: [r.category_id] };
+      lines.push(line);
+      byName.set(r.name, line);
+    }
+    lines.sort((a, b) => b.amount - a.amount || a.category_id - b.category_id);
     return {
       total: toMajor(total),
-      list: rows.map((r) => ({
+      list: lines.map((r) => ({
         category_id: r.category_id,
+        category_ids: r.ids,
         name: r.name,
         color: r.color,
         amount: toMajor(r.amount),
@@ -127,7 +148,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     async categoryShare(userId: number, q: StatsQuery): Promise<CategoryShare> {
       const r = await resolve(userId, q);
       const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, share: true });
-      return shareOf(rows.share ?? []);
+      return shareOf(rows.share ?? [], r.scope.groupId !== undefined);
     },
 
     async trend(userId: number, q: StatsQuery): Promise<Trend> {
@@ -165,7 +186,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
       const totals = rows.overview ?? zero;
       return {
         overview: overviewOf(r, totals),
-        category_share: shareOf(rows.share ?? []),
+        category_share: shareOf(rows.share ?? [], r.scope.groupId !== undefined),
         trend: trendOf(r, rows.trend ?? []),
         max: await maxOf(rows.max_id),
         compare: compareOf(r, previous, totals, rows.previous ?? zero),

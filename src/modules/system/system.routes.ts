@@ -22,6 +22,15 @@ const ConfigUpdate = Type.Object(
   { minProperties: 1 },
 );
 
+/** What the web client needs before sign-in: the display texts, the currency and the sign-in methods on offer. */
+const ClientConfig = Type.Object({
+  ...PublicConfig.properties,
+  default_currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the currency amounts are shown in (DEFAULT_CURRENCY)' }),
+  auth_methods: Type.Array(Type.Union([Type.Literal('wechat'), Type.Literal('demo')]), {
+    description: 'sign-in methods on offer: wechat when WeChat login is configured, demo when demo login is on',
+  }),
+});
+
 const startedAt = Date.now();
 
 export default async function systemRoutes(fastify: FastifyInstance) {
@@ -65,8 +74,16 @@ export default async function systemRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/config',
-    { config: { auth: 'public' }, schema: { summary: 'App version, tagline and description (about dialog)', response: { 200: PublicConfig } } },
-    async () => configService.get(),
+    {
+      config: { auth: 'public' },
+      schema: { summary: 'App version, tagline and description (about dialog), the display currency and the sign-in methods', response: { 200: ClientConfig } },
+    },
+    async () => {
+      const authMethods: ('wechat' | 'demo')[] = [];
+      if (app.config.wechat.appId && app.config.wechat.secret) authMethods.push('wechat');
+      if (app.config.demoLogin) authMethods.push('demo');
+      return { ...(await configService.get()), default_currency: app.config.defaultCurrency, auth_methods: authMethods };
+    },
   );
 
   app.put(

@@ -1,0 +1,29 @@
+// Browser tests: builds the web client when stale, then runs test/e2e/*.e2e.ts one file at a time
+// in Debian's Chromium against the real server. Fails when no test ran.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ensureWebBuild } from './build-web.mjs';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.error(`${chromium} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  process.exit(1);
+}
+await ensureWebBuild();
+const only = process.argv.slice(2);
+const files = only.length ? only : readdirSync('test/e2e').filter((f) => f.endsWith('.e2e.ts')).sort().map((f) => path.join('test/e2e', f));
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+let tail = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  tail = (tail + chunk.toString()).slice(-4000);
+});
+child.on('close', (code) => {
+  const m = /ℹ tests (\d+)/.exec(tail);
+  if (code === 0 && (!m || Number(m[1]) === 0)) {
+    console.error('the browser tests ran no test');
+    process.exit(1);
+  }
+  process.exit(code ?? 1);
+});

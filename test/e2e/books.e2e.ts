@@ -1,0 +1,235 @@
+// One person's books in a desktop browser, in English: demo sign-in, transactions, filters and
+// saved schemes, charts and their click-through, budget, recurring bills, profile and avatar,
+// export and re-import. Every screen is checked with axe; the console must stay clean.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import type { Browser } from 'playwright-core';
+import { axeViolations, launchBrowser, openTab, startServer, until, type Server, type Tab } from './harness.ts';
+
+describe('books in the browser (desktop, English)', () => {
+  let server: Server;
+  let browser: Browser;
+  let tab: Tab;
+
+  before(async () => {
+    server = await startServer(3110);
+    browser = await launchBrowser();
+    tab = await openTab(browser, server.base);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const page = () => tab.page;
+  const main = () => page().locator('main');
+  async function accessible(name: string) {
+    assert.deepEqual(await axeViolations(page()), [], `${name}: serious or critical accessibility violations`);
+  }
+
+  it('signs in with the demo and lists this month grouped by day with subtotals', async () => {
+    await page().goto('/');
+    await page().waitForURL(/\/signin/);
+    assert.equal(await page().locator('html').getAttribute('lang'), 'en');
+    await accessible('sign-in');
+    await page().getByRole('button', { name: 'Try the demo' }).click();
+    await page().waitForURL(/\/books$/);
+    await page().locator('[data-testid="tx-row"]').first().waitFor();
+    const days = main().locator('section.day');
+    assert.ok((await days.count()) > 1);
+    assert.match(await days.first().locator('.dayhead').innerText(), /Out ¥[\d,]+\.\d\d/);
+    // the current month is the default, not an active filter
+    assert.equal((await page().getByRole('button', { name: /^Filters/ }).innerText()).trim(), 'Filters');
+    await accessible('books');
+  });
+
+  it('suggests the category while typing, adds, edits and deletes a transaction', async () => {
+    const quick = page().getByRole('form', { name: 'Quick add' });
+    await quick.locator('select[name="quick-category"] option').first().waitFor({ state: 'attached' });
+    await quick.locator('input[name="quick-amount"]').fill('27.5');
+    await quick.locator('input[name="quick-note"]').fill('Lunch');
+    const suggestion = quick.getByRole('group', { name: 'Suggested' }).getByRole('button').first();
+    await suggestion.waitFor();
+    assert.equal(await suggestion.innerText(), 'Food');
+    assert.equal(await quick.locator('select[name="quick-category"] option:checked').innerText(), 'Food');
+    await quick.getByRole('button', { name: 'Add' }).click();
+    await page().getByText('Transaction added').waitFor();
+    const row = main().locator('[data-testid="tx-row"]', { hasText: '-¥27.50' }).filter({ hasText: 'Lunch' }).first();
+    await row.waitFor();
+
+    await row.getByRole('button', { name: /^Edit Food/ }).click();
+    const dialog = page().getByRole('dialog', { name: 'Edit transaction' });
+    await dialog.locator('input[name="amount"]').fill('31');
+    await dialog.locator('input[name="note"]').fill('Lunch with the team');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page().getByText('Transaction saved').waitFor();
+    const edited = main().locator('[data-testid="tx-row"]', { hasText: 'Lunch with the team' });
+    await edited.waitFor();
+    assert.match(await edited.innerText(), /-¥31\.00/);
+
+    await edited.getByRole('button', { name: /^Delete Food/ }).click();
+    await page().getByRole('dialog', { name: 'Delete transaction' }).getByRole('button', { name: 'Delete' }).click();
+    await page().getByText('Transaction deleted').waitFor();
+    await edited.waitFor({ state: 'detached' });
+  });
+
+  it('filters, saves the filters as a scheme, applies, renames and deletes it', async () => {
+    await page().getByRole('button', { name: /^Filters/ }).click();
+    await page().locator('#filters input[name="keyword"]').fill('Lunch');
+    await page().locator('#filters').getByRole('button', { name: 'Apply' }).click();
+    await page().getByRole('button', { name: 'Filters (1 active)' }).waitFor();
+    const rows = main().locator('[data-testid="tx-row"]');
+    await until(async () => {
+      const texts = await rows.allInnerTexts();
+      return texts.length > 0 && texts.every((x) => /lunch/i.test(x));
+    }, 'the list filtered by the keyword');
+
+    await page().getByRole('button', { name: 'Save filters…' }).click();
+    const ask = page().getByRole('dialog', { name: 'Save filters…' });
+    await ask.locator('input[name="value"]').fill('Lunches');
+    await ask.getByRole('button', { name: 'Save' }).click();
+    const chip = page().getByRole('button', { name: 'Lunches', exact: true });
+    await chip.waitFor();
+    assert.equal(await chip.getAttribute('aria-pressed'), 'true');
+
+    await page().getByRole('button', { name: 'This month' }).click();
+    await page().getByRole('button', { name: 'Filters', exact: true }).waitFor();
+    assert.equal(await chip.getAttribute('aria-pressed'), 'false');
+    await chip.click();
+    await page().getByRole('button', { name: 'Filters (1 active)' }).waitFor();
+    assert.equal(await chip.getAttribute('aria-pressed'), 'true');
+
+    await page().getByRole('button', { name: 'Rename “Lunches”' }).click();
+    const rename = page().getByRole('dialog', { name: 'Rename saved filters' });
+    await rename.locator('input[name="value"]').fill('Midday meals');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    const renamed = page().getByRole('button', { name: 'Midday meals', exact: true });
+    await renamed.waitFor();
+
+    await page().getByRole('button', { name: 'Delete “Midday meals”' }).click();
+    await page().getByRole('dialog', { name: 'Delete saved filters' }).getByRole('button', { name: 'Delete' }).click();
+    await renamed.waitFor({ state: 'detached' });
+    await page().getByText('none yet').waitFor();
+    await accessible('books with filters');
+    await page().getByRole('button', { name: 'This month' }).click();
+  });
+
+  it('draws the charts, and a click on a slice opens the books of that category', async () => {
+    await page().getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Statistics' }).click();
+    const donut = page().locator('[data-testid="donut"]');
+    await donut.locator('canvas').waitFor();
+    await page().locator('[data-testid="trend"] canvas').waitFor();
+    await accessible('statistics');
+    await page().screenshot({ path: 'docs/screenshots/desktop.png' });
+    const legend = await page().locator('ul.legend li').allInnerTexts();
+    assert.ok(legend.length > 1);
+    for (const line of legend) assert.match(line, /¥[\d,.]+\s+[\d.]+%/);
+
+    // the ring at 3 o'clock: a slice is there whatever the data (once the opening animation ends)
+    await page().waitForTimeout(1200);
+    const box = (await donut.boundingBox())!;
+    const radius = (Math.min(box.width, box.height) / 2) * 0.575;
+    await page().mouse.click(box.x + box.width / 2 + radius, box.y + box.height * 0.45);
+    await page().waitForURL(/\/books\?.*category_ids=\d+/);
+    const rows = main().locator('[data-testid="tx-row"]');
+    await until(async () => (await rows.count()) > 0 && new Set(await rows.locator('.txmain strong').allInnerTexts()).size === 1, 'the books of one category');
+    assert.match(await page().getByRole('button', { name: /^Filters \(\d active\)$/ }).innerText(), /active/);
+  });
+
+  it('passes axe in dark mode too', async () => {
+    await page().emulateMedia({ colorScheme: 'dark' });
+    await page().goto('/stats');
+    await page().locator('[data-testid="donut"] canvas').waitFor();
+    await accessible('statistics in dark mode');
+    await page().goto('/books');
+    await page().locator('[data-testid="tx-row"]').first().waitFor();
+    await accessible('books in dark mode');
+    await page().emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('shows an empty state, not a flat line, for a period without records', async () => {
+    await page().goto('/stats');
+    await page().getByRole('radio', { name: 'Year' }).click();
+    await page().getByRole('button', { name: 'Previous period' }).click();
+    await page().getByRole('button', { name: 'Previous period' }).click();
+    await page().locator('[data-testid="trend-empty"]').waitFor();
+    await page().locator('[data-testid="share-empty"]').waitFor();
+    assert.equal(await page().locator('[data-testid="trend"]').count(), 0);
+  });
+
+  it('sets a budget and shows its progress', async () => {
+    await page().goto('/budget');
+    const card = main().locator('section.budget').first();
+    await card.locator('input[name="amount"]').fill('123456789.5');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await page().getByText('Budget saved').waitFor();
+    const bar = card.getByRole('progressbar');
+    await bar.waitFor();
+    assert.ok(Number(await bar.getAttribute('aria-valuenow')) >= 0);
+    // a huge amount fits its card in compact notation, the full value in its title
+    const figure = card.locator('.figure strong').first();
+    assert.match(await figure.innerText(), /¥123(\.5)?M/);
+    assert.equal(await figure.getAttribute('title'), '¥123,456,789.50');
+    await accessible('budget');
+  });
+
+  it('creates a recurring bill', async () => {
+    await page().goto('/recurring');
+    await page().getByRole('button', { name: '+ Add' }).click();
+    const dialog = page().getByRole('dialog', { name: 'New recurring bill' });
+    await dialog.locator('input[name="amount"]').fill('2600');
+    await dialog.locator('input[name="note"]').fill('Monthly rent');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const rule = main().locator('[data-testid="rule-row"]', { hasText: 'Monthly rent' });
+    await rule.waitFor();
+    assert.match(await rule.innerText(), /every month/);
+    await accessible('recurring');
+  });
+
+  it('edits the profile, uploads an avatar and switches the language (remembered)', async () => {
+    await page().goto('/profile');
+    await page().locator('input[name="nickname"]').fill('Ada Books');
+    await page().getByRole('button', { name: 'Save' }).click();
+    await page().getByText('Profile saved').waitFor();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    await page().locator('[data-testid="avatar-input"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await page().getByText('Avatar updated').waitFor();
+    await main().locator('img.avatar').waitFor();
+    await accessible('profile');
+
+    await page().getByRole('radio', { name: '中文' }).click();
+    await page().getByRole('heading', { name: '个人资料' }).waitFor();
+    assert.equal(await page().locator('html').getAttribute('lang'), 'zh-CN');
+    await page().reload();
+    await page().getByRole('heading', { name: '个人资料' }).waitFor();
+    await page().getByRole('radio', { name: 'English' }).click();
+    await page().getByRole('heading', { name: 'Profile' }).waitFor();
+  });
+
+  it('exports the month and imports it back (nothing new), and refuses a file that is not CSV or JSON', async () => {
+    await page().goto('/data');
+    await accessible('import and export');
+    const [download] = await Promise.all([page().waitForEvent('download'), page().getByRole('button', { name: 'Download' }).click()]);
+    const file = await download.path();
+    const csv = readFileSync(file);
+    assert.match(csv.toString('utf8'), /^\uFEFFdate,kind,amount,category,note,tags,group_id,created_at/);
+
+    await page().locator('input[name="dry_run"]').uncheck();
+    await page().locator('[data-testid="import-file"]').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: csv });
+    await page().getByRole('button', { name: 'Upload' }).click();
+    const result = page().locator('[data-testid="import-result"]');
+    await result.waitFor();
+    assert.match(await result.innerText(), /^Imported 0 rows; \d+ skipped as duplicates\.$/);
+
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000000' } }).png().toBuffer();
+    await page().locator('[data-testid="import-file"]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
+    await page().getByRole('button', { name: 'Upload' }).click();
+    await page().getByText('Only CSV or JSON files exported from here can be imported.').waitFor();
+  });
+
+  it('left nothing in the console', () => {
+    assert.deepEqual(tab.problems, []);
+  });
+});

@@ -1,0 +1,125 @@
+// Starts the real server (embedded database, a fresh data folder) and Debian's Chromium for the
+// browser tests, and collects what a page logs so that a test can insist on a clean console.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startFakeWechat } from '../helpers/wechat.ts';
+
+export const ADMIN_OPENID = 'e2e-admin';
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 860 };
+
+export interface Server {
+  base: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The server from the TypeScript sources on `port`, WeChat sign-in answered by a local stand-in. */
+export async function startServer(port: number): Promise<Server> {
+  const wechat = await startFakeWechat();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'e2e-secret-that-is-long-enough-0123456789',
+      LOG_LEVEL: 'warn',
+      WECHAT_APPID: 'wx-e2e',
+      WECHAT_SECRET: 'wx-e2e-secret',
+      WECHAT_API_BASE: wechat.base,
+      ADMIN_OPENIDS: ADMIN_OPENID,
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the server did not answer within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    base,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      await wechat.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** console errors, page errors and failed requests seen so far */
+  problems: string[];
+}
+
+export async function openTab(browser: Browser, base: string, opts: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Tab> {
+  const context = await browser.newContext({
+    baseURL: base,
+    locale: opts.locale ?? 'en-US',
+    viewport: opts.viewport ?? DESKTOP,
+    acceptDownloads: true,
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return { context, page, problems };
+}
+
+/** Serious or critical accessibility violations on the page as it is now. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Signs in with a WeChat code through the sign-in page (the local stand-in accepts ok-<openid>). */
+export async function signInWechat(page: Page, openid: string): Promise<void> {
+  await page.goto('/signin');
+  await page.locator('input[name="code"]').fill(`ok-${openid}`);
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL(/\/books/);
+}
+
+/** Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`. */
+export async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,156 @@
+// One typed client for /api: bearer tokens kept in localStorage, one shared refresh at a time
+// (requests wait while it runs and are replayed with the new token), and a final 401 ends the
+// session. Errors become ApiError carrying the contract's {code, details}; the text shown to a
+// person comes from the client's own catalogue (lib/errors.ts), never from the server.
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+
+const TOKENS = 'ledger.tokens';
+const PREFIX = 'ledger.';
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: number;
+  readonly details: ErrorDetail[];
+  readonly body: Record<string, unknown>;
+  constructor(status: number, body: unknown) {
+    const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    super(`HTTP ${status}`);
+    this.status = status;
+    this.code = typeof b.code === 'number' ? b.code : status >= 500 ? 50001 : 0;
+    this.details = Array.isArray(b.details) ? (b.details as ErrorDetail[]) : [];
+    this.body = b;
+  }
+}
+
+/** A failure found by the client itself, shown through the same catalogue. */
+export class ClientError extends Error {
+  constructor(readonly key: string, readonly params: Record<string, unknown> = {}) {
+    super(key);
+  }
+}
+
+interface Tokens {
+  access_token: string;
+  refresh_token: string;
+}
+
+export function getTokens(): Tokens | null {
+  try {
+    const t = JSON.parse(localStorage.getItem(TOKENS) ?? 'null') as Tokens | null;
+    return t && t.access_token && t.refresh_token ? t : null;
+  } catch {
+    return null;
+  }
+}
+
+export function setTokens(pair: Tokens): void {
+  localStorage.setItem(TOKENS, JSON.stringify({ access_token: pair.access_token, refresh_token: pair.refresh_token }));
+}
+
+/** Forgets every piece of local session data (tokens, selected group); the language stays. */
+export function clearSession(): void {
+  for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
+}
+
+let signedOutHandler: (code: number | null) => void = () => {};
+export function onSignedOut(fn: (code: number | null) => void): void {
+  signedOutHandler = fn;
+}
+
+let language = 'en';
+/** The Accept-Language sent with every request: new accounts are set up in this language. */
+export function setRequestLanguage(lang: string): void {
+  language = lang;
+}
+
+const PUBLIC = new Set(['/api/auth/login', '/api/auth/demo-login', '/api/auth/refresh', '/api/auth/logout', '/api/config', '/api/health']);
+
+let refreshing: Promise<boolean> | null = null;
+
+/** Runs at most one refresh; every caller that hit 40101 meanwhile awaits the same one. */
+function refresh(usedAccess: string): Promise<boolean> {
+  refreshing ??= (async () => {
+    const current = getTokens();
+    if (!current) return false;
+    // another tab (or an earlier refresh) already rotated the pair: use the new token
+    if (current.access_token !== usedAccess) return true;
+    const res = await fetch('/api/auth/refresh', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ refresh_token: current.refresh_token }),
+    });
+    if (res.ok) {
+      setTokens((await res.json()) as Tokens);
+      return true;
+    }
+    // a concurrent rotation from another tab answers 40102 here but leaves fresh tokens behind
+    const after = getTokens();
+    return !!after && after.access_token !== usedAccess;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function codeOf(res: Response): Promise<number | null> {
+  try {
+    const body = (await res.clone().json()) as { code?: unknown };
+    return typeof body.code === 'number' ? body.code : null;
+  } catch {
+    return null;
+  }
+}
+
+function expire(code: number | null): void {
+  clearSession();
+  signedOutHandler(code);
+}
+
+/** fetch with the session's bearer token, one refresh on an expired token, and the language. */
+export async function authedFetch(input: Request): Promise<Response> {
+  const path = new URL(input.url, location.origin).pathname;
+  input.headers.set('Accept-Language', language);
+  if (PUBLIC.has(path)) return fetch(input);
+  if (refreshing) await refreshing.catch(() => false);
+  const retry = input.clone();
+  const token = getTokens()?.access_token;
+  if (!token) {
+    expire(null);
+    return new Response(JSON.stringify({ code: 40101, message: 'signed out' }), { status: 401, headers: { 'content-type': 'application/json' } });
+  }
+  input.headers.set('Authorization', `Bearer ${token}`);
+  let res = await fetch(input);
+  if (res.status === 401 && (await codeOf(res)) === 40101 && (await refresh(token))) {
+    retry.headers.set('Authorization', `Bearer ${getTokens()?.access_token ?? ''}`);
+    res = await fetch(retry);
+  }
+  if (res.status === 401) expire(await codeOf(res));
+  return res;
+}
+
+export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? '' : location.origin, fetch: authedFetch });
+
+/** Unwraps an openapi-fetch answer: its data, or an ApiError. */
+export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new ApiError(response.status, error);
+  return data as D;
+}
+
+/** For uploads (multipart), which the generated types describe loosely. */
+export async function upload<T>(path: string, form: FormData, headers: Record<string, string> = {}): Promise<T> {
+  const res = await authedFetch(new Request(new URL(path, location.origin), { method: 'POST', body: form, headers }));
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, body);
+  return body as T;
+}
+
+export function idempotencyKey(): string {
+  return crypto.randomUUID();
+}

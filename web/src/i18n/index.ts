@@ -1,0 +1,56 @@
+// The two languages of the client: chosen from the browser, switchable in the profile and
+// remembered (outside the session keys, so signing out keeps it); <html lang> follows.
+import { createI18n } from 'vue-i18n';
+import en from './en';
+import zhCN from './zh-CN';
+import { setRequestLanguage } from '../api/client';
+import type { AppLocale } from '../lib/format';
+import { errorMessage } from '../lib/errors';
+
+export const LOCALES: AppLocale[] = ['zh-CN', 'en'];
+const STORED = 'ledger-locale';
+
+export function detectLocale(languages: readonly string[]): AppLocale {
+  for (const lang of languages) {
+    const l = lang.toLowerCase();
+    if (l === 'zh' || l.startsWith('zh-')) return 'zh-CN';
+    if (l === 'en' || l.startsWith('en-')) return 'en';
+  }
+  return 'en';
+}
+
+function initialLocale(): AppLocale {
+  const stored = localStorage.getItem(STORED);
+  if (stored === 'zh-CN' || stored === 'en') return stored;
+  return detectLocale(navigator.languages?.length ? navigator.languages : [navigator.language]);
+}
+
+export const i18n = createI18n({
+  legacy: false,
+  locale: 'en' as AppLocale,
+  fallbackLocale: 'en',
+  messages: { en, 'zh-CN': zhCN },
+  missingWarn: false,
+  fallbackWarn: false,
+});
+
+export function currentLocale(): AppLocale {
+  return i18n.global.locale.value as AppLocale;
+}
+
+export function setLocale(locale: AppLocale, remember = true): void {
+  i18n.global.locale.value = locale;
+  document.documentElement.lang = locale;
+  setRequestLanguage(locale);
+  if (remember) localStorage.setItem(STORED, locale);
+}
+
+setLocale(initialLocale(), false);
+
+/** The catalogue's message for any failure. */
+export function describeError(err: unknown): string {
+  const { key, params } = errorMessage(err);
+  const t = i18n.global.t;
+  const resolved = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' && v.startsWith('fields.') ? t(v) : v]));
+  return t(key, resolved);
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, ClientError } from '../api/client';
+import { errorMessage, KNOWN_CODES, KNOWN_FIELDS } from './errors';
+import en from '../i18n/en';
+import zhCN from '../i18n/zh-CN';
+
+type Tree = { [k: string]: string | Tree };
+function lookup(tree: Tree, key: string): string | undefined {
+  let node: string | Tree | undefined = tree;
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  return typeof node === 'string' ? node : undefined;
+}
+
+describe('the error catalogue', () => {
+  it('answers from the code, never with the server text', () => {
+    const err = new ApiError(422, { code: 42201, message: 'pass migrate_to to move its transactions' });
+    const m = errorMessage(err);
+    expect(m.key).toBe('errors.42201');
+    expect(JSON.stringify(m)).not.toContain('migrate_to');
+  });
+
+  it('names the field of a validation failure', () => {
+    const err = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'amount', message: 'must be > 0' }] });
+    expect(errorMessage(err)).toEqual({ key: 'errors.invalidField', params: { field: 'fields.amount' } });
+    const nested = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'criteria.min_amount', message: 'bad' }] });
+    expect(errorMessage(nested).params.field).toBe('fields.min_amount');
+    const unknown = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'weird', message: 'bad' }] });
+    expect(errorMessage(unknown).params.field).toBe('fields.other');
+    expect(errorMessage(new ApiError(400, { code: 40001, message: 'malformed JSON' })).key).toBe('errors.40001');
+  });
+
+  it('falls back without leaking anything for unknown answers', () => {
+    expect(errorMessage(new ApiError(502, '<html>bad gateway</html>')).key).toBe('errors.50001');
+    expect(errorMessage(new ApiError(418, { message: 'teapot' }))).toEqual({ key: 'errors.unknown', params: { status: 418 } });
+    expect(errorMessage(new TypeError('Failed to fetch')).key).toBe('errors.network');
+    expect(errorMessage(new ClientError('errors.importType')).key).toBe('errors.importType');
+  });
+
+  it('has a message in both languages for every code and every field', () => {
+    for (const tree of [en, zhCN] as Tree[]) {
+      for (const code of KNOWN_CODES) expect(lookup(tree, `errors.${code}`), String(code)).toBeTruthy();
+      for (const field of [...KNOWN_FIELDS, 'other']) expect(lookup(tree, `fields.${field}`), field).toBeTruthy();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+// What a person reads when something fails: always a message of the client's own catalogue,
+// chosen by the API error code (and, for 40001, the first field named), never the server's text.
+import { ApiError, ClientError } from '../api/client';
+
+export interface Message {
+  key: string;
+  params: Record<string, unknown>;
+}
+
+export const KNOWN_CODES = [
+  40001, 40101, 40102, 40103, 40104, 40301, 40302, 40401, 40901, 40902, 40903, 41301, 41501, 42201, 42202, 42203, 42901, 50001, 50002, 50301,
+] as const;
+
+/** Fields the catalogue names in a validation message; any other is "a field". */
+export const KNOWN_FIELDS = [
+  'amount', 'category_id', 'date', 'note', 'tag_ids', 'group_id', 'name', 'color', 'nickname', 'slogan', 'timezone', 'invite_code',
+  'month', 'content', 'contact', 'title', 'reply', 'link_url', 'image_url', 'publish_at', 'expire_at', 'user_id', 'interval',
+  'start_date', 'end_date', 'startDate', 'endDate', 'min_amount', 'max_amount', 'keyword', 'criteria', 'confirmName', 'code',
+  'app_version', 'tagline', 'description', 'file', 'frequency', 'kind', 'status', 'role', 'target_id',
+] as const;
+
+function fieldOf(err: ApiError): string | null {
+  const raw = err.details[0]?.field ?? '';
+  // "criteria.min_amount", "tag_ids.3", "body.amount": the most specific known name
+  const parts = raw.split('.').reverse();
+  for (const p of parts) if ((KNOWN_FIELDS as readonly string[]).includes(p)) return p;
+  return raw ? 'other' : null;
+}
+
+export function errorMessage(err: unknown): Message {
+  if (err instanceof ClientError) return { key: err.key, params: err.params };
+  if (err instanceof ApiError) {
+    if (err.code === 40001) {
+      const field = fieldOf(err);
+      return field ? { key: 'errors.invalidField', params: { field: `fields.${field}` } } : { key: 'errors.40001', params: {} };
+    }
+    if ((KNOWN_CODES as readonly number[]).includes(err.code)) return { key: `errors.${err.code}`, params: {} };
+    if (err.status >= 500) return { key: 'errors.50001', params: {} };
+    return { key: 'errors.unknown', params: { status: err.status } };
+  }
+  if (err instanceof TypeError) return { key: 'errors.network', params: {} };
+  return { key: 'errors.unknown', params: { status: 0 } };
+}

@@ -1,0 +1,93 @@
+// Numbers, money and dates for the chosen language, always through Intl.
+
+export type AppLocale = 'zh-CN' | 'en';
+
+const cache = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+export interface MoneyOptions {
+  /** '+' on positive amounts too (list rows), as Intl's signDisplay 'exceptZero' */
+  signed?: boolean;
+  /** compact notation (1.2万, 12K) where space is short */
+  compact?: boolean;
+}
+
+/** A money amount in major units, with the currency symbol, for the locale. Null shows a dash. */
+export function formatMoney(value: number | null | undefined, locale: AppLocale, currency: string, opts: MoneyOptions = {}): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return numberFormat(locale, {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+    signDisplay: opts.signed ? 'exceptZero' : 'auto',
+    ...(opts.compact ? { notation: 'compact', maximumFractionDigits: 1 } : { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  }).format(value);
+}
+
+/** Compact notation once the full amount would be longer than `maxLength` characters. */
+export function formatMoneyFit(value: number | null | undefined, locale: AppLocale, currency: string, maxLength = 12): string {
+  const full = formatMoney(value, locale, currency);
+  return full.length > maxLength ? formatMoney(value, locale, currency, { compact: true }) : full;
+}
+
+export function formatNumber(value: number, locale: AppLocale, compact = false): string {
+  return numberFormat(locale, compact ? { notation: 'compact', maximumFractionDigits: 1 } : {}).format(value);
+}
+
+/** A percentage given as 0 to 100 (the API's unit); signed for changes. */
+export function formatPercent(value: number | null | undefined, locale: AppLocale, signed = false): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 2, signDisplay: signed ? 'exceptZero' : 'auto' }).format(value / 100);
+}
+
+/** A calendar date `YYYY-MM-DD` (no time zone) for display. */
+export function formatDate(date: string, locale: AppLocale, style: 'long' | 'short' | 'weekday' = 'long'): string {
+  const [y, m, d] = date.split('-').map(Number);
+  if (!y || !m || !d) return date;
+  const at = new Date(Date.UTC(y, m - 1, d));
+  const options: Intl.DateTimeFormatOptions =
+    style === 'short'
+      ? { month: 'numeric', day: 'numeric', timeZone: 'UTC' }
+      : style === 'weekday'
+        ? { month: 'long', day: 'numeric', weekday: 'short', timeZone: 'UTC' }
+        : { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' };
+  return new Intl.DateTimeFormat(locale, options).format(at);
+}
+
+/** A month `YYYY-MM` for display. */
+export function formatMonth(month: string, locale: AppLocale, short = false): string {
+  const [y, m] = month.split('-').map(Number);
+  if (!y || !m) return month;
+  return new Intl.DateTimeFormat(locale, short ? { month: 'short', timeZone: 'UTC' } : { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
+}
+
+/** An ISO timestamp in the browser's zone. */
+export function formatDateTime(iso: string | null | undefined, locale: AppLocale): string {
+  if (!iso) return '';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+}
+
+export function formatBytes(n: number, locale: AppLocale): string {
+  const f = (v: number, unit: string) => `${numberFormat(locale, { maximumFractionDigits: 1 }).format(v)} ${unit}`;
+  if (n >= 1048576) return f(n / 1048576, 'MiB');
+  if (n >= 1024) return f(n / 1024, 'KiB');
+  return f(n, 'B');
+}
+
+/** The symbol of a currency as the locale writes it (¥, $, €...). */
+export function currencySymbol(locale: AppLocale, currency: string): string {
+  const part = numberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })
+    .formatToParts(0)
+    .find((p) => p.type === 'currency');
+  return part?.value ?? currency;
+}

@@ -1,0 +1,47 @@
+import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
+import { session, loadMe, loadGroups, loadConfig, isAdmin } from './stores/session';
+import { getTokens } from './api/client';
+import { client } from './api/client';
+import BooksView from './views/books/BooksView.vue';
+
+const routes: RouteRecordRaw[] = [
+  { path: '/', redirect: '/books' },
+  { path: '/signin', name: 'signin', component: () => import('./views/SignInView.vue'), meta: { public: true, title: 'signin.title' } },
+  { path: '/books', name: 'books', component: BooksView, meta: { title: 'nav.books', grouped: true } },
+  // statistics (ECharts) and administration load on demand
+  { path: '/stats', name: 'stats', component: () => import('./views/stats/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
+  { path: '/budget', name: 'budget', component: () => import('./views/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
+  { path: '/recurring', name: 'recurring', component: () => import('./views/RecurringView.vue'), meta: { title: 'nav.recurring' } },
+  { path: '/categories', name: 'categories', component: () => import('./views/CategoriesView.vue'), meta: { title: 'nav.categories' } },
+  { path: '/groups', name: 'groups', component: () => import('./views/GroupsView.vue'), meta: { title: 'nav.groups' } },
+  { path: '/notifications', name: 'notifications', component: () => import('./views/NotificationsView.vue'), meta: { title: 'nav.notifications' } },
+  { path: '/feedback', name: 'feedback', component: () => import('./views/FeedbackView.vue'), meta: { title: 'nav.feedback' } },
+  { path: '/data', name: 'data', component: () => import('./views/DataView.vue'), meta: { title: 'nav.data' } },
+  { path: '/profile', name: 'profile', component: () => import('./views/ProfileView.vue'), meta: { title: 'nav.profile' } },
+  { path: '/me', name: 'me', component: () => import('./views/MeView.vue'), meta: { title: 'nav.me' } },
+  { path: '/admin/:tab?', name: 'admin', component: () => import('./views/admin/AdminView.vue'), meta: { title: 'nav.admin', admin: true } },
+  { path: '/:rest(.*)*', redirect: '/books' },
+];
+
+export const router = createRouter({ history: createWebHistory(), routes });
+
+router.beforeEach(async (to) => {
+  if (!session.config) await loadConfig().catch(() => undefined);
+  if (to.meta.public) return true;
+  if (!getTokens()) return { name: 'signin', query: to.fullPath !== '/books' ? { next: to.fullPath } : {} };
+  if (!session.me) {
+    try {
+      await Promise.all([loadMe(), loadGroups()]);
+    } catch {
+      if (!getTokens()) return { name: 'signin' };
+    }
+  }
+  if (to.meta.admin && !isAdmin.value) return { name: 'books' };
+  return true;
+});
+
+router.afterEach((to) => {
+  if (!to.meta.public && getTokens()) {
+    void client.POST('/api/track', { body: { event_type: 'page_view', page: to.path, data: {} } }).catch(() => undefined);
+  }
+});

@@ -1,0 +1,90 @@
+// State shared between views: the signed-in user, their groups and the selected book, the
+// server's public configuration, and cached categories and tags. Nothing else is global.
+import { computed, reactive } from 'vue';
+import { client, ok, clearSession, getTokens, setTokens } from '../api/client';
+import type { Category, ClientConfig, Group, Me, Tag } from '../api/types';
+import { todayIn } from '../lib/dates';
+
+const GROUP = 'ledger.group';
+
+export const session = reactive({
+  me: null as Me | null,
+  groups: [] as Group[],
+  groupId: null as number | null,
+  config: null as ClientConfig | null,
+  categories: null as Category[] | null,
+  tags: null as Tag[] | null,
+  signedIn: !!getTokens(),
+});
+
+export const currency = computed(() => session.config?.default_currency ?? 'CNY');
+export const currentGroup = computed(() => session.groups.find((g) => g.id === session.groupId) ?? null);
+export const isAdmin = computed(() => session.me?.role === 'admin');
+
+export function today(): string {
+  return todayIn(session.me?.timezone);
+}
+
+export async function loadConfig(): Promise<ClientConfig> {
+  session.config = await ok(client.GET('/api/config'));
+  return session.config;
+}
+
+export function selectGroup(id: number | null): void {
+  session.groupId = id;
+  if (id) localStorage.setItem(GROUP, String(id));
+  else localStorage.removeItem(GROUP);
+}
+
+export async function loadGroups(): Promise<Group[]> {
+  const res = await ok(client.GET('/api/groups'));
+  session.groups = res.list;
+  const saved = Number(localStorage.getItem(GROUP)) || null;
+  selectGroup(session.groups.some((g) => g.id === saved) ? saved : null);
+  return session.groups;
+}
+
+export async function loadMe(): Promise<Me> {
+  session.me = await ok(client.GET('/api/me'));
+  return session.me;
+}
+
+export async function categories(): Promise<Category[]> {
+  session.categories ??= (await ok(client.GET('/api/categories', { params: { query: {} } }))).list;
+  return session.categories;
+}
+
+export async function tags(): Promise<Tag[]> {
+  session.tags ??= (await ok(client.GET('/api/tags'))).list;
+  return session.tags;
+}
+
+export function invalidateLists(): void {
+  session.categories = null;
+  session.tags = null;
+}
+
+export async function signIn(call: Promise<{ access_token: string; refresh_token: string }>): Promise<void> {
+  const pair = await call;
+  clearSession();
+  setTokens(pair);
+  session.signedIn = true;
+  await Promise.all([loadMe(), loadGroups()]);
+}
+
+/** Drops the local state (tokens are cleared by the caller or by the API layer). */
+export function resetSession(): void {
+  session.me = null;
+  session.groups = [];
+  session.groupId = null;
+  session.categories = null;
+  session.tags = null;
+  session.signedIn = false;
+}
+
+export async function signOut(): Promise<void> {
+  const t = getTokens();
+  clearSession();
+  resetSession();
+  if (t) await client.POST('/api/auth/logout', { body: { refresh_token: t.refresh_token } }).catch(() => undefined);
+}
