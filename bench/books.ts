@@ -1,10 +1,13 @@
 // Bookkeeping core on PostgreSQL, each figure beside its physical limit measured in the same run:
 // - create throughput (50 connections) vs raw parameterized INSERTs of the same rows through pg;
-// - GET /api/stats/summary median latency (user with 100,000 rows) vs the same aggregates in SQL;
-// - filtered list p99 at 50 connections over 1,000,000 rows of 100 users.
+// - GET /api/stats/summary median latency (user with 100,000 rows) vs the very statements the
+//   service sends, captured from the app and replayed through pg with the same session settings;
+// - filtered list over 1,000,000 rows of 100 users: throughput at 50 connections vs its two
+//   statements (page and totals) replayed through pg at the same concurrency in the same run, and
+//   latency at a fixed Poisson arrival rate of half that throughput.
 import pg from 'pg';
 import { createTokenService } from '../src/lib/tokens.ts';
-import { cannon, median, startBenchServer, summary } from './lib.ts';
+import { cannon, captureStatements, median, openLoop, startBenchServer, summary, type CapturedStatement } from './lib.ts';
 import { ensureBenchData } from './seed.ts';
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
@@ -33,37 +36,38 @@ async function rawInsertRate(url: string, userId: number, categoryId: number, se
   return count / seconds;
 }
 
-/** The aggregates a year summary needs, run directly: overview, share, trend, max, previous year. */
-async function rawSummaryMs(url: string, userId: number, runs: number): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
+/** the session settings the service's pool gives its connections (src/db/client.ts) */
+const SESSION_OPTIONS = '-c work_mem=32MB';
+
+/** The statements the service sends for a summary, replayed directly on one connection. */
+async function directMs(url: string, statements: CapturedStatement[], runs: number): Promise<number> {
+  const c = new pg.Client({ connectionString: url, options: SESSION_OPTIONS });
   await c.connect();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    await c.query(
-      `select kind, sum(amount_cents) s, count(*) n from transactions where user_id = $1 and date between '2025-01-01' and '2025-12-31' group by kind`,
-      [userId],
-    );
-    await c.query(
-      `select category_id, sum(amount_cents) s, count(*) n from transactions where user_id = $1 and kind = 'expense' and date between '2025-01-01' and '2025-12-31' group by category_id order by s desc`,
-      [userId],
-    );
-    await c.query(
-      `select to_char(date, 'YYYY-MM') m, sum(amount_cents) s, count(*) n from transactions where user_id = $1 and kind = 'expense' and date between '2025-01-01' and '2025-12-31' group by 1`,
-      [userId],
-    );
-    await c.query(
-      `select id from transactions where user_id = $1 and kind = 'expense' and date between '2025-01-01' and '2025-12-31' order by amount_cents desc, id desc limit 1`,
-      [userId],
-    );
-    await c.query(
-      `select kind, sum(amount_cents) s from transactions where user_id = $1 and date between '2024-01-01' and '2024-12-31' group by kind`,
-      [userId],
-    );
+    for (const st of statements) await c.query(st.text, st.values);
     times.push(performance.now() - t0);
   }
   await c.end();
   return median(times);
+}
+
+/** Requests' statement sets (page and totals of a list) replayed directly by `connections` workers, as the service runs them; sets per second. */
+async function directRate(url: string, sets: CapturedStatement[][], connections: number, poolSize: number, seconds: number): Promise<number> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: SESSION_OPTIONS });
+  let done = 0;
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, w) => {
+      for (let i = w; Date.now() < until; i += connections) {
+        await Promise.all(sets[i % sets.length]!.map((st) => pool.query(st.text, st.values)));
+        done++;
+      }
+    }),
+  );
+  await pool.end();
+  return done / seconds;
 }
 
 async function apiSummaryMs(port: number, token: string, runs: number): Promise<number> {
@@ -101,26 +105,39 @@ export async function run() {
     const statsToken = await tokens.signAccess(data.statsUser, 'user');
     await apiSummaryMs(server.port, statsToken, 5);
     const apiMs = await apiSummaryMs(server.port, statsToken, 60);
-    const sqlMs = await rawSummaryMs(data.url, data.statsUser, 60);
+    const summaryPath = '/api/stats/summary?period=year&date=2025-06-15&type=expense';
+    const summaryStatements = (await captureStatements(data.url, SECRET, statsToken, summaryPath)).filter((st) => !/^(begin|commit)/i.test(st.text));
+    const sqlMs = await directMs(data.url, summaryStatements, 60);
 
     // filtered list over 1,000,000 rows of 100 users, 50 connections, a different user per request
     const listTokens = await Promise.all(data.listUsers.map((id) => tokens.signAccess(id, 'user')));
+    const listPath = (i: number) => {
+      const month = String((i % 12) + 1).padStart(2, '0');
+      return `/api/transactions?startDate=2025-${month}-01&endDate=2025-${month}-28&kind=expense&min_amount=0&max_amount=900&sort=date_desc&pageSize=20`;
+    };
     let i = 0;
     const list = await cannon({
       url: `${base}/api/transactions`,
       requests: [
         {
           setupRequest: (req) => {
-            const token = listTokens[i++ % listTokens.length];
-            const month = String((i % 12) + 1).padStart(2, '0');
-            return {
-              ...req,
-              path: `/api/transactions?startDate=2025-${month}-01&endDate=2025-${month}-28&kind=expense&min_amount=0&max_amount=900&sort=date_desc&pageSize=20`,
-              headers: { authorization: `Bearer ${token}` },
-            };
+            const n = i++;
+            return { ...req, path: listPath(n), headers: { authorization: `Bearer ${listTokens[n % listTokens.length]}` } };
           },
         },
       ],
+    });
+    // the same requests' two statements (page and totals), replayed directly at the same concurrency
+    const listSets: CapturedStatement[][] = [];
+    for (let n = 0; n < 24; n++) listSets.push(await captureStatements(data.url, SECRET, listTokens[n % listTokens.length]!, listPath(n)));
+    const direct = await directRate(data.url, listSets, 50, 60, 10);
+    // latency at a fixed arrival rate of half the measured throughput, Poisson arrivals
+    const rate = Math.max(1, Math.round(list.requests.average / 2));
+    const paced = await openLoop({
+      url: (n) => `${base}${listPath(n)}`,
+      headers: (n) => ({ authorization: `Bearer ${listTokens[n % listTokens.length]}` }),
+      ratePerS: rate,
+      seconds: 10,
     });
     return {
       create: {
@@ -128,8 +145,20 @@ export async function run() {
         raw_insert_rows_per_s: Math.round(raw),
         'api / raw': Math.round((create.requests.average / raw) * 100) / 100,
       },
-      summary_year_100k_rows: { api_median_ms: Math.round(apiMs * 100) / 100, sql_median_ms: Math.round(sqlMs * 100) / 100, 'api / sql': Math.round((apiMs / sqlMs) * 100) / 100 },
-      list_1m_rows_100_users: summary('GET /api/transactions (filtered)', list),
+      summary_year_100k_rows: {
+        api_median_ms: Math.round(apiMs * 100) / 100,
+        same_statements_direct_median_ms: Math.round(sqlMs * 100) / 100,
+        statements: summaryStatements.length,
+        'api / direct': Math.round((apiMs / sqlMs) * 100) / 100,
+      },
+      list_1m_rows_100_users: {
+        api: summary('GET /api/transactions (filtered)', list),
+        direct_page_and_totals_per_s: Math.round(direct),
+        'api / direct': Math.round((list.requests.average / direct) * 100) / 100,
+        limit_ratio: 0.7,
+        paced_half_throughput: paced,
+        p99_limit_ms: 20,
+      },
     };
   } finally {
     await server.stop();

@@ -70,3 +70,109 @@ export function median(xs: number[]): number {
 }
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface OpenLoopResult {
+  rate_per_s: number;
+  sent: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * Latency at a fixed arrival rate: requests arrive as a Poisson process (exponential gaps, so
+ * neither bursts of a whole second's requests, as autocannon's overallRate sends them, nor a closed
+ * loop that only measures its own queue). Each latency counts from the moment the request was due,
+ * so a server that falls behind is charged for the wait.
+ */
+export async function openLoop(opts: { url: (i: number) => string; headers: (i: number) => Record<string, string>; ratePerS: number; seconds: number; seed?: number }): Promise<OpenLoopResult> {
+  const { Agent, request } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  let state = opts.seed ?? 12345;
+  // a small deterministic generator (mulberry32): the same arrivals in every run
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  let due = start;
+  for (let i = 0; due - start < opts.seconds * 1000; i++) {
+    due += (-Math.log(1 - random()) / opts.ratePerS) * 1000;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const dueAt = due;
+    const url = new URL(opts.url(i));
+    inFlight.push(
+      new Promise<void>((resolve) => {
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: opts.headers(i), agent }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - dueAt);
+            if ((res.statusCode ?? 0) >= 300) non2xx++;
+            resolve();
+          });
+        });
+        req.on('error', () => {
+          errors++;
+          resolve();
+        });
+        req.end();
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+  return { rate_per_s: opts.ratePerS, sent: inFlight.length, p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1), non2xx, errors };
+}
+
+export interface CapturedStatement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * The SQL statements the service sends for one request, captured in this process from the real
+ * app on the same database: what "the same work done directly" means for a route.
+ */
+export async function captureStatements(databaseUrl: string, secret: string, token: string, path: string): Promise<CapturedStatement[]> {
+  const pg = (await import('pg')).default;
+  const { buildApp } = await import('../src/app.ts');
+  const { loadConfig } = await import('../src/config.ts');
+  const { createDatabase } = await import('../src/db/client.ts');
+  const base = loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET: secret, DATA_DIR: '/tmp/ledger-bench-capture' } as NodeJS.ProcessEnv);
+  const config = Object.freeze({ ...base, rateLimit: { ...base.rateLimit, enabled: false }, scheduler: false, logLevel: 'silent' });
+  const database = await createDatabase({ databaseUrl, embeddedDbDir: null, poolSize: 4 });
+  const app = await buildApp(config, { database });
+  const captured: CapturedStatement[] = [];
+  let capturing = false;
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    if (capturing) captured.push(typeof config === 'string' ? { text: config, values: values ?? [] } : { text: config.text, values: config.values ?? values ?? [] });
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    const headers = { authorization: `Bearer ${token}` };
+    // a first request fills the caches (signing key, the user's state) that later ones skip
+    const warm = await app.inject({ url: path, headers });
+    if (warm.statusCode !== 200) throw new Error(`${path} answered ${warm.statusCode}: ${warm.body}`);
+    capturing = true;
+    await app.inject({ url: path, headers });
+    capturing = false;
+  } finally {
+    pg.Client.prototype.query = original;
+    await app.close();
+    await database.close();
+  }
+  return captured;
+}

@@ -4,18 +4,23 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-function findTests(dir) {
+// suites that start real server processes: run only when named (npm run test:resilience)
+const SEPARATE = new Set(['test/resilience', 'test/e2e']);
+
+function findTests(dir, all = false) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...findTests(full));
+    if (statSync(full).isDirectory()) {
+      if (all || !SEPARATE.has(full.split(path.sep).join('/'))) out.push(...findTests(full, all));
+    }
     else if (name.endsWith('.test.ts')) out.push(full);
   }
   return out.sort();
 }
 
-// arguments: test files, or folders to search (`node scripts/test.mjs test/unit`)
-const only = process.argv.slice(2).flatMap((arg) => (statSync(arg).isDirectory() ? findTests(arg) : [arg]));
+// arguments: test files, or folders to search, every test file in them (`node scripts/test.mjs test/unit`)
+const only = process.argv.slice(2).flatMap((arg) => (statSync(arg).isDirectory() ? findTests(arg, true) : [arg]));
 const files = only.length ? only : findTests('test');
 if (!files.length) {
   console.error('no test files found under test/');

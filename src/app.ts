@@ -6,10 +6,13 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import type { LogFileHealth } from './lib/logger.ts';
 import { modules } from './modules/index.ts';
-import auth from './plugins/auth.ts';
+import auth, { authGate } from './plugins/auth.ts';
 import database from './plugins/database.ts';
-import errors from './plugins/errors.ts';
+import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
+import graceful from './plugins/graceful.ts';
+import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import security from './plugins/security.ts';
@@ -24,6 +27,8 @@ export interface BuildOptions {
   /** an open database to use (tests share one between app instances); created from config otherwise */
   database?: Database;
   logger?: Logger;
+  /** the log file's state, reported by /api/health (always ok when not given) */
+  logHealth?: () => LogFileHealth;
   clock?: Clock;
 }
 
@@ -68,7 +73,14 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
     keepAliveTimeout: config.timeouts.keepAliveMs,
     requestTimeout: config.timeouts.requestMs,
     routerOptions: { ignoreTrailingSlash: true },
-    forceCloseConnections: true,
+    // on close, idle keep-alive connections go at once while requests in flight finish (the server
+    // cuts what is left when the grace period ends); a request arriving on an open connection while
+    // closing is still served, with `Connection: close`
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    // errors answered before a route or a request exists use the contract's envelope too
+    frameworkErrors,
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
   app.server.headersTimeout = config.timeouts.headersMs;
 
@@ -79,7 +91,10 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema));
 
   app.decorate('config', config);
+  app.decorate('logHealth', opts.logHealth ?? (() => ({ ok: true, error: null })));
   await app.register(errors);
+  await app.register(graceful);
+  await app.register(jsonBody);
   await app.register(database, { database: opts.database, clock: opts.clock });
   await app.register(tokens);
   await app.register(security);
@@ -87,6 +102,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   await app.register(auth);
   await app.register(sharedInvalidation);
   await app.register(rateLimit);
+  await app.register(authGate);
   await app.register(textGuard);
   await app.register(openapi);
 

@@ -92,6 +92,8 @@ export interface Config {
   timeouts: ServerTimeouts;
   /** ISO 4217 code of the currency the web client shows */
   defaultCurrency: string;
+  /** on SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
+  shutdownGraceMs: number;
 }
 
 export interface ServerTimeouts {
@@ -263,5 +265,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
     defaultCurrency,
+    shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),
   });
 }

@@ -17,7 +17,7 @@ async function main() {
     }
     throw err;
   }
-  const { logger, close: closeLog } = createLogger({ level: config.logLevel, logDir: config.logDir, timezone: config.appTimezone, stdout: config.logToStdout });
+  const { logger, health: logHealth, close: closeLog } = createLogger({ level: config.logLevel, logDir: config.logDir, timezone: config.appTimezone, stdout: config.logToStdout });
   if (config.jwtSecretGenerated) logger.warn('JWT_SECRET is not set: using a generated secret stored in the data folder; set JWT_SECRET in production');
 
   let unlock: (() => Promise<void>) | null = null;
@@ -34,15 +34,25 @@ async function main() {
     }
   }
 
-  const app = await buildApp(config, { logger });
+  const app = await buildApp(config, { logger, logHealth });
   const scheduler = config.scheduler ? startScheduler(app, tasks) : null;
 
-  closeWithGrace({ delay: 10_000, logger }, async ({ signal, err }) => {
+  // SIGTERM/SIGINT: stop listening at once, let requests in flight finish within the grace period,
+  // then cut the connections still open (a download then ends without its final chunk, so the
+  // client sees it incomplete), close the database and exit. close-with-grace exits anyway a
+  // little after the grace period if closing itself hangs.
+  const grace = config.shutdownGraceMs;
+  closeWithGrace({ delay: grace + 2_000, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'closing after an error');
-    else logger.info({ signal }, 'shutting down');
+    else logger.info({ signal, graceMs: grace }, 'shutting down: finishing the requests in flight');
     await scheduler?.stop();
+    if (!(await app.drain(grace))) {
+      logger.warn('grace period over: cutting the connections still open');
+      app.server.closeAllConnections();
+    }
     await app.close();
     if (unlock) await unlock();
+    logger.info('stopped');
     closeLog();
   });
 

@@ -1,6 +1,8 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
+import type { AppError } from './lib/errors.ts';
+import type { LogFileHealth } from './lib/logger.ts';
 import type { TokenService } from './lib/tokens.ts';
 import type { ApiTokenAuthenticator } from './modules/api-tokens/api-tokens.service.ts';
 import type { UserStateCache } from './plugins/auth.ts';
@@ -27,9 +29,13 @@ declare module 'fastify' {
     tokens: TokenService;
     userState: UserStateCache;
     apiTokens: ApiTokenAuthenticator;
+    /** whether the log file can be written (a failing one falls back to stdout) */
+    logHealth: () => LogFileHealth;
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** why authentication refused the request; answered after the rate limiter counted it */
+    authError: AppError | null;
   }
   interface FastifyContextConfig {
     /** who may call the route; default `user` */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -124,7 +124,7 @@ async function snapshot(db: Database['db']): Promise<Record<string, string[]>> {
   });
 }
 
-const blankPglite = () => createDatabase({ databaseUrl: null, embeddedDbDir: null });
+const blankPglite = () => createDatabase({ databaseUrl: null, embeddedDbDir: null, blank: true });
 
 describe('backup file and restore', () => {
   let dir: string;
@@ -211,6 +211,37 @@ describe('backup file and restore', () => {
       await restoreBackup(target, file);
       assert.deepEqual(await snapshot(target.db), baseline);
     } finally {
+      await target.close();
+    }
+  });
+
+  it('marks the restored backup\'s own row completed and rows cut off in the source failed', async () => {
+    const src = await blankPglite();
+    const target = await blankPglite();
+    try {
+      await runMigrations(src);
+      await src.db.insert(backups).values([
+        { name: 'self', status: 'pending' },
+        { name: 'cut-off', status: 'pending' },
+        { name: 'done-before', status: 'completed', size: 10 },
+      ]);
+      const own = path.join(dir, 'self.json.gz');
+      await writeBackup(src.db, own);
+      await restoreBackup(target, own);
+      const rows = await target.db.select().from(backups).orderBy(backups.id);
+      assert.deepEqual(
+        rows.map((r) => [r.name, r.status]),
+        [
+          ['self', 'completed'],
+          ['cut-off', 'failed'],
+          ['done-before', 'completed'],
+        ],
+      );
+      assert.equal(rows[0]!.size, statSync(own).size);
+      assert.ok(rows[0]!.completedAt && rows[1]!.error);
+      assert.equal(rows[2]!.size, 10);
+    } finally {
+      await src.close();
       await target.close();
     }
   });

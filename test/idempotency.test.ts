@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../src/db/client.ts';
-import { idempotencyKeys } from '../src/db/schema/index.ts';
+import type { Db, Executor } from '../src/db/client.ts';
+import { idempotencyKeys, users } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { parseIdempotencyKey, purgeExpiredIdempotencyKeys, requestHash, withIdempotency } from '../src/lib/idempotency.ts';
 import { createTestDatabase, createUser, onPostgres, type TestDatabase } from './helpers/index.ts';
@@ -97,6 +97,34 @@ describe('idempotency keys', () => {
     assert.equal(state.runs, 3);
   });
 
+  it('writes the operation and its answer in one transaction: a failure after the write leaves neither', async () => {
+    const u = await createUser(db);
+    const req = { userId: u.id, scope: 's', key: 'atomic', body: { x: 1 } };
+    const before = await db.select().from(users).where(eq(users.id, u.id));
+    // the write succeeds inside the transaction, then the process "fails" before the answer is recorded
+    await assert.rejects(
+      withIdempotency(db, req, async (tx) => {
+        await tx.update(users).set({ nickname: 'written' }).where(eq(users.id, u.id));
+        throw new Error('connection lost');
+      }),
+      /connection lost/,
+    );
+    assert.deepEqual(await db.select().from(users).where(eq(users.id, u.id)), before, 'the write was rolled back');
+    assert.equal((await rowsOf(u.id)).length, 0, 'no pending key is left behind');
+    // the retry runs exactly once and then replays
+    let runs = 0;
+    const run = async (tx: Executor) => {
+      runs++;
+      await tx.update(users).set({ nickname: 'written' }).where(eq(users.id, u.id));
+      return { status: 201, body: { ok: true } };
+    };
+    assert.equal((await withIdempotency(db, req, run)).replayed, false);
+    assert.equal((await withIdempotency(db, req, run)).replayed, true);
+    assert.equal(runs, 1);
+    const [row] = await rowsOf(u.id);
+    assert.equal(row!.status, 'done');
+  });
+
   it('releases the key when the first attempt throws or answers non-2xx', async () => {
     const u = await createUser(db);
     const req = { userId: u.id, scope: 's', key: 'retry', body: { x: 1 } };
@@ -128,8 +156,9 @@ describe('idempotency keys', () => {
       await gate;
       return { status: 201, body: { id: 1 } };
     });
-    // wait until the claim is visible
-    for (let i = 0; i < 100 && (await rowsOf(u.id)).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    // wait until the first is running
+    for (let i = 0; i < 200 && runs === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(runs, 1);
     await assert.rejects(
       withIdempotency(db, req, async () => ({ status: 201, body: { id: 2 } })),
       (e: unknown) => code(e) === 40903,

@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { constants as fsConstants, existsSync, mkdirSync } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
@@ -8,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { copyTemplateInto, loadTemplate } from './embedded-template.ts';
 import * as schema from './schema/index.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -20,6 +23,7 @@ export interface Database {
   kind: 'pglite' | 'pg';
   /** PostgreSQL only: the pool, for work that needs a dedicated connection */
   pool: pg.Pool | null;
+  /** a real read: fails while the database is unreachable or its files cannot be read */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -39,6 +43,12 @@ export interface DbOptions {
   /** embedded database folder; null keeps it in memory */
   embeddedDbDir: string | null;
   poolSize?: number;
+  /** how long a request waits for a pooled connection before the database counts as unavailable (default 5 s) */
+  connectTimeoutMs?: number;
+  /** embedded only: a new database without any table (not from the migrated template) */
+  blank?: boolean;
+  /** where failures of idle or checked-out connections are reported (they must never end the process) */
+  onConnectionError?: (err: Error) => void;
 }
 
 export async function createDatabase(opts: DbOptions): Promise<Database> {
@@ -50,17 +60,23 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 20,
       types: pgTypes,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
       ...(ownOptions ? {} : { options: '-c work_mem=32MB' }),
     });
-    // an idle client losing its connection must not crash the process
-    pool.on('error', () => {});
+    // A connection lost while idle in the pool, or while checked out for a transaction between two
+    // statements (a restart, a failover, pg_terminate_backend), emits 'error' on the pool or on the
+    // client: without a listener that ends the process. The statement in progress fails on its
+    // own (503); the pool discards the broken client and opens a new one on the next checkout.
+    const onError = (err: Error) => opts.onConnectionError?.(err);
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
       kind: 'pg',
       pool,
       async ping() {
-        await pool.query('select 1');
+        await pool.query('select 1 from pg_catalog.pg_class limit 1');
       },
       async close() {
         await pool.end();
@@ -68,7 +84,13 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
     };
   }
   if (opts.embeddedDbDir) mkdirSync(opts.embeddedDbDir, { recursive: true });
-  const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir) : new PGlite();
+  // a new database (an empty folder, or in memory) starts from the installation's migrated template
+  const fresh = !opts.embeddedDbDir || !existsSync(path.join(opts.embeddedDbDir, 'PG_VERSION'));
+  // a new data folder is a copy of the template folder (then simply opened); in memory, the tar
+  const copied = fresh && !opts.blank && opts.embeddedDbDir !== null && copyTemplateInto(opts.embeddedDbDir);
+  const template = fresh && !opts.blank && !copied ? loadTemplate() : null;
+  const options = template ? { loadDataDir: template } : {};
+  const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir, options) : new PGlite(options);
   await client.waitReady;
   await client.exec("set time zone 'UTC'");
   const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -77,7 +99,12 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
     kind: 'pglite',
     pool: null,
     async ping() {
-      await client.query('select 1');
+      // the database answers from memory even when its folder is gone or unreadable: check the files too
+      if (opts.embeddedDbDir) {
+        await access(opts.embeddedDbDir, fsConstants.R_OK | fsConstants.W_OK);
+        await readFile(path.join(opts.embeddedDbDir, 'PG_VERSION'));
+      }
+      await client.query('select 1 from pg_catalog.pg_class limit 1');
     },
     async close() {
       await client.close();

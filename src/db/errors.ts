@@ -14,3 +14,26 @@ export const isUniqueViolation = (err: unknown): boolean => hasCode(err, '23505'
 
 /** foreign_key_violation: a referenced row is gone */
 export const isForeignKeyViolation = (err: unknown): boolean => hasCode(err, '23503');
+
+// PostgreSQL classes 08 (connection exception) and 57P (operator intervention: shutdown,
+// terminated backend, cannot connect now), and too_many_connections
+const UNAVAILABLE_SQLSTATE = /^(08\d{3}|57P0[1-4]|53300)$/;
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+
+/**
+ * True when the database could not be reached or dropped the connection (outage, restart,
+ * failover, terminated backend, connection slots full): the request may succeed when retried, so
+ * it answers 503 (50301), not an internal error.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+    if (UNAVAILABLE_MESSAGE.test((e as { message?: string }).message ?? '')) return true;
+    // AggregateError (a refused connection to every address of a host name)
+    const inner = (e as { errors?: unknown[] }).errors;
+    if (Array.isArray(inner) && inner.some((x) => isDatabaseUnavailable(x))) return true;
+  }
+  return false;
+}

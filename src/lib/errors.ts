@@ -17,6 +17,9 @@ export class AppError extends Error {
   }
 }
 
+/** seconds a client should wait before retrying a 503 (database outage, restart) */
+export const RETRY_AFTER_S = 5;
+
 export const Errors = {
   validation: (message: string, details?: ErrorDetail[]) => new AppError(400, 40001, message, details),
   field: (field: string, message: string) => new AppError(400, 40001, `${field} ${message}`, [{ field, message }]),

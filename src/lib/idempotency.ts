@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import { query, type Db, type Executor } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import { Errors } from './errors.ts';
 
 /**
  * Retry safety for POST operations that create things (`Idempotency-Key` header).
  *
- * A key is per user and scope and lives 24 hours. The first request claims the key with one
- * INSERT ... ON CONFLICT statement, so two processes sharing the database can never both run it;
- * its 2xx answer is stored and replayed to every repeat carrying the same body. A repeat with another
- * body is 42202, a repeat while the first is still running is 40903. A first attempt that fails
- * (throws, or answers non-2xx) releases the key so that a retry runs for real.
+ * A key is per user and scope and lives 24 hours. The claim of the key, the operation's writes and
+ * its stored 2xx answer are one database transaction: a crash or a lost connection at any point
+ * leaves either all of them or none, so a retry either replays the answer or runs the operation
+ * for the first time, never twice. While the first request runs, the key is held by a transaction
+ * advisory lock (seen by every process on the database) and by this process's own table of
+ * running keys: a repeat then answers 40903 at once (42202 when its body differs and this process
+ * knows it). A repeat after completion with the same body replays the stored answer; with another
+ * body it is 42202. A first attempt that fails (throws, or answers non-2xx) stores nothing.
  */
 
 /** the header value: 1 to 64 visible ASCII characters */
@@ -74,22 +77,7 @@ export function requestHash(body: unknown): string {
     .digest('hex');
 }
 
-type KeyRow = { requestHash: string; status: 'pending' | 'done'; responseStatus: number | null; responseBody: unknown };
-
-/** Claims the key: inserts a pending row, or takes over an expired (or abandoned) one. True when claimed. */
-async function claim(db: Executor, userId: number, scope: string, key: string, hash: string): Promise<boolean> {
-  const rows = await db
-    .insert(idempotencyKeys)
-    .values({ userId, scope, key, requestHash: hash, status: 'pending' })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.userId, idempotencyKeys.scope, idempotencyKeys.key],
-      set: { requestHash: hash, status: 'pending', responseStatus: null, responseBody: null, createdAt: sql`now()` },
-      setWhere: sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
-        or (${idempotencyKeys.status} = 'pending' and ${idempotencyKeys.createdAt} < now() - make_interval(mins => ${IDEMPOTENCY_STALE_PENDING_MINUTES}))`,
-    })
-    .returning({ key: idempotencyKeys.key });
-  return rows.length > 0;
-}
+type KeyRow = { requestHash: string; status: 'pending' | 'done'; responseStatus: number | null; responseBody: unknown; expired: boolean; stale: boolean };
 
 async function find(db: Executor, userId: number, scope: string, key: string): Promise<KeyRow | undefined> {
   const [row] = await db
@@ -98,78 +86,74 @@ async function find(db: Executor, userId: number, scope: string, key: string): P
       status: idempotencyKeys.status,
       responseStatus: idempotencyKeys.responseStatus,
       responseBody: idempotencyKeys.responseBody,
+      expired: sql<boolean>`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+      stale: sql<boolean>`${idempotencyKeys.createdAt} < now() - make_interval(mins => ${IDEMPOTENCY_STALE_PENDING_MINUTES})`,
     })
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
   return row;
 }
 
-function where(userId: number, scope: string, key: string, hash: string) {
-  return and(
-    eq(idempotencyKeys.userId, userId),
-    eq(idempotencyKeys.scope, scope),
-    eq(idempotencyKeys.key, key),
-    eq(idempotencyKeys.requestHash, hash),
-    eq(idempotencyKeys.status, 'pending'),
-  );
+/** Records the answer; replaces an expired or abandoned row of the same key. */
+async function record(db: Executor, userId: number, scope: string, key: string, hash: string, status: number, body: unknown): Promise<void> {
+  const values = { requestHash: hash, status: 'done' as const, responseStatus: status, responseBody: body, createdAt: sql`now()` };
+  await db
+    .insert(idempotencyKeys)
+    .values({ userId, scope, key, ...values })
+    .onConflictDoUpdate({ target: [idempotencyKeys.userId, idempotencyKeys.scope, idempotencyKeys.key], set: values });
 }
+
+/** keys running in this process: `user scope key` to request hash */
+const running = new Map<string, string>();
 
 /**
  * Runs `run` at most once per (user, scope, key) within 24 hours and answers repeats from storage.
- * `run` must not use an open transaction of the caller: the claim is committed before it runs so
- * that other processes see it.
+ * With a key, `run` gets the open transaction that also claims the key and records the answer:
+ * every write of the operation must go through it so that they commit (or vanish) together.
  *
  *     const out = await withIdempotency(app.db, { userId, scope: 'transactions.create', key: req.headers['idempotency-key'], body: req.body },
- *       async () => ({ status: 201, body: await service.create(userId, req.body) }));
+ *       async (tx) => ({ status: 201, body: await service.create(userId, req.body, tx) }));
  *     return reply.code(out.status).send(out.body);
  */
-export async function withIdempotency<T>(db: Executor, req: IdempotencyRequest, run: () => Promise<IdempotentResponse<T>>): Promise<IdempotentOutcome<T>> {
+export async function withIdempotency<T>(
+  db: Db,
+  req: IdempotencyRequest,
+  run: (ex: Executor) => Promise<IdempotentResponse<T>>,
+): Promise<IdempotentOutcome<T>> {
   const key = parseIdempotencyKey(req.key);
-  if (key === undefined) return { ...(await run()), replayed: false };
+  if (key === undefined) return { ...(await run(db)), replayed: false };
   const { userId, scope } = req;
   const hash = requestHash(req.body);
-
-  // A row can vanish between the failed claim and the lookup (its first attempt failed and
-  // released it): then claim again.
-  for (let attempt = 0; ; attempt++) {
-    if (await claim(db, userId, scope, key, hash)) {
-      await purgeExpiredFor(db, userId);
-      break;
-    }
-    const row = await find(db, userId, scope, key);
-    if (!row) {
-      if (attempt < 3) continue;
-      throw Errors.idempotencyInProgress();
-    }
-    if (row.requestHash !== hash) throw Errors.idempotencyMismatch();
-    if (row.status === 'pending' || row.responseStatus === null) throw Errors.idempotencyInProgress();
-    return { status: row.responseStatus, body: row.responseBody as T, replayed: true };
-  }
-
-  let result: IdempotentResponse<T>;
+  const local = `${userId} ${scope} ${key}`;
+  const runningHash = running.get(local);
+  if (runningHash !== undefined) throw runningHash === hash ? Errors.idempotencyInProgress() : Errors.idempotencyMismatch();
+  running.set(local, hash);
   try {
-    result = await run();
-  } catch (err) {
-    // the operation's own error is what the client must see; a key that could not be released
-    // is taken over once it is stale
-    await release(db, userId, scope, key, hash).catch(() => {});
-    throw err;
+    return await db.transaction(async (tx) => {
+      // held until commit or rollback; another process's attempt at the same key fails it at once
+      const [lock] = await query<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${userId}::int, hashtext(${`${scope}\n${key}`})) as ok`);
+      if (!lock?.ok) throw Errors.idempotencyInProgress();
+      const row = await find(tx, userId, scope, key);
+      if (row && !row.expired) {
+        if (row.status === 'done' && row.responseStatus !== null) {
+          if (row.requestHash !== hash) throw Errors.idempotencyMismatch();
+          return { status: row.responseStatus, body: row.responseBody as T, replayed: true };
+        }
+        // a pending claim left by an earlier version of the service, which committed claims on their own
+        if (!row.stale) throw row.requestHash === hash ? Errors.idempotencyInProgress() : Errors.idempotencyMismatch();
+      }
+      await purgeExpiredFor(tx, userId);
+      const result = await run(tx);
+      if (result.status >= 200 && result.status < 300) {
+        // the stored body is what a replay answers, so it goes through JSON exactly like the first answer
+        const stored = result.body === undefined ? null : JSON.parse(JSON.stringify(result.body));
+        await record(tx, userId, scope, key, hash, result.status, stored);
+      }
+      return { ...result, replayed: false };
+    });
+  } finally {
+    running.delete(local);
   }
-  if (result.status >= 200 && result.status < 300) {
-    // the stored body is what a replay answers, so it goes through JSON exactly like the first answer
-    const stored = result.body === undefined ? null : JSON.parse(JSON.stringify(result.body));
-    await db
-      .update(idempotencyKeys)
-      .set({ status: 'done', responseStatus: result.status, responseBody: stored })
-      .where(where(userId, scope, key, hash));
-  } else {
-    await release(db, userId, scope, key, hash);
-  }
-  return { ...result, replayed: false };
-}
-
-async function release(db: Executor, userId: number, scope: string, key: string, hash: string): Promise<void> {
-  await db.delete(idempotencyKeys).where(where(userId, scope, key, hash));
 }
 
 /** Keeps the table small without a scheduler: a user's own expired keys go when they claim a new one. */

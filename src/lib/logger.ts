@@ -6,20 +6,63 @@ import { todayIn } from './dates.ts';
 export const LOG_FILE_RE = /^app-(\d{4}-\d{2}-\d{2})\.log$/;
 export const logFileName = (date: string) => `app-${date}.log`;
 
+/** The state of the log file: a failing file (unwritable folder, full disk) is reported, never fatal. */
+export interface LogFileHealth {
+  ok: boolean;
+  /** the last failure, while the file is failing */
+  error: string | null;
+}
+
+/** how long a failed log file waits before it is tried again */
+const REOPEN_AFTER_MS = 30_000;
+
 /**
  * Appends each line to `app-YYYY-MM-DD.log`, the day taken in APP_TIMEZONE (a rolling library rolls by
  * the machine's clock and names files by sequence, which would not match the contract's dates).
+ * When the file cannot be written (folder missing or unwritable, disk full) the lines go to
+ * `fallback` (stdout) instead, `health()` says so, and the file is tried again 30 s later: a log
+ * failure never stops the service.
  */
 export class DailyFileStream {
   private day = '';
   private checkedAt = 0;
   private stream: WriteStream | null = null;
+  private failedAt = 0;
+  private lastError: string | null = null;
 
   constructor(
     private readonly dir: string,
     private readonly timezone: string,
-  ) {
-    mkdirSync(dir, { recursive: true });
+    /** where lines go while the file fails; null when they already go to stdout */
+    private readonly fallback: { write(line: string): unknown } | null = process.stdout,
+  ) {}
+
+  private fail(err: unknown): void {
+    const first = this.lastError === null;
+    this.lastError = (err as Error)?.message ?? String(err);
+    this.failedAt = Date.now();
+    const broken = this.stream;
+    this.stream = null;
+    this.day = '';
+    broken?.destroy();
+    if (first) process.stderr.write(`log file unavailable, logging to stdout: ${this.lastError}\n`);
+  }
+
+  private open(day: string): void {
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const stream = createWriteStream(path.join(this.dir, logFileName(day)), { flags: 'a' });
+      stream.on('error', (err) => {
+        if (this.stream === stream) this.fail(err);
+      });
+      stream.on('open', () => {
+        if (this.stream === stream) this.lastError = null;
+      });
+      this.stream = stream;
+      this.day = day;
+    } catch (err) {
+      this.fail(err);
+    }
   }
 
   write(line: string): boolean {
@@ -27,13 +70,21 @@ export class DailyFileStream {
     if (now - this.checkedAt >= 1000) {
       this.checkedAt = now;
       const day = todayIn(this.timezone, new Date(now));
-      if (day !== this.day) {
+      if (day !== this.day && (this.lastError === null || now - this.failedAt >= REOPEN_AFTER_MS)) {
         this.stream?.end();
-        this.day = day;
-        this.stream = createWriteStream(path.join(this.dir, logFileName(day)), { flags: 'a' });
+        this.stream = null;
+        this.open(day);
       }
     }
-    return this.stream!.write(line);
+    if (!this.stream) {
+      this.fallback?.write(line);
+      return true;
+    }
+    return this.stream.write(line);
+  }
+
+  health(): LogFileHealth {
+    return { ok: this.lastError === null, error: this.lastError };
   }
 
   end(): void {
@@ -54,12 +105,19 @@ export interface LoggerOptions {
   stdout: boolean;
 }
 
-export function createLogger(opts: LoggerOptions): { logger: Logger; close: () => void } {
+export interface AppLogger {
+  logger: Logger;
+  /** the log file's state (always ok without a log file) */
+  health: () => LogFileHealth;
+  close: () => void;
+}
+
+export function createLogger(opts: LoggerOptions): AppLogger {
   const streams: pino.StreamEntry[] = [];
   let file: DailyFileStream | null = null;
   if (opts.stdout) streams.push({ stream: process.stdout, level: opts.level as pino.Level });
   if (opts.logDir) {
-    file = new DailyFileStream(opts.logDir, opts.timezone);
+    file = new DailyFileStream(opts.logDir, opts.timezone, opts.stdout ? null : process.stdout);
     streams.push({ stream: file, level: opts.level as pino.Level });
   }
   const logger = pino(
@@ -82,5 +140,5 @@ export function createLogger(opts: LoggerOptions): { logger: Logger; close: () =
     },
     streams.length ? pino.multistream(streams) : undefined,
   );
-  return { logger, close: () => file?.end() };
+  return { logger, health: () => file?.health() ?? { ok: true, error: null }, close: () => file?.end() };
 }

@@ -36,3 +36,23 @@ export const Text = (min: number, max: number, description?: string) => Type.Str
 export function listOf<T extends TSchema>(item: T) {
   return Type.Object({ list: Type.Array(item), total: Type.Integer() });
 }
+
+/** how an integer is written in a path or query string: decimal digits, no sign, leading zero, exponent, point or space */
+export const CANONICAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+
+function acceptsInteger(schema: Record<string, unknown>): boolean {
+  if (schema.type === 'integer') return true;
+  if (schema.type === 'array' && schema.items && typeof schema.items === 'object') return acceptsInteger(schema.items as Record<string, unknown>);
+  const alternatives = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
+  // a union that also accepts text checks its own format
+  return Array.isArray(alternatives) && alternatives.some(acceptsInteger) && !alternatives.some((a) => a.type === 'string');
+}
+
+/** The properties of a params or querystring schema that hold integers (ids, pages, years). */
+export function integerFields(schema: unknown): string[] {
+  const props = (schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties;
+  if (!props) return [];
+  return Object.entries(props)
+    .filter(([, s]) => acceptsInteger(s))
+    .map(([name]) => name);
+}

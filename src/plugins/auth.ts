@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema/index.ts';
+import { AppError, Errors } from '../lib/errors.ts';
 import { ACCESS_TTL_S } from '../lib/tokens.ts';
 import { createApiTokenService, TOKEN_PREFIX, type ApiTokenAuthenticator } from '../modules/api-tokens/api-tokens.service.ts';
-import { Errors } from '../lib/errors.ts';
 import type { TokenService } from '../lib/tokens.ts';
 import type { AuthUser } from '../types.ts';
 
@@ -113,18 +113,47 @@ export default fp(
     app.decorate('userState', createUserStateCache(app.db, app.config.authCacheTtlMs));
     app.decorate('apiTokens', createApiTokenService({ db: app.db, clock: app.clock }).authenticator());
     app.decorateRequest('user', null);
+    app.decorateRequest('authError', null);
     // onRequest runs before body parsing and validation, which gives the contract's order:
     // unknown route, then authentication, then administrator role, then body size and validation.
+    // A refused token is only noted here: the rate limiter counts the request (per IP) before the
+    // gate below refuses it, so guessing tokens is rate limited like anything else.
     app.addHook('onRequest', async (request) => {
       if (request.is404) return;
       const mode = request.routeOptions.config.auth ?? 'user';
       if (mode === 'public' || mode === 'token') return;
       const token = bearerToken(request.headers.authorization);
-      if (!token) throw Errors.unauthorized('access token missing');
-      request.user = await authenticateAccessToken(app, token);
-      checkTokenScope(request, request.user);
-      if (mode === 'admin' && request.user.role !== 'admin') throw Errors.adminRequired();
+      if (!token) {
+        request.authError = Errors.unauthorized('access token missing');
+        return;
+      }
+      try {
+        request.user = await authenticateAccessToken(app, token);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 401) throw err;
+        request.authError = err;
+      }
     });
   },
   { name: 'auth', fastify: '5.x', dependencies: ['database', 'tokens', 'errors'] },
+);
+
+/**
+ * Refuses what authentication noted (40101, 40104) and non-administrators on administrator routes
+ * (40301). A route-level hook added after the rate limiter's, so refused requests are counted.
+ */
+export const authGate = fp(
+  async (app) => {
+    const gate = async (request: FastifyRequest) => {
+      if (request.is404) return;
+      if (request.authError) throw request.authError;
+      if (request.user) checkTokenScope(request, request.user);
+      if (request.routeOptions.config.auth === 'admin' && request.user?.role !== 'admin') throw Errors.adminRequired();
+    };
+    app.addHook('onRoute', (route) => {
+      const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+      route.onRequest = [...own, gate] as typeof route.onRequest;
+    });
+  },
+  { name: 'auth-gate', fastify: '5.x', dependencies: ['auth', 'rate-limit'] },
 );

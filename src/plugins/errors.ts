@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, Errors, type ErrorDetail } from '../lib/errors.ts';
+import type { Socket } from 'node:net';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { AppError, Errors, RETRY_AFTER_S, type ErrorDetail } from '../lib/errors.ts';
 
 interface AjvLikeError {
   instancePath?: string;
@@ -54,7 +56,13 @@ export function toAppError(err: FastifyError & { validation?: AjvLikeError[]; va
       return Errors.validation('invalid Content-Length');
     case 'FST_ERR_VALIDATION':
       return Errors.validation(err.message);
+    case 'FST_ERR_BAD_URL':
+      return Errors.validation('the URL is not validly percent-encoded', [{ field: 'url', message: 'is not validly percent-encoded' }]);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return Errors.validation('a path parameter is too long', [{ field: 'params', message: 'is too long' }]);
   }
+  // the database refused the connection or dropped it mid-request: retry later, not an internal error
+  if (isDatabaseUnavailable(err)) return Errors.unavailable('the database is unavailable; retry shortly');
   if (err.statusCode === 429) return Errors.rateLimited();
   // the multipart parser reports a broken body with plain errors
   if (/^(Unexpected end of (multipart|form) data|Malformed part header|Multipart: Boundary not found|Part terminated early)/i.test(err.message ?? '')) {
@@ -69,6 +77,9 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   if (err.details) body.details = err.details;
   if (err.extra) Object.assign(body, err.extra);
   if (err.code === 42901 && typeof err.extra?.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
+  // the rest of a body too large is not read: the connection closes after the answer
+  if (err.status === 413) reply.header('Connection', 'close');
+  if (err.status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_AFTER_S));
   return reply.code(err.status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -76,7 +87,10 @@ function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = toAppError(error);
     if (known) {
-      if (known.status >= 500) request.log.error({ err: error }, known.message);
+      // a dependency that is down or not configured is an expected refusal: a warning without a
+      // stack trace; only a real internal error is logged as one
+      if (known.status === 503) request.log.warn({ code: known.code, reason: error.message }, known.message);
+      else if (known.status >= 500) request.log.error({ err: error }, known.message);
       return sendError(reply, known);
     }
     // An unexpected error: log everything with the request id, tell the client nothing internal.
@@ -93,6 +107,35 @@ function installErrorHandler(app: FastifyInstance): void {
     }
     return sendError(reply, Errors.notFound(`route ${request.method} ${request.url.split('?')[0]}`));
   });
+}
+
+/**
+ * Errors Fastify answers before any route runs (a URL that is not valid percent-encoding, a path
+ * parameter over the router's length limit), in the contract's envelope. Passed to Fastify as
+ * `frameworkErrors`.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  sendError(reply, toAppError(error) ?? Errors.validation('bad request'));
+}
+
+/**
+ * Errors of the HTTP parser, before there is a request (headers too large, a request not received
+ * in time, a malformed request line), written straight to the socket in the contract's envelope.
+ * Passed to Fastify as `clientErrorHandler`.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 41301, 'request headers too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 40001, 'the request was not received in time']
+        : [400, 'Bad Request', 40001, 'malformed HTTP request'];
+  const body = JSON.stringify({ code, message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }
 
 /** One error handler and one not-found handler: every error answers the contract's envelope. */

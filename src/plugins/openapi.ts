@@ -15,10 +15,61 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'refused by a business rule (42201, 42202, 42203)',
   429: 'rate limited (42901)',
   500: 'internal error (50001, 50002)',
-  503: 'a dependency is unavailable (50301)',
+  431: 'request headers too large (41301)',
+  503: 'the database or another dependency is unavailable (50301); `Retry-After` says when to retry',
 };
 
-const errorResponse = (status: number) => ({ ...ErrorBody, description: ERROR_TEXT[status] ?? 'error' });
+// Errors are JSON whatever the route's own answers are (an image, a gzip file, CSV).
+const errorResponse = (status: number) => ({
+  description: ERROR_TEXT[status] ?? 'error',
+  content: { 'application/json': { schema: ErrorBody } },
+});
+
+/** the public routes that refuse a token or login code with 401 */
+const PUBLIC_401 = new Set(['/api/auth/login', '/api/auth/refresh', '/api/auth/logout']);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Moves every schema with a `title` out of the operations into `components.schemas` under that
+ * name (a different schema with the same title gets a numbered name) and refers to it there, so
+ * generated clients get named types. Only request and response bodies are touched.
+ */
+export function hoistNamedSchemas(doc: Json): Json {
+  const components = ((doc.components ??= {}) as Json);
+  const named = ((components.schemas ??= {}) as Record<string, unknown>);
+  const byJson = new Map<string, string>();
+  const hoist = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(hoist);
+    if (!isObject(schema)) return schema;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(schema)) out[k] = k === 'examples' || k === 'example' ? v : hoist(v);
+    const title = typeof out.title === 'string' ? out.title.replace(/[^A-Za-z0-9._-]/g, '') : '';
+    if (!title) return out;
+    const json = JSON.stringify(out);
+    let name = byJson.get(json);
+    if (!name) {
+      name = title;
+      for (let i = 2; name in named; i++) name = `${title}${i}`;
+      named[name] = out;
+      byJson.set(json, name);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const op of Object.values(item)) {
+      if (!isObject(op)) continue;
+      for (const holder of [op.requestBody, ...Object.values((op.responses ?? {}) as Json)]) {
+        if (!isObject(holder) || !isObject(holder.content)) continue;
+        for (const media of Object.values(holder.content)) {
+          if (isObject(media) && media.schema) media.schema = hoist(media.schema);
+        }
+      }
+    }
+  }
+  return doc;
+}
 
 function operationId(method: string, url: string): string {
   const words = url
@@ -47,10 +98,12 @@ export function decorateRoute(route: RouteOptions): void {
   const response = (schema.response ??= {}) as Record<string, unknown>;
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const writes = methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m));
-  const codes = [400, 404, 429, 500];
-  if (auth !== 'public') codes.push(401);
+  const takesBody = Boolean(schema.body) || Boolean((schema.consumes as string[] | undefined)?.length);
+  const codes = [400, 404, 429, 431, 500, 503];
+  if (auth !== 'public' || PUBLIC_401.has(url)) codes.push(401);
   if (auth === 'admin' || auth === 'user') codes.push(403);
-  if (writes) codes.push(409, 413, 415, 422);
+  if (writes) codes.push(409, 422);
+  if (takesBody) codes.push(413, 415);
   for (const c of codes) response[c] ??= errorResponse(c);
   if (auth === 'user' || auth === 'admin') schema.security ??= [{ bearerAuth: [] }];
   if (auth === 'token') schema.security ??= [{ bearerAuth: [] }, { queryToken: [] }];
@@ -78,6 +131,7 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
       };
       return { schema: { ...schema, body } as typeof schema, url };
     },
+    transformObject: (documentObject) => hoistNamedSchemas((documentObject as { openapiObject: Json }).openapiObject) as never,
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -38,6 +38,7 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     trustProxy: false,
     timeouts: { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 },
     defaultCurrency: 'CNY',
+    shutdownGraceMs: 25_000,
     ...overrides,
   });
 }

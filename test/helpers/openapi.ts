@@ -31,20 +31,24 @@ interface Operation {
   'x-auth'?: string;
 }
 
-function fieldsOf(schema: Schema | undefined, prefix = ''): string[] {
+/** named schemas live in `components.schemas` and are referred to by `$ref` */
+function fieldsOf(schema: Schema | undefined, named: Record<string, Schema>, prefix = ''): string[] {
+  const ref = (schema as { $ref?: string } | undefined)?.$ref;
+  if (ref) schema = named[ref.split('/').pop()!];
   if (!schema) return [];
   const out: string[] = [];
   for (const [name, sub] of Object.entries(schema.properties ?? {})) {
     out.push(prefix + name);
-    out.push(...fieldsOf(sub, `${prefix}${name}.`));
+    out.push(...fieldsOf(sub, named, `${prefix}${name}.`));
   }
-  for (const alt of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) out.push(...fieldsOf(alt, prefix));
+  for (const alt of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) out.push(...fieldsOf(alt, named, prefix));
   return [...new Set(out)];
 }
 
 /** Every operation of the served OpenAPI document (generated from the registered routes). */
 export function documentedRoutes(app: FastifyInstance): DocumentedRoute[] {
-  const doc = app.swagger() as { paths?: Record<string, Record<string, Operation>> };
+  const doc = app.swagger() as { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
+  const named = doc.components?.schemas ?? {};
   const out: DocumentedRoute[] = [];
   for (const [path, ops] of Object.entries(doc.paths ?? {})) {
     for (const [m, op] of Object.entries(ops)) {
@@ -58,7 +62,7 @@ export function documentedRoutes(app: FastifyInstance): DocumentedRoute[] {
         auth: op['x-auth'],
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
-        bodyFields: fieldsOf(op.requestBody?.content?.['application/json']?.schema),
+        bodyFields: fieldsOf(op.requestBody?.content?.['application/json']?.schema, named),
       });
     }
   }

@@ -345,6 +345,19 @@ export async function restoreBackup(database: Database, file: string, log: (msg:
         );
       }
     }
+
+    // The copy was taken while its own row (and maybe others) said "pending": the row of the file
+    // being restored is complete by definition, any other was cut off in the source.
+    const fileName = path.basename(file);
+    const size = (await stat(file)).size;
+    await tx.execute(
+      sql`update backups set
+            status = case when name || '.json.gz' = ${fileName} then 'completed' else 'failed' end,
+            size = case when name || '.json.gz' = ${fileName} then ${size} else size end,
+            error = case when name || '.json.gz' = ${fileName} then null else 'interrupted: it was still being written when this backup was taken' end,
+            completed_at = coalesce(completed_at, now())
+          where status = 'pending'`,
+    );
   });
   log(`restored ${Object.entries(summary.rows).map(([t, c]) => `${t} ${c}`).join(', ')}`);
   return summary;

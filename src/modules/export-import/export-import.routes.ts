@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
+import { readUpload } from '../../plugins/uploads.ts';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
 import { bearerToken, userOf, type Authenticator } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery, ImportQuery, ImportResult } from './export-import.schemas.ts';
@@ -102,12 +103,12 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
       if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
       const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES } });
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
-      const bytes = await file.toBuffer();
+      const bytes = await readUpload(file);
       const dryRun = req.query.dry_run === true;
       const out = await withIdempotency(
         app.db,
         { userId: user.id, scope: 'import', key: req.headers['idempotency-key'], body: { file: bytes, dry_run: dryRun } },
-        async () => ({ status: 200, body: await importFile(app.db, user.id, bytes, dryRun) }),
+        async (tx) => ({ status: 200, body: await importFile(tx, user.id, bytes, dryRun) }),
       );
       // only a 200 answer is ever stored and replayed
       return reply.code(out.status as 200).send(out.body);

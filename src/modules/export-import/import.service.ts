@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import type { TransactionKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
 import * as repo from './export-import.repo.ts';
@@ -138,7 +138,7 @@ const byRow = (a: RowError, b: RowError) => a.row - b.row;
  * listing every bad row, nothing written. A dry run answers what a real run would do and writes
  * nothing: with invalid rows that is nothing imported and the errors.
  */
-export async function importFile(db: Db, userId: number, file: Uint8Array, dryRun: boolean): Promise<ImportResult> {
+export async function importFile(db: Executor, userId: number, file: Uint8Array, dryRun: boolean): Promise<ImportResult> {
   const { rows, errors } = validateRecords(parseFile(decodeText(file)));
   if (dryRun) {
     const plan = await planImport(db, userId, rows);

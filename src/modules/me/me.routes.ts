@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { readUpload } from '../../plugins/uploads.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { userOf } from '../../plugins/auth.ts';
@@ -35,7 +36,7 @@ export default async function meRoutes(fastify: FastifyInstance) {
       if (!req.isMultipart()) throw Errors.unsupportedMedia('send the image as multipart/form-data, field "file"');
       const file = await req.file({ limits: { fileSize: IMAGE_MAX_BYTES, files: 1 } });
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
-      const buf = await file.toBuffer();
+      const buf = await readUpload(file);
       return service.setAvatar(user.id, buf);
     },
   );

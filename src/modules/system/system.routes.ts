@@ -3,10 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { offeredAuthMethods } from '../auth/methods.ts';
 import { createConfigService, PublicConfig } from './config.service.ts';
+import { RETRY_AFTER_S } from '../../lib/errors.ts';
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   db: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  log: Type.Union([Type.Literal('ok'), Type.Literal('error')], { description: 'error: the log file cannot be written; lines go to stdout meanwhile' }),
   version: Type.String(),
   uptime_s: Type.Integer(),
   time: Type.String({ format: 'date-time' }),
@@ -43,7 +45,8 @@ export default async function systemRoutes(fastify: FastifyInstance) {
     {
       config: { auth: 'public' },
       schema: {
-        summary: 'Service health: 200 when the database answers, 503 otherwise',
+        summary: 'Service health: 200 when the database answers a real read, 503 otherwise',
+        description: '`status` is `degraded` while the database or the log file fails; only a database failure answers 503 (with `Retry-After`).',
         response: { 200: Health, 503: Health },
       },
     },
@@ -57,13 +60,16 @@ export default async function systemRoutes(fastify: FastifyInstance) {
       } catch {
         dbOk = false;
       }
+      const logOk = app.logHealth().ok;
       const body = {
-        status: dbOk ? ('ok' as const) : ('degraded' as const),
+        status: dbOk && logOk ? ('ok' as const) : ('degraded' as const),
         db: dbOk ? ('ok' as const) : ('error' as const),
+        log: logOk ? ('ok' as const) : ('error' as const),
         version: app.config.version,
         uptime_s: Math.floor((Date.now() - startedAt) / 1000),
         time: new Date().toISOString(),
       };
+      if (!dbOk) reply.header('Retry-After', String(RETRY_AFTER_S));
       return reply.code(dbOk ? 200 : 503).send(body);
     },
   );

@@ -78,7 +78,8 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
   }
 
   return {
-    async create(userId: number, body: TransactionCreateBody): Promise<TransactionView> {
+    /** `tx`: an open transaction to write in (an idempotent request's); alone, rows recorded at the same moment share a statement */
+    async create(userId: number, body: TransactionCreateBody, tx?: Executor): Promise<TransactionView> {
       const amountCents = parseAmount(body.amount);
       const date = checkDate(body.date, 'date');
       const note = cleanOptionalText(body.note, 'note', 200);
@@ -86,17 +87,19 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       if (tagIds.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
       const groupId = body.group_id ?? null;
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
-      const created = await batcher
-        .insert({ userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds })
+      const row = { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds };
+      const ex = tx ?? db;
+      // in a caller's transaction under a savepoint, so that a refused row leaves it usable for the checks below
+      const created = await (tx ? tx.transaction((sp) => repo.insertChecked(sp, row)) : batcher.insert(row))
         // a category, tag or group deleted while the row was being written: answered like a failed check
         .catch((err: unknown) => {
           if (isForeignKeyViolation(err)) return null;
           throw err;
         });
       if (created) return created;
-      await requireCategory(db, userId, body.category_id, { kind: body.kind });
-      await requireTags(db, userId, tagIds);
-      if (groupId !== null) await requireWritableGroup(db, groupId, userId);
+      await requireCategory(ex, userId, body.category_id, { kind: body.kind });
+      await requireTags(ex, userId, tagIds);
+      if (groupId !== null) await requireWritableGroup(ex, groupId, userId);
       throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
     },
 

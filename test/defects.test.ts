@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DailyFileStream } from '../src/lib/logger.ts';
+import { badTextIn, jsonDepthExceeds } from '../src/lib/text.ts';
+import { lockDataDir } from '../src/lib/datadir-lock.ts';
+import { isDatabaseUnavailable } from '../src/db/errors.ts';
+import { assertError } from './helpers/assert.ts';
+import { createTestApp, type TestContext } from './helpers/app.ts';
+import { createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+
+const PORT = 3310;
+
+/** One raw HTTP/1.1 exchange on a socket: the status line and body as the server wrote them. */
+function raw(port: number, text: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (c) => (data += c.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+      resolve({ status, body: data.slice(data.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.write(text);
+  });
+}
+
+describe('hostile input found by the outside probe', () => {
+  let t: TestContext;
+  let user: UserRow;
+  let auth: { authorization: string };
+  before(async () => {
+    t = await createTestApp();
+    user = await createUser(t.db);
+    auth = await loginAs(t.app, user);
+  });
+  after(() => t.close());
+
+  it('refuses a JSON body nested 5,000 levels with 40001, before and after sign-in, without walking it recursively', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    assert.equal(jsonDepthExceeds(deep, 32), true);
+    assert.equal(jsonDepthExceeds('{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', 32), false, 'brackets inside strings do not count');
+    for (const headers of [{}, auth]) {
+      for (const url of ['/api/auth/refresh', '/api/transactions', '/api/track']) {
+        const res = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: deep });
+        assert.ok(res.statusCode === 400 || res.statusCode === 401, `${url}: ${res.statusCode}`);
+        assert.doesNotMatch(res.body, /at \w+ \(|RangeError/);
+      }
+    }
+    assertError(await t.app.inject({ method: 'POST', url: '/api/track', headers: { ...auth, 'content-type': 'application/json' }, payload: `{"event_type":"x","data":${'{"a":'.repeat(40)}1${'}'.repeat(40)}}` }), 400, 40001, 'deep data');
+    // the text walk itself is iterative: a value built in memory deeper than any stack is fine
+    let value: unknown = 'a\u0000';
+    for (let i = 0; i < 100_000; i++) value = [value];
+    assert.deepEqual(badTextIn(value)?.problem, 'must not contain NUL characters');
+  });
+
+  it('refuses lone UTF-16 surrogates in every text (jsonb and text columns alike) with 40001', async () => {
+    const tx = await createTransaction(t.db, user.id);
+    const lone = '"\\ud800"';
+    const cases: [string, string, string][] = [
+      ['POST', '/api/track', `{"event_type":"x","data":{"k":${lone}}}`],
+      ['POST', '/api/track', `{"event_type":"x","data":{${lone}:1}}`],
+      ['POST', '/api/filters', `{"name":"f","criteria":{"keyword":${lone}}}`],
+      ['POST', '/api/feedback', `{"content":${lone}}`],
+      ['PUT', `/api/transactions/${tx.id}`, `{"note":"a\\udc00b"}`],
+    ];
+    for (const [method, url, payload] of cases) {
+      assertError(await t.app.inject({ method: method as 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload }), 400, 40001, `${method} ${url}`);
+    }
+    // a proper pair (an emoji) is fine
+    const ok = await t.app.inject({ method: 'POST', url: '/api/feedback', headers: auth, payload: { content: 'ok \ud83d\ude00' } });
+    assert.equal(ok.statusCode, 201, ok.body);
+  });
+
+  it('answers framework errors in the envelope: a bad URL, an over-long path parameter', async () => {
+    const bad = await t.app.inject({ url: '/api/transactions/%', headers: auth });
+    assertError(bad, 400, 40001, 'bad url');
+    assert.equal(bad.json().error, undefined);
+    const long = await t.app.inject({ url: `/api/transactions/${'9'.repeat(500)}`, headers: auth });
+    assertError(long, 400, 40001, 'long param');
+    assert.doesNotMatch(long.body, /FST_/);
+  });
+
+  it('answers headers too large (431) and a malformed request in the envelope, on a real socket', async () => {
+    await t.app.listen({ port: PORT, host: '127.0.0.1' });
+    const big = await raw(PORT, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.equal(big.status, 431);
+    assert.deepEqual(JSON.parse(big.body), { code: 41301, message: 'request headers too large' });
+    const broken = await raw(PORT, 'GARBAGE\r\n\r\n');
+    assert.equal(broken.status, 400);
+    assert.equal(JSON.parse(broken.body).code, 40001);
+  });
+
+  it('takes ids and integer query values only as canonical decimal digits', async () => {
+    const tx = await createTransaction(t.db, user.id);
+    const id = String(tx.id);
+    for (const spelled of [`0x${tx.id.toString(16)}`, `${id}e0`, `+${id}`, `0${id}`, `${id}.0`, `%20${id}`, `${id}%20`]) {
+      assertError(await t.app.inject({ url: `/api/transactions/${spelled}`, headers: auth }), 400, 40001, spelled);
+    }
+    assert.equal((await t.app.inject({ url: `/api/transactions/${id}`, headers: auth })).statusCode, 200);
+    for (const q of ['page=0x1', 'page=1e0', 'page=+1', 'page=01', 'page=1.0', 'pageSize=%201']) {
+      assertError(await t.app.inject({ url: `/api/transactions?${q}`, headers: auth }), 400, 40001, q);
+    }
+    assert.equal((await t.app.inject({ url: '/api/transactions?page=1&pageSize=10', headers: auth })).statusCode, 200);
+  });
+
+  it('refuses a JSON body in any charset but UTF-8 with 41501', async () => {
+    for (const charset of ['utf-16', 'latin1', 'ISO-8859-1', 'utf-16le']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/feedback', headers: { ...auth, 'content-type': `application/json; charset=${charset}` }, payload: '{"content":"x"}' });
+      assertError(res, 415, 41501, charset);
+    }
+    for (const charset of ['utf-8', 'UTF-8', '"utf-8"', 'utf8']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/feedback', headers: { ...auth, 'content-type': `application/json; charset=${charset}` }, payload: '{"content":"x"}' });
+      assert.equal(res.statusCode, 201, `${charset}: ${res.body}`);
+    }
+  });
+
+  it('refuses a declared 100 MB upload before reading it, and closes the connection', async () => {
+    const res = await new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: PORT, method: 'POST', path: '/api/import', headers: { ...auth, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(100 * 1024 * 1024) } }, (r) => {
+        let body = '';
+        r.on('data', (c) => (body += c));
+        r.on('end', () => resolve({ status: r.statusCode!, body, connection: r.headers.connection }));
+      });
+      req.on('error', reject);
+      req.write('--x\r\n');
+    });
+    assert.equal(res.status, 413);
+    assert.equal(JSON.parse(res.body).code, 41301);
+    assert.equal(res.connection, 'close');
+  });
+
+  it('counts requests refused by authentication against the client address', async () => {
+    const limited = await createTestApp({ rateLimit: { enabled: true, global: 5, auth: 30, demo: 5 } }, t.testDb);
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 7; i++) codes.push((await limited.app.inject({ url: '/api/me', headers: { authorization: 'Bearer nope' }, remoteAddress: '10.7.7.7' })).statusCode);
+      assert.deepEqual(codes, [401, 401, 401, 401, 401, 429, 429]);
+      const res = await limited.app.inject({ url: '/api/me', remoteAddress: '10.7.7.7' });
+      assertError(res, 429, 42901, 'no token at all');
+      // another address is not affected
+      assertError(await limited.app.inject({ url: '/api/me', remoteAddress: '10.7.7.8' }), 401, 40101, 'other address');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the OpenAPI document and the log', () => {
+  it('declares JSON errors on binary routes, the 401 of refresh and logout, 413/415 only with a body, and named shared schemas', async () => {
+    const t = await createTestApp();
+    try {
+      const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+      const op = (p: string, m: string) => doc.paths[p][m];
+      for (const [p, m] of [['/api/avatars/{key}', 'get'], ['/api/backup/{id}/download', 'get'], ['/api/export', 'get']] as const) {
+        for (const [status, r] of Object.entries(op(p, m).responses as Record<string, { content?: Record<string, unknown> }>)) {
+          if (Number(status) >= 400) assert.deepEqual(Object.keys(r.content ?? {}), ['application/json'], `${p} ${status}`);
+        }
+      }
+      for (const p of ['/api/auth/refresh', '/api/auth/logout', '/api/auth/login']) assert.ok(op(p, 'post').responses['401'], `${p} 401`);
+      const del = op('/api/transactions/{id}', 'delete').responses;
+      assert.equal(del['413'], undefined);
+      assert.equal(del['415'], undefined);
+      assert.ok(op('/api/transactions', 'post').responses['413']);
+      assert.ok(op('/api/import', 'post').responses['415']);
+      for (const status of ['503', '431']) assert.ok(op('/api/transactions', 'get').responses[status], status);
+      for (const name of ['Error', 'Transaction', 'Category', 'SavedFilter']) assert.ok(doc.components.schemas[name], name);
+      assert.equal(op('/api/transactions', 'post').responses['201'].content['application/json'].schema.$ref, '#/components/schemas/Transaction');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('logs a refused third-party login (not configured) as a warning without a stack trace', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { default: pino } = await import('pino');
+    const logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const { buildApp } = await import('../src/app.ts');
+    const { testConfig } = await import('./helpers/app.ts');
+    const { createTestDatabase } = await import('./helpers/db.ts');
+    const tdb = await createTestDatabase();
+    const app = await buildApp(testConfig({ wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' } }), { database: tdb.database, logger });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { code: 'abc' } });
+      assertError(res, 503, 50301, 'login');
+      assert.ok(Number(res.headers['retry-after']) > 0);
+      const entry = lines.find((l) => String(l.msg).includes('not configured'));
+      assert.ok(entry, 'logged');
+      assert.equal(entry.level, 40);
+      assert.doesNotMatch(JSON.stringify(entry), /"stack"/);
+      assert.equal(lines.filter((l) => Number(l.level) >= 50).length, 0, 'nothing at error level');
+    } finally {
+      await app.close();
+      await tdb.drop();
+    }
+  });
+});
+
+describe('faults outside a request', () => {
+  it('a log file that cannot be written falls back to stdout and says so', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-log-'));
+    try {
+      // a file where the log folder should be: every open fails
+      const blocked = path.join(dir, 'logs');
+      writeFileSync(blocked, 'not a folder');
+      const lines: string[] = [];
+      const stream = new DailyFileStream(blocked, 'UTC', { write: (l: string) => lines.push(l) });
+      stream.write('{"msg":"one"}\n');
+      assert.deepEqual(lines, ['{"msg":"one"}\n']);
+      const health = stream.health();
+      assert.equal(health.ok, false);
+      assert.match(health.error!, /EEXIST|ENOTDIR/);
+      stream.end();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports an asynchronous write failure of the log file without throwing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-log-'));
+    try {
+      const lines: string[] = [];
+      const stream = new DailyFileStream(dir, 'UTC', { write: (l: string) => lines.push(l) });
+      stream.write('a\n');
+      // the folder vanishes and is replaced by a file: the open of the next day fails asynchronously too
+      (stream as unknown as { stream: NodeJS.WritableStream }).stream.emit('error', Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+      assert.equal(stream.health().ok, false);
+      stream.write('b\n');
+      assert.deepEqual(lines, ['b\n']);
+      stream.end();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes over a data-folder lock whose owner died, but refuses while its owner lives', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-lock-'));
+    try {
+      const release = await lockDataDir(dir, () => {});
+      await assert.rejects(lockDataDir(dir, () => {}), /in use by another running instance/);
+      await release();
+      // a lock left by a process that no longer exists (pid far above pid_max)
+      const again = await lockDataDir(dir, () => {});
+      writeFileSync(path.join(dir, '.lock-owner'), '99999999\n');
+      const started = Date.now();
+      const taken = await lockDataDir(dir, () => {});
+      assert.ok(Date.now() - started < 1000, 'taken over at once');
+      await taken();
+      void again;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('probes real files of the embedded database: health fails once its folder is gone', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-health-'));
+    const { createDatabase } = await import('../src/db/client.ts');
+    const database = await createDatabase({ databaseUrl: null, embeddedDbDir: path.join(dir, 'db') });
+    try {
+      await database.ping();
+      renameSync(path.join(dir, 'db'), path.join(dir, 'moved'));
+      await assert.rejects(database.ping());
+      renameSync(path.join(dir, 'moved'), path.join(dir, 'db'));
+      await database.ping();
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('recognises a lost or refused database connection as an outage', () => {
+    assert.equal(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })), true);
+    assert.equal(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), true);
+    assert.equal(isDatabaseUnavailable(new Error('Connection terminated unexpectedly')), true);
+    assert.equal(isDatabaseUnavailable(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: '08006' }) })), true);
+    assert.equal(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' })), false);
+    assert.equal(isDatabaseUnavailable(new TypeError('x is undefined')), false);
+  });
+});
