@@ -14,7 +14,8 @@ function findTests(dir) {
   return out.sort();
 }
 
-const only = process.argv.slice(2);
+// arguments: test files, or folders to search (`node scripts/test.mjs test/unit`)
+const only = process.argv.slice(2).flatMap((arg) => (statSync(arg).isDirectory() ? findTests(arg) : [arg]));
 const files = only.length ? only : findTests('test');
 if (!files.length) {
   console.error('no test files found under test/');

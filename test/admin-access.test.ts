@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
+import { build, type Client, createAdmin, createUser, type TestApp } from './helpers/index.ts';
 
 interface Operation {
   method: string;
@@ -21,18 +20,18 @@ const TOKEN_ROUTES = new Set(['GET /api/backup/{id}/download']);
  * mode each route declares (x-auth), so routes added by any feature are checked without listing them here.
  */
 describe('administrator operations', () => {
-  let t: TestContext;
+  let t: TestApp;
   let dataDir: string;
   let ops: Operation[];
   let adminOps: Operation[];
-  let userHeaders: { authorization: string };
-  let adminHeaders: { authorization: string };
+  let asUser: Client;
+  let asAdmin: Client;
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-access-'));
-    t = await createTestApp({ dataDir, logDir: path.join(dataDir, 'logs') });
-    userHeaders = await loginAs(t.app, await createUser(t.db));
-    adminHeaders = await loginAs(t.app, await createAdmin(t.db));
+    t = await build({ dataDir, logDir: path.join(dataDir, 'logs') });
+    asUser = t.as(await createUser(t.db));
+    asAdmin = t.as(await createAdmin(t.db));
     const doc = t.app.swagger() as { paths: Record<string, Record<string, { 'x-auth'?: string }>> };
     ops = Object.entries(doc.paths).flatMap(([p, methods]) =>
       Object.entries(methods)
@@ -47,13 +46,9 @@ describe('administrator operations', () => {
   });
 
   const urlOf = (p: string) => p.replace(/\{[^}]+\}/g, '1');
-  const call = (o: Operation, headers?: Record<string, string>) =>
-    t.app.inject({
-      method: o.method as 'GET',
-      url: urlOf(o.path),
-      headers: { ...(headers ?? {}), ...(o.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
-      ...(o.method === 'GET' ? {} : { payload: '{}' }),
-    });
+  /** Any operation, with an empty JSON object as the body where it takes one. */
+  const call = (o: Operation, api: Client) =>
+    o.method === 'GET' ? api.get(urlOf(o.path)) : api.request(o.method as 'POST', urlOf(o.path), '{}', { headers: { 'content-type': 'application/json' } });
 
   it('finds every operation with its declared auth mode, the known administrator ones among them', () => {
     assert.ok(ops.length > 20, `only ${ops.length} operations found`);
@@ -89,7 +84,7 @@ describe('administrator operations', () => {
 
   it('refuses a signed-in non-administrator with 403 / 40301 on every administrator operation', async () => {
     for (const o of adminOps) {
-      const res = await call(o, userHeaders);
+      const res = await call(o, asUser);
       assert.equal(res.statusCode, 403, `${o.method} ${o.path}: ${res.body}`);
       assert.equal(res.json().code, 40301, `${o.method} ${o.path}`);
     }
@@ -97,17 +92,17 @@ describe('administrator operations', () => {
 
   it('refuses an anonymous caller with 401 / 40101 on every administrator operation', async () => {
     for (const o of adminOps) {
-      const res = await call(o);
+      const res = await call(o, t.anon);
       assert.equal(res.statusCode, 401, `${o.method} ${o.path}: ${res.body}`);
       assert.equal(res.json().code, 40101, `${o.method} ${o.path}`);
-      const forged = await call(o, { authorization: 'Bearer not.a.token' });
+      const forged = await call(o, t.withHeaders({ authorization: 'Bearer not.a.token' }));
       assert.equal(forged.json().code, 40101, `${o.method} ${o.path}`);
     }
   });
 
   it('lets an administrator past the check on every one of them', async () => {
     for (const o of adminOps) {
-      const res = await call(o, adminHeaders);
+      const res = await call(o, asAdmin);
       assert.ok(![401, 403].includes(res.statusCode), `${o.method} ${o.path} answered ${res.statusCode} to an administrator: ${res.body}`);
     }
   });
@@ -116,8 +111,8 @@ describe('administrator operations', () => {
     for (const key of TOKEN_ROUTES) {
       const [method, p] = key.split(' ') as [string, string];
       const o = { method, path: p, auth: 'token' };
-      for (const headers of [undefined, userHeaders, adminHeaders]) {
-        const res = await call(o, headers);
+      for (const api of [t.anon, asUser, asAdmin]) {
+        const res = await call(o, api);
         assert.equal(res.statusCode, 401, `${key}: ${res.body}`);
         assert.equal(res.json().code, 40101);
       }

@@ -1,43 +1,30 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { feedback, groups, refreshTokens, transactions, users } from '../src/db/schema/index.ts';
+import { groups, refreshTokens, transactions, users } from '../src/db/schema/index.ts';
 import { createAdminService } from '../src/modules/admin/admin.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, type Client, createAdmin, createFeedback, createGroup, createRefreshToken, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
-async function addRefreshToken(t: TestContext, userId: number) {
-  const [row] = await t.db
-    .insert(refreshTokens)
-    .values({ userId, jtiHash: randomUUID(), family: randomUUID(), expiresAt: new Date(Date.now() + 86_400_000) })
-    .returning();
-  return row!;
-}
-
-async function liveTokens(t: TestContext, userId: number) {
+async function liveTokens(t: TestApp, userId: number) {
   const rows = await t.db.select().from(refreshTokens).where(eq(refreshTokens.userId, userId));
   return rows.filter((r) => !r.revokedAt).length;
 }
 
 describe('administration: dashboard and users', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
-  let adminHeaders: { authorization: string };
+  let chief: Client;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db, { nickname: 'Chief' });
-    adminHeaders = await loginAs(t.app, admin);
+    chief = t.as(admin);
   });
   after(async () => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = adminHeaders) =>
-    t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
-
   describe('dashboard', () => {
     it('counts users, transactions, groups and pending feedback, and caches the figures for a minute', async () => {
-      const first = await call('GET', '/api/admin/dashboard');
+      const first = await chief.get('/api/admin/dashboard');
       assert.equal(first.statusCode, 200, first.body);
       const base = first.json();
       assert.ok(!Number.isNaN(Date.parse(base.generated_at)));
@@ -51,17 +38,15 @@ describe('administration: dashboard and users', () => {
       await createTransaction(t.db, u1.id, { createdAt: new Date(Date.now() - 3 * 86_400_000) });
       const g = await createGroup(t.db, u1.id);
       await createGroup(t.db, u1.id, { dissolvedAt: new Date() });
-      await t.db.insert(feedback).values([
-        { userId: u1.id, content: 'a' },
-        { userId: u1.id, content: 'b', status: 'closed' },
-      ]);
-      const cached = await call('GET', '/api/admin/dashboard');
+      await createFeedback(t.db, u1.id, { content: 'a' });
+      await createFeedback(t.db, u1.id, { content: 'b', status: 'closed' });
+      const cached = await chief.get('/api/admin/dashboard');
       assert.deepEqual(cached.json(), base);
 
       // a fresh app instance (its own cache) computes the figures again
-      const other = await createTestApp({}, t.testDb);
+      const other = await build({}, { database: t.testDb });
       try {
-        const res = await other.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers: await loginAs(other.app, admin) });
+        const res = await other.as(admin).get('/api/admin/dashboard');
         const d = res.json();
         assert.equal(d.users.total, base.users.total + 4);
         assert.equal(d.users.active, base.users.active + 2);
@@ -112,7 +97,7 @@ describe('administration: dashboard and users', () => {
     });
 
     it('lists users newest first with their fields', async () => {
-      const res = await call('GET', '/api/admin/users?pageSize=100');
+      const res = await chief.get('/api/admin/users?pageSize=100');
       assert.equal(res.statusCode, 200, res.body);
       const { list, total } = res.json();
       assert.ok(total >= 6);
@@ -133,7 +118,7 @@ describe('administration: dashboard and users', () => {
     });
 
     it('filters by keyword (case-insensitive, wildcards literal, or exact id) and status', async () => {
-      const names = async (qs: string) => ((await call('GET', `/api/admin/users?${qs}`)).json().list as { nickname: string }[]).map((u) => u.nickname).sort();
+      const names = async (qs: string) => ((await chief.get(`/api/admin/users?${qs}`)).json().list as { nickname: string }[]).map((u) => u.nickname).sort();
       assert.deepEqual(await names('keyword=alice'), ['ALICE two', 'Alice Wonder', 'alice gone']);
       assert.deepEqual(await names('keyword=alice&status=active'), ['Alice Wonder']);
       assert.deepEqual(await names('keyword=alice&status=disabled'), ['ALICE two']);
@@ -141,17 +126,17 @@ describe('administration: dashboard and users', () => {
       assert.deepEqual(await names('keyword=alice&status=all'), ['ALICE two', 'Alice Wonder', 'alice gone']);
       assert.deepEqual(await names(`keyword=${encodeURIComponent('0%_')}`), ['100%_real']);
       assert.deepEqual(await names('keyword=_'), ['100%_real']);
-      const byId = (await call('GET', `/api/admin/users?keyword=${alice.id}&pageSize=100`)).json().list as { id: number; nickname: string }[];
+      const byId = (await chief.get(`/api/admin/users?keyword=${alice.id}&pageSize=100`)).json().list as { id: number; nickname: string }[];
       assert.ok(byId.some((u) => u.id === alice.id));
       for (const u of byId) assert.ok(u.id === alice.id || u.nickname.includes(String(alice.id)));
-      const res = await call('GET', '/api/admin/users?keyword=alice&pageSize=2&page=2');
+      const res = await chief.get('/api/admin/users?keyword=alice&pageSize=2&page=2');
       assert.equal(res.json().total, 3);
       assert.equal(res.json().list.length, 1);
     });
 
     it('validates the query', async () => {
       for (const qs of ['status=gone', 'page=0', 'pageSize=101', 'pageSize=x', `keyword=${'k'.repeat(101)}`]) {
-        const res = await call('GET', `/api/admin/users?${qs}`);
+        const res = await chief.get(`/api/admin/users?${qs}`);
         assert.equal(res.statusCode, 400, qs);
         assert.equal(res.json().code, 40001, qs);
       }
@@ -161,58 +146,58 @@ describe('administration: dashboard and users', () => {
   describe('soft delete and restore', () => {
     it('needs the exact nickname, revokes refresh tokens and blocks the access token at once', async () => {
       const victim = await createUser(t.db, { nickname: 'Bob Smith' });
-      const headers = await loginAs(t.app, victim);
-      await addRefreshToken(t, victim.id);
-      await addRefreshToken(t, victim.id);
-      assert.equal((await t.app.inject({ url: '/api/me', headers })).statusCode, 200);
+      const victimApi = t.as(victim);
+      await createRefreshToken(t.db, victim.id);
+      await createRefreshToken(t.db, victim.id);
+      assert.equal((await victimApi.get('/api/me')).statusCode, 200);
 
       for (const confirmName of ['bob smith', 'Bob Smith ', 'Bob']) {
-        const res = await call('DELETE', `/api/admin/users/${victim.id}`, { confirmName });
+        const res = await chief.delete(`/api/admin/users/${victim.id}`, { confirmName });
         assert.equal(res.statusCode, 422, confirmName);
         assert.equal(res.json().code, 42201);
       }
-      const missing = await call('DELETE', `/api/admin/users/${victim.id}`, {});
+      const missing = await chief.delete(`/api/admin/users/${victim.id}`, {});
       assert.equal(missing.json().code, 40001);
-      const wrongType = await call('DELETE', `/api/admin/users/${victim.id}`, { confirmName: 5 });
+      const wrongType = await chief.delete(`/api/admin/users/${victim.id}`, { confirmName: 5 });
       assert.equal(wrongType.json().code, 40001);
       assert.equal((await t.db.select().from(users).where(eq(users.id, victim.id)))[0]!.deletedAt, null);
 
-      const ok = await call('DELETE', `/api/admin/users/${victim.id}`, { confirmName: 'Bob Smith' });
+      const ok = await chief.delete(`/api/admin/users/${victim.id}`, { confirmName: 'Bob Smith' });
       assert.equal(ok.statusCode, 204, ok.body);
       assert.equal(ok.body, '');
       const [row] = await t.db.select().from(users).where(eq(users.id, victim.id));
       assert.ok(row!.deletedAt instanceof Date);
       assert.equal(await liveTokens(t, victim.id), 0);
-      const me = await t.app.inject({ url: '/api/me', headers });
+      const me = await victimApi.get('/api/me');
       assert.equal(me.statusCode, 401);
       assert.equal(me.json().code, 40104);
 
-      const again = await call('DELETE', `/api/admin/users/${victim.id}`, { confirmName: 'Bob Smith' });
+      const again = await chief.delete(`/api/admin/users/${victim.id}`, { confirmName: 'Bob Smith' });
       assert.equal(again.statusCode, 404);
       assert.equal(again.json().code, 40401);
-      const none = await call('DELETE', '/api/admin/users/999999', { confirmName: 'x' });
+      const none = await chief.delete('/api/admin/users/999999', { confirmName: 'x' });
       assert.equal(none.json().code, 40401);
 
-      const restored = await call('POST', `/api/admin/users/${victim.id}/restore`);
+      const restored = await chief.post(`/api/admin/users/${victim.id}/restore`);
       assert.equal(restored.statusCode, 200, restored.body);
       assert.equal(restored.json().deleted_at, null);
       assert.equal(restored.json().nickname, 'Bob Smith');
-      assert.equal((await t.app.inject({ url: '/api/me', headers })).statusCode, 200);
+      assert.equal((await victimApi.get('/api/me')).statusCode, 200);
 
-      const notDeleted = await call('POST', `/api/admin/users/${victim.id}/restore`);
+      const notDeleted = await chief.post(`/api/admin/users/${victim.id}/restore`);
       assert.equal(notDeleted.statusCode, 404);
       assert.equal(notDeleted.json().code, 40401);
-      assert.equal((await call('POST', '/api/admin/users/999999/restore')).json().code, 40401);
-      assert.equal((await call('POST', '/api/admin/users/abc/restore')).json().code, 40001);
+      assert.equal((await chief.post('/api/admin/users/999999/restore')).json().code, 40401);
+      assert.equal((await chief.post('/api/admin/users/abc/restore')).json().code, 40001);
     });
 
     it('works end to end with a real session: the refresh token dies with the account', async () => {
-      const login = (await t.app.inject({ method: 'POST', url: '/api/auth/demo-login' })).json();
-      const del = await call('DELETE', `/api/admin/users/${login.user.id}`, { confirmName: login.user.nickname });
+      const login = (await t.anon.post('/api/auth/demo-login')).json();
+      const del = await chief.delete(`/api/admin/users/${login.user.id}`, { confirmName: login.user.nickname });
       assert.equal(del.statusCode, 204, del.body);
-      const refresh = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: login.refresh_token } });
+      const refresh = await t.anon.post('/api/auth/refresh', { refresh_token: login.refresh_token });
       assert.equal(refresh.statusCode, 401);
-      const deletedList = (await call('GET', `/api/admin/users?status=deleted&keyword=${login.user.id}`)).json();
+      const deletedList = (await chief.get(`/api/admin/users?status=deleted&keyword=${login.user.id}`)).json();
       assert.deepEqual(deletedList.list.map((u: { id: number }) => u.id), [login.user.id]);
     });
   });
@@ -220,17 +205,17 @@ describe('administration: dashboard and users', () => {
   describe('status and role', () => {
     it('disables (revoking refresh tokens, blocking at once) and enables an account', async () => {
       const u = await createUser(t.db, { nickname: 'Carol' });
-      const headers = await loginAs(t.app, u);
-      await addRefreshToken(t, u.id);
-      const off = await call('PUT', `/api/admin/users/${u.id}/status`, { status: 'disabled' });
+      const userApi = t.as(u);
+      await createRefreshToken(t.db, u.id);
+      const off = await chief.put(`/api/admin/users/${u.id}/status`, { status: 'disabled' });
       assert.equal(off.statusCode, 200, off.body);
       assert.equal(off.json().status, 'disabled');
       assert.equal(off.json().id, u.id);
       assert.equal(await liveTokens(t, u.id), 0);
-      assert.equal((await t.app.inject({ url: '/api/me', headers })).json().code, 40104);
-      const on = await call('PUT', `/api/admin/users/${u.id}/status`, { status: 'active' });
+      assert.equal((await userApi.get('/api/me')).json().code, 40104);
+      const on = await chief.put(`/api/admin/users/${u.id}/status`, { status: 'active' });
       assert.equal(on.json().status, 'active');
-      assert.equal((await t.app.inject({ url: '/api/me', headers })).statusCode, 200);
+      assert.equal((await userApi.get('/api/me')).statusCode, 200);
     });
 
     it('answers 40401 for deleted or missing users and 40001 for bad values', async () => {
@@ -241,7 +226,7 @@ describe('administration: dashboard and users', () => {
         ['/api/admin/users/999999/status', { status: 'active' }],
         ['/api/admin/users/999999/role', { role: 'user' }],
       ] as const) {
-        const res = await call('PUT', url, body);
+        const res = await chief.put(url, body);
         assert.equal(res.statusCode, 404, url);
         assert.equal(res.json().code, 40401, url);
       }
@@ -256,7 +241,7 @@ describe('administration: dashboard and users', () => {
         [`/api/admin/users/${u.id}/role`, { role: ['admin'] }],
         ['/api/admin/users/0/role', { role: 'admin' }],
       ] as const) {
-        const res = await call('PUT', url, body);
+        const res = await chief.put(url, body);
         assert.equal(res.statusCode, 400, `${url} ${JSON.stringify(body)}`);
         assert.equal(res.json().code, 40001);
       }
@@ -264,28 +249,27 @@ describe('administration: dashboard and users', () => {
 
     it('promotes and demotes, taking effect at once', async () => {
       const u = await createUser(t.db, { nickname: 'Dave' });
-      const headers = await loginAs(t.app, u);
-      assert.equal((await call('GET', '/api/admin/dashboard', undefined, headers)).json().code, 40301);
-      const up = await call('PUT', `/api/admin/users/${u.id}/role`, { role: 'admin' });
+      const userApi = t.as(u);
+      assert.equal((await userApi.get('/api/admin/dashboard')).json().code, 40301);
+      const up = await chief.put(`/api/admin/users/${u.id}/role`, { role: 'admin' });
       assert.equal(up.statusCode, 200, up.body);
       assert.equal(up.json().role, 'admin');
-      assert.equal((await call('GET', '/api/admin/users', undefined, headers)).statusCode, 200);
-      const down = await call('PUT', `/api/admin/users/${u.id}/role`, { role: 'user' });
+      assert.equal((await userApi.get('/api/admin/users')).statusCode, 200);
+      const down = await chief.put(`/api/admin/users/${u.id}/role`, { role: 'user' });
       assert.equal(down.json().role, 'user');
-      assert.equal((await call('GET', '/api/admin/users', undefined, headers)).json().code, 40301);
+      assert.equal((await userApi.get('/api/admin/users')).json().code, 40301);
     });
   });
 
   it('keeps at least one active administrator', async () => {
-    const solo = await createTestApp();
+    const solo = await build();
     try {
       const boss = await createAdmin(solo.db, { nickname: 'Boss' });
-      const h = await loginAs(solo.app, boss);
-      const req = (method: 'PUT' | 'DELETE', url: string, payload: object) => solo.app.inject({ method, url, headers: h, payload });
+      const api = solo.as(boss);
       const refusals = [
-        await req('DELETE', `/api/admin/users/${boss.id}`, { confirmName: 'Boss' }),
-        await req('PUT', `/api/admin/users/${boss.id}/status`, { status: 'disabled' }),
-        await req('PUT', `/api/admin/users/${boss.id}/role`, { role: 'user' }),
+        await api.delete(`/api/admin/users/${boss.id}`, { confirmName: 'Boss' }),
+        await api.put(`/api/admin/users/${boss.id}/status`, { status: 'disabled' }),
+        await api.put(`/api/admin/users/${boss.id}/role`, { role: 'user' }),
       ];
       for (const res of refusals) {
         assert.equal(res.statusCode, 422, res.body);
@@ -293,14 +277,13 @@ describe('administration: dashboard and users', () => {
       }
       // a disabled administrator does not count as one who can act
       const sleeper = await createAdmin(solo.db, { nickname: 'Sleeper', status: 'disabled' });
-      assert.equal((await req('PUT', `/api/admin/users/${boss.id}/role`, { role: 'user' })).json().code, 42201);
+      assert.equal((await api.put(`/api/admin/users/${boss.id}/role`, { role: 'user' })).json().code, 42201);
       // demoting or deleting a disabled administrator is fine
-      assert.equal((await req('PUT', `/api/admin/users/${sleeper.id}/role`, { role: 'user' })).statusCode, 200);
+      assert.equal((await api.put(`/api/admin/users/${sleeper.id}/role`, { role: 'user' })).statusCode, 200);
       const deputy = await createAdmin(solo.db, { nickname: 'Deputy' });
-      assert.equal((await req('PUT', `/api/admin/users/${boss.id}/role`, { role: 'user' })).statusCode, 200);
+      assert.equal((await api.put(`/api/admin/users/${boss.id}/role`, { role: 'user' })).statusCode, 200);
       // now the deputy is the last one
-      const dh = await loginAs(solo.app, deputy);
-      const self = await solo.app.inject({ method: 'DELETE', url: `/api/admin/users/${deputy.id}`, headers: dh, payload: { confirmName: 'Deputy' } });
+      const self = await solo.as(deputy).delete(`/api/admin/users/${deputy.id}`, { confirmName: 'Deputy' });
       assert.equal(self.json().code, 42201);
       const [still] = await solo.db.select().from(users).where(eq(users.id, deputy.id));
       assert.equal(still!.deletedAt, null);
@@ -314,7 +297,7 @@ describe('administration: dashboard and users', () => {
     const u = await createUser(t.db, { nickname: 'Eve' });
     const tx = await createTransaction(t.db, u.id);
     const g = await createGroup(t.db, u.id);
-    assert.equal((await call('DELETE', `/api/admin/users/${u.id}`, { confirmName: 'Eve' })).statusCode, 204);
+    assert.equal((await chief.delete(`/api/admin/users/${u.id}`, { confirmName: 'Eve' })).statusCode, 204);
     // a soft delete keeps the user's data
     assert.equal((await t.db.select().from(transactions).where(eq(transactions.id, tx.id))).length, 1);
     assert.equal((await t.db.select().from(groups).where(eq(groups.id, g.id))).length, 1);

@@ -3,35 +3,28 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { categories, recurringRules, savedFilters, transactions } from '../src/db/schema/index.ts';
 import { DEFAULT_CATEGORIES } from '../src/modules/categories/categories.defaults.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createCategory, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
+import { assertError, build, type Client, createCategory, createTransaction, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Json = Record<string, unknown>;
 
 describe('categories', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
-  let aliceH: { authorization: string };
-  let bobH: { authorization: string };
+  let asAlice: Client;
+  let asBob: Client;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
-    aliceH = await loginAs(t.app, alice);
-    bobH = await loginAs(t.app, bob);
+    asAlice = t.as(alice);
+    asBob = t.as(bob);
   });
   after(async () => t.close());
 
-  const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: { authorization: string }, payload?: unknown) =>
-    t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Json }) });
-  const expectError = (res: { statusCode: number; json(): Json; body: string }, status: number, code: number) => {
-    assert.equal(res.statusCode, status, res.body);
-    assert.equal(res.json().code, code, res.body);
-  };
-  const listOf = async (h: { authorization: string }, kind?: string) => {
-    const res = await req('GET', `/api/categories${kind ? `?kind=${kind}` : ''}`, h);
+  const listOf = async (h: Client, kind?: string) => {
+    const res = await h.get('/api/categories', { query: { kind } });
     assert.equal(res.statusCode, 200, res.body);
     return res.json().list as Json[];
   };
@@ -50,7 +43,7 @@ describe('categories', () => {
 
   describe('GET /api/categories', () => {
     it('lists the default set ordered by sort, optionally of one kind', async () => {
-      const all = await listOf(aliceH);
+      const all = await listOf(asAlice);
       assert.equal(all.length, DEFAULT_CATEGORIES.length);
       const first = all[0]!;
       assert.deepEqual(Object.keys(first).sort(), ['color', 'created_at', 'icon', 'id', 'kind', 'name', 'sort']);
@@ -59,8 +52,8 @@ describe('categories', () => {
         const [a, b] = [all[i - 1]!, all[i]!];
         assert.ok((a.sort as number) < (b.sort as number) || (a.sort === b.sort && (a.id as number) < (b.id as number)), 'ordered by sort then id');
       }
-      const expense = await listOf(aliceH, 'expense');
-      const income = await listOf(aliceH, 'income');
+      const expense = await listOf(asAlice, 'expense');
+      const income = await listOf(asAlice, 'income');
       assert.ok(expense.every((c) => c.kind === 'expense'));
       assert.ok(income.every((c) => c.kind === 'income'));
       assert.equal(expense.length + income.length, all.length);
@@ -71,22 +64,22 @@ describe('categories', () => {
     });
 
     it('rejects an unknown kind and requires a token', async () => {
-      expectError(await req('GET', '/api/categories?kind=all', aliceH), 400, 40001);
-      const anon = await t.app.inject({ method: 'GET', url: '/api/categories' });
-      expectError(anon, 401, 40101);
+      assertError(await asAlice.get('/api/categories?kind=all'), 400, 40001);
+      const anon = await t.anon.get('/api/categories');
+      assertError(anon, 401, 40101);
     });
 
     it("never shows another user's categories", async () => {
-      const mine = new Set((await listOf(aliceH)).map((c) => c.id));
-      const theirs = await listOf(bobH);
+      const mine = new Set((await listOf(asAlice)).map((c) => c.id));
+      const theirs = await listOf(asBob);
       assert.ok(theirs.every((c) => !mine.has(c.id)));
     });
   });
 
   describe('POST /api/categories', () => {
     it('creates a category last in its kind, trimming the name and upper-casing the color', async () => {
-      const before = await listOf(aliceH, 'expense');
-      const res = await req('POST', '/api/categories', aliceH, { name: '  Coffee  ', color: '#a1b2c3', kind: 'expense', icon: 'cup' });
+      const before = await listOf(asAlice, 'expense');
+      const res = await asAlice.post('/api/categories', { name: '  Coffee  ', color: '#a1b2c3', kind: 'expense', icon: 'cup' });
       assert.equal(res.statusCode, 201, res.body);
       const c = res.json();
       assert.equal(c.name, 'Coffee');
@@ -94,25 +87,25 @@ describe('categories', () => {
       assert.equal(c.kind, 'expense');
       assert.equal(c.icon, 'cup');
       assert.ok(c.sort > Math.max(...before.map((x) => x.sort as number)));
-      const after = await listOf(aliceH, 'expense');
+      const after = await listOf(asAlice, 'expense');
       assert.equal(after.at(-1)!.id, c.id);
     });
 
     it('defaults the icon to empty and accepts 20 characters of Chinese', async () => {
-      const res = await req('POST', '/api/categories', aliceH, { name: '餐饮'.repeat(10), color: '#000000', kind: 'income' });
+      const res = await asAlice.post('/api/categories', { name: '餐饮'.repeat(10), color: '#000000', kind: 'income' });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.json().icon, '');
       assert.equal(res.json().name.length, 20);
     });
 
     it('answers 40901 for the same kind and name, but allows the name in the other kind', async () => {
-      await req('POST', '/api/categories', aliceH, { name: 'Gifts', color: '#111111', kind: 'expense' });
-      expectError(await req('POST', '/api/categories', aliceH, { name: 'Gifts', color: '#222222', kind: 'expense' }), 409, 40901);
-      expectError(await req('POST', '/api/categories', aliceH, { name: ' Gifts ', color: '#222222', kind: 'expense' }), 409, 40901);
-      const other = await req('POST', '/api/categories', aliceH, { name: 'Gifts', color: '#222222', kind: 'income' });
+      await asAlice.post('/api/categories', { name: 'Gifts', color: '#111111', kind: 'expense' });
+      assertError(await asAlice.post('/api/categories', { name: 'Gifts', color: '#222222', kind: 'expense' }), 409, 40901);
+      assertError(await asAlice.post('/api/categories', { name: ' Gifts ', color: '#222222', kind: 'expense' }), 409, 40901);
+      const other = await asAlice.post('/api/categories', { name: 'Gifts', color: '#222222', kind: 'income' });
       assert.equal(other.statusCode, 201, other.body);
       // another user may use the same name
-      const bobs = await req('POST', '/api/categories', bobH, { name: 'Gifts', color: '#222222', kind: 'expense' });
+      const bobs = await asBob.post('/api/categories', { name: 'Gifts', color: '#222222', kind: 'expense' });
       assert.equal(bobs.statusCode, 201, bobs.body);
     });
 
@@ -133,19 +126,19 @@ describe('categories', () => {
         { name: 'x', color: '#123456' },
         { color: '#123456', kind: 'expense' },
       ];
-      for (const body of bad) expectError(await req('POST', '/api/categories', aliceH, body), 400, 40001);
-      const maxIcon = await req('POST', '/api/categories', aliceH, { ...good, icon: 'i'.repeat(50) });
+      for (const body of bad) assertError(await asAlice.post('/api/categories', body), 400, 40001);
+      const maxIcon = await asAlice.post('/api/categories', { ...good, icon: 'i'.repeat(50) });
       assert.equal(maxIcon.statusCode, 201, maxIcon.body);
     });
 
     it('refuses the 201st category of a user with 42201', async () => {
       const user = await createUser(t.db);
-      const h = await loginAs(t.app, user);
+      const h = t.as(user);
       const have = (await listOf(h)).length;
       await t.db.insert(categories).values(Array.from({ length: 199 - have }, (_, i) => ({ userId: user.id, name: `bulk${i}`, color: '#123456', kind: 'expense' as const })));
-      const last = await req('POST', '/api/categories', h, { name: 'number200', color: '#123456', kind: 'income' });
+      const last = await h.post('/api/categories', { name: 'number200', color: '#123456', kind: 'income' });
       assert.equal(last.statusCode, 201, last.body);
-      expectError(await req('POST', '/api/categories', h, { name: 'number201', color: '#123456', kind: 'income' }), 422, 42201);
+      assertError(await h.post('/api/categories', { name: 'number201', color: '#123456', kind: 'income' }), 422, 42201);
       assert.equal((await listOf(h)).length, 200);
     });
   });
@@ -153,33 +146,33 @@ describe('categories', () => {
   describe('PUT /api/categories/:id', () => {
     it('changes name, color and icon', async () => {
       const c = await createCategory(t.db, alice.id, { name: 'Old name' });
-      const res = await req('PUT', `/api/categories/${c.id}`, aliceH, { name: ' New name ', color: '#abcdef', icon: 'star' });
+      const res = await asAlice.put(`/api/categories/${c.id}`, { name: ' New name ', color: '#abcdef', icon: 'star' });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().name, 'New name');
       assert.equal(res.json().color, '#ABCDEF');
       assert.equal(res.json().icon, 'star');
       assert.equal(res.json().kind, 'expense');
-      const partial = await req('PUT', `/api/categories/${c.id}`, aliceH, { icon: '' });
+      const partial = await asAlice.put(`/api/categories/${c.id}`, { icon: '' });
       assert.equal(partial.json().name, 'New name');
       assert.equal(partial.json().icon, '');
-      const same = await req('PUT', `/api/categories/${c.id}`, aliceH, { name: 'New name' });
+      const same = await asAlice.put(`/api/categories/${c.id}`, { name: 'New name' });
       assert.equal(same.statusCode, 200, same.body);
-      const empty = await req('PUT', `/api/categories/${c.id}`, aliceH, {});
+      const empty = await asAlice.put(`/api/categories/${c.id}`, {});
       assert.equal(empty.statusCode, 200);
       assert.equal(empty.json().name, 'New name');
     });
 
     it('refuses a kind key, bad values and a duplicate name', async () => {
       const c = await createCategory(t.db, alice.id, { name: 'Kind fixed' });
-      expectError(await req('PUT', `/api/categories/${c.id}`, aliceH, { kind: 'income' }), 400, 40001);
-      expectError(await req('PUT', `/api/categories/${c.id}`, aliceH, { kind: 'expense', name: 'x' }), 400, 40001);
-      expectError(await req('PUT', `/api/categories/${c.id}`, aliceH, { name: '' }), 400, 40001);
-      expectError(await req('PUT', `/api/categories/${c.id}`, aliceH, { name: 'y'.repeat(21) }), 400, 40001);
-      expectError(await req('PUT', `/api/categories/${c.id}`, aliceH, { color: 'blue' }), 400, 40001);
-      expectError(await req('PUT', `/api/categories/${c.id}`, aliceH, { icon: 'z'.repeat(51) }), 400, 40001);
-      expectError(await req('PUT', '/api/categories/abc', aliceH, { name: 'x' }), 400, 40001);
+      assertError(await asAlice.put(`/api/categories/${c.id}`, { kind: 'income' }), 400, 40001);
+      assertError(await asAlice.put(`/api/categories/${c.id}`, { kind: 'expense', name: 'x' }), 400, 40001);
+      assertError(await asAlice.put(`/api/categories/${c.id}`, { name: '' }), 400, 40001);
+      assertError(await asAlice.put(`/api/categories/${c.id}`, { name: 'y'.repeat(21) }), 400, 40001);
+      assertError(await asAlice.put(`/api/categories/${c.id}`, { color: 'blue' }), 400, 40001);
+      assertError(await asAlice.put(`/api/categories/${c.id}`, { icon: 'z'.repeat(51) }), 400, 40001);
+      assertError(await asAlice.put('/api/categories/abc', { name: 'x' }), 400, 40001);
       const food = await firstCategory(t.db, alice.id, 'expense');
-      expectError(await req('PUT', `/api/categories/${c.id}`, aliceH, { name: food.name }), 409, 40901);
+      assertError(await asAlice.put(`/api/categories/${c.id}`, { name: food.name }), 409, 40901);
       const row = (await t.db.select().from(categories).where(eq(categories.id, c.id)))[0]!;
       assert.equal(row.kind, 'expense');
       assert.equal(row.name, 'Kind fixed');
@@ -187,8 +180,8 @@ describe('categories', () => {
 
     it("answers 404 for another user's or a missing category", async () => {
       const bobs = await createCategory(t.db, bob.id, { name: 'Bob only' });
-      expectError(await req('PUT', `/api/categories/${bobs.id}`, aliceH, { name: 'Stolen' }), 404, 40401);
-      expectError(await req('PUT', '/api/categories/2147483647', aliceH, { name: 'Nothing' }), 404, 40401);
+      assertError(await asAlice.put(`/api/categories/${bobs.id}`, { name: 'Stolen' }), 404, 40401);
+      assertError(await asAlice.put('/api/categories/2147483647', { name: 'Nothing' }), 404, 40401);
       const row = (await t.db.select().from(categories).where(eq(categories.id, bobs.id)))[0]!;
       assert.equal(row.name, 'Bob only');
     });
@@ -197,10 +190,10 @@ describe('categories', () => {
   describe('PUT /api/categories/sort', () => {
     it('reorders all categories of one kind in one go', async () => {
       const user = await createUser(t.db);
-      const h = await loginAs(t.app, user);
+      const h = t.as(user);
       const income = await listOf(h, 'income');
       const reversed = income.map((c) => c.id as number).reverse();
-      const res = await req('PUT', '/api/categories/sort', h, { ids: reversed });
+      const res = await h.put('/api/categories/sort', { ids: reversed });
       assert.equal(res.statusCode, 204, res.body);
       assert.equal(res.body, '');
       const after = await listOf(h, 'income');
@@ -222,10 +215,10 @@ describe('categories', () => {
 
     it('refuses anything but every category of one kind, each once, with 40001 and changes nothing', async () => {
       const user = await createUser(t.db);
-      const h = await loginAs(t.app, user);
+      const h = t.as(user);
       const expense = (await listOf(h, 'expense')).map((c) => c.id as number);
       const income = (await listOf(h, 'income')).map((c) => c.id as number);
-      const bobsIncome = (await listOf(bobH, 'income')).map((c) => c.id as number);
+      const bobsIncome = (await listOf(asBob, 'income')).map((c) => c.id as number);
       const bad: unknown[] = [
         [],
         expense.slice(1),
@@ -238,14 +231,14 @@ describe('categories', () => {
         [...expense.slice(0, -1), 'x'],
         'all',
       ];
-      for (const ids of bad) expectError(await req('PUT', '/api/categories/sort', h, { ids }), 400, 40001);
-      expectError(await req('PUT', '/api/categories/sort', h, {}), 400, 40001);
+      for (const ids of bad) assertError(await h.put('/api/categories/sort', { ids }), 400, 40001);
+      assertError(await h.put('/api/categories/sort', {}), 400, 40001);
       assert.deepEqual(
         (await listOf(h, 'expense')).map((c) => c.id),
         expense,
       );
       assert.deepEqual(
-        (await listOf(bobH, 'income')).map((c) => c.id),
+        (await listOf(asBob, 'income')).map((c) => c.id),
         bobsIncome,
       );
     });
@@ -264,7 +257,7 @@ describe('categories', () => {
       const f3 = await addFilter(alice.id, { category_ids: [keep.id] });
       const f4 = await addFilter(alice.id, { keyword: 'x' });
 
-      const res = await req('POST', `/api/categories/${src.id}/migrate`, aliceH, { target_id: dst.id });
+      const res = await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: dst.id });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), { moved: 3 });
 
@@ -280,7 +273,7 @@ describe('categories', () => {
       // the source still exists after a migrate
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, src.id))).length, 1);
 
-      const again = await req('POST', `/api/categories/${src.id}/migrate`, aliceH, { target_id: dst.id });
+      const again = await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: dst.id });
       assert.deepEqual(again.json(), { moved: 0 });
     });
 
@@ -289,12 +282,12 @@ describe('categories', () => {
       await createTransaction(t.db, alice.id, { categoryId: src.id });
       const income = await firstCategory(t.db, alice.id, 'income');
       const bobs = await firstCategory(t.db, bob.id, 'expense');
-      expectError(await req('POST', `/api/categories/${src.id}/migrate`, aliceH, { target_id: income.id }), 422, 42201);
-      expectError(await req('POST', `/api/categories/${src.id}/migrate`, aliceH, { target_id: bobs.id }), 400, 40001);
-      expectError(await req('POST', `/api/categories/${src.id}/migrate`, aliceH, { target_id: 2147483647 }), 400, 40001);
-      expectError(await req('POST', `/api/categories/${src.id}/migrate`, aliceH, { target_id: src.id }), 400, 40001);
-      expectError(await req('POST', `/api/categories/${src.id}/migrate`, aliceH, { target_id: String(income.id) }), 400, 40001);
-      expectError(await req('POST', `/api/categories/${src.id}/migrate`, aliceH, {}), 400, 40001);
+      assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: income.id }), 422, 42201);
+      assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: bobs.id }), 400, 40001);
+      assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: 2147483647 }), 400, 40001);
+      assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: src.id }), 400, 40001);
+      assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: String(income.id) }), 400, 40001);
+      assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, {}), 400, 40001);
       assert.equal((await t.db.select().from(transactions).where(eq(transactions.categoryId, src.id))).length, 1);
     });
 
@@ -302,7 +295,7 @@ describe('categories', () => {
       const bobsSrc = await createCategory(t.db, bob.id, { name: 'Bob source' });
       const bobsTx = await createTransaction(t.db, bob.id, { categoryId: bobsSrc.id });
       const mine = await firstCategory(t.db, alice.id, 'expense');
-      expectError(await req('POST', `/api/categories/${bobsSrc.id}/migrate`, aliceH, { target_id: mine.id }), 404, 40401);
+      assertError(await asAlice.post(`/api/categories/${bobsSrc.id}/migrate`, { target_id: mine.id }), 404, 40401);
       assert.equal((await t.db.select().from(transactions).where(eq(transactions.id, bobsTx.id)))[0]!.categoryId, bobsSrc.id);
     });
   });
@@ -312,21 +305,21 @@ describe('categories', () => {
       const c = await createCategory(t.db, alice.id, { name: 'Unused' });
       const other = await firstCategory(t.db, alice.id, 'expense');
       const f = await addFilter(alice.id, { category_ids: [c.id, other.id] });
-      const res = await req('DELETE', `/api/categories/${c.id}`, aliceH);
+      const res = await asAlice.delete(`/api/categories/${c.id}`);
       assert.equal(res.statusCode, 204, res.body);
       assert.equal(res.body, '');
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, c.id))).length, 0);
       assert.deepEqual(await filterCriteria(f.id), { category_ids: [other.id] });
-      expectError(await req('DELETE', `/api/categories/${c.id}`, aliceH), 404, 40401);
+      assertError(await asAlice.delete(`/api/categories/${c.id}`), 404, 40401);
     });
 
     it('refuses to delete a category with transactions or recurring rules and no target (42201)', async () => {
       const c = await createCategory(t.db, alice.id, { name: 'Has tx' });
       await createTransaction(t.db, alice.id, { categoryId: c.id });
-      expectError(await req('DELETE', `/api/categories/${c.id}`, aliceH), 422, 42201);
+      assertError(await asAlice.delete(`/api/categories/${c.id}`), 422, 42201);
       const r = await createCategory(t.db, alice.id, { name: 'Has rule' });
       await addRule(alice.id, r.id);
-      expectError(await req('DELETE', `/api/categories/${r.id}`, aliceH), 422, 42201);
+      assertError(await asAlice.delete(`/api/categories/${r.id}`), 422, 42201);
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, c.id))).length, 1);
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, r.id))).length, 1);
     });
@@ -338,7 +331,7 @@ describe('categories', () => {
       const tx2 = await createTransaction(t.db, alice.id, { categoryId: src.id });
       const rule = await addRule(alice.id, src.id);
       const f = await addFilter(alice.id, { category_ids: [src.id, dst.id] });
-      const res = await req('DELETE', `/api/categories/${src.id}?migrate_to=${dst.id}`, aliceH);
+      const res = await asAlice.delete(`/api/categories/${src.id}?migrate_to=${dst.id}`);
       assert.equal(res.statusCode, 204, res.body);
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, src.id))).length, 0);
       const rows = await t.db.select().from(transactions).where(and(eq(transactions.userId, alice.id), eq(transactions.categoryId, dst.id)));
@@ -352,11 +345,11 @@ describe('categories', () => {
       const tx = await createTransaction(t.db, alice.id, { categoryId: src.id });
       const income = await firstCategory(t.db, alice.id, 'income');
       const bobs = await firstCategory(t.db, bob.id, 'expense');
-      expectError(await req('DELETE', `/api/categories/${src.id}?migrate_to=${income.id}`, aliceH), 422, 42201);
-      expectError(await req('DELETE', `/api/categories/${src.id}?migrate_to=${bobs.id}`, aliceH), 400, 40001);
-      expectError(await req('DELETE', `/api/categories/${src.id}?migrate_to=${src.id}`, aliceH), 400, 40001);
-      expectError(await req('DELETE', `/api/categories/${src.id}?migrate_to=abc`, aliceH), 400, 40001);
-      expectError(await req('DELETE', `/api/categories/${src.id}?migrate_to=0`, aliceH), 400, 40001);
+      assertError(await asAlice.delete(`/api/categories/${src.id}?migrate_to=${income.id}`), 422, 42201);
+      assertError(await asAlice.delete(`/api/categories/${src.id}?migrate_to=${bobs.id}`), 400, 40001);
+      assertError(await asAlice.delete(`/api/categories/${src.id}?migrate_to=${src.id}`), 400, 40001);
+      assertError(await asAlice.delete(`/api/categories/${src.id}?migrate_to=abc`), 400, 40001);
+      assertError(await asAlice.delete(`/api/categories/${src.id}?migrate_to=0`), 400, 40001);
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, src.id))).length, 1);
       assert.equal((await t.db.select().from(transactions).where(eq(transactions.id, tx.id)))[0]!.categoryId, src.id);
     });
@@ -364,8 +357,8 @@ describe('categories', () => {
     it("answers 404 for another user's category and leaves it alone", async () => {
       const bobs = await createCategory(t.db, bob.id, { name: 'Bob keeps' });
       const mine = await createCategory(t.db, alice.id, { name: 'Alice target' });
-      expectError(await req('DELETE', `/api/categories/${bobs.id}`, aliceH), 404, 40401);
-      expectError(await req('DELETE', `/api/categories/${bobs.id}?migrate_to=${mine.id}`, aliceH), 404, 40401);
+      assertError(await asAlice.delete(`/api/categories/${bobs.id}`), 404, 40401);
+      assertError(await asAlice.delete(`/api/categories/${bobs.id}?migrate_to=${mine.id}`), 404, 40401);
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, bobs.id))).length, 1);
     });
 
@@ -373,7 +366,7 @@ describe('categories', () => {
       const src = await createCategory(t.db, alice.id, { name: 'Shared id' });
       const dst = await createCategory(t.db, alice.id, { name: 'Shared dst' });
       const bobsFilter = await addFilter(bob.id, { category_ids: [src.id] });
-      const res = await req('DELETE', `/api/categories/${src.id}?migrate_to=${dst.id}`, aliceH);
+      const res = await asAlice.delete(`/api/categories/${src.id}?migrate_to=${dst.id}`);
       assert.equal(res.statusCode, 204, res.body);
       assert.deepEqual(await filterCriteria(bobsFilter.id), { category_ids: [src.id] });
     });

@@ -2,36 +2,29 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { query } from '../src/db/client.ts';
-import {
-  budgets,
-  categories,
-  feedback,
-  groupMembers,
-  groups,
-  idempotencyKeys,
-  images,
-  notificationReads,
-  notifications,
-  recurringRules,
-  refreshTokens,
-  savedFilters,
-  tags,
-  trackEvents,
-  transactions,
-  transactionTags,
-  users,
-} from '../src/db/schema/index.ts';
+import { budgets, categories, feedback, groupMembers, groups, idempotencyKeys, images, notificationReads, notifications, recurringRules, refreshTokens, savedFilters, tags, trackEvents, transactions, users } from '../src/db/schema/index.ts';
 import { demoPurgeTask, type PurgeResult } from '../src/modules/demo/demo.task.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
+import {
+  addMember,
+  build,
+  createCategory,
+  createGroup,
+  createTag,
+  createTransaction,
+  createUser,
+  firstCategory,
+  tagTransaction,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const HOUR = 3600 * 1000;
 
 describe('demo user purge', () => {
-  let t: TestContext;
+  let t: TestApp;
   let now: Date;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     now = new Date();
   });
   after(async () => t.close());
@@ -68,7 +61,7 @@ describe('demo user purge', () => {
     const cat = await firstCategory(t.db, user.id);
     const tag = await createTag(t.db, user.id);
     const tx = await createTransaction(t.db, user.id, { categoryId: cat.id });
-    await t.db.insert(transactionTags).values({ transactionId: tx.id, tagId: tag.id });
+    await tagTransaction(t.db, tx.id, [tag.id]);
     await t.db.insert(savedFilters).values({ userId: user.id, name: 'f', criteria: {} });
     await t.db.insert(budgets).values({ userId: user.id, month: '2026-11', amountCents: 100 });
     const [rule] = await t.db
@@ -93,8 +86,8 @@ describe('demo user purge', () => {
     for (const u of [old, young, real]) await fill(u);
     const before = await footprint(old.id);
     assert.ok(Object.values(before).every((n) => n > 0), JSON.stringify(before));
-    const headers = await loginAs(t.app, old);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/me', headers })).statusCode, 200);
+    const asOld = t.as(old);
+    assert.equal((await asOld.get('/api/me')).statusCode, 200);
 
     const res = await run();
     assert.ok(res.purged.includes(old.id));
@@ -108,7 +101,7 @@ describe('demo user purge', () => {
     assert.ok(Object.values(await footprint(real.id)).every((n) => n > 0));
 
     // the purged user's token is refused at once
-    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers });
+    const me = await asOld.get('/api/me');
     assert.equal(me.statusCode, 401);
     assert.equal(me.json().code, 40104);
 

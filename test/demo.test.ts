@@ -5,14 +5,13 @@ import { budgets, categories, transactions } from '../src/db/schema/index.ts';
 import { addDays } from '../src/lib/dates.ts';
 import { pickLocale } from '../src/modules/categories/categories.defaults.ts';
 import { DEMO_DAYS, seedDemoData, seededRandom } from '../src/modules/demo/demo.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createUser } from './helpers/factories.ts';
+import { build, createUser, expectOk, type TestApp } from './helpers/index.ts';
 
 describe('demo data', () => {
-  let t: TestContext;
+  let t: TestApp;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => t.close());
 
@@ -24,15 +23,10 @@ describe('demo data', () => {
       .orderBy(asc(transactions.id));
 
   it('gives a demo login statistics and a budget to show', async () => {
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/demo-login' });
+    const login = await t.anon.post('/api/auth/demo-login');
     assert.equal(login.statusCode, 200, login.body);
-    const headers = { authorization: `Bearer ${login.json().access_token}` };
-    const get = async (url: string) => {
-      const res = await t.app.inject({ method: 'GET', url, headers });
-      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
-      return res.json();
-    };
-    const summary = await get('/api/stats/summary');
+    const demo = t.withToken(login.json().access_token);
+    const summary = expectOk(await demo.get('/api/stats/summary'));
     assert.ok(summary.overview.expense > 0);
     assert.ok(summary.overview.count > 0);
     assert.ok(summary.overview.daily_average > 0);
@@ -40,15 +34,15 @@ describe('demo data', () => {
     assert.ok(summary.trend.list.some((p: { amount: number }) => p.amount > 0));
     assert.ok(summary.max.transaction);
     assert.equal(summary.max.transaction.user_id, login.json().user.id);
-    const budget = await get('/api/budget');
+    const budget = expectOk(await demo.get('/api/budget'));
     assert.ok(budget.amount > 0);
     assert.ok(budget.spent > 0);
     assert.equal(Math.round(budget.remaining * 100), Math.round(budget.amount * 100) - Math.round(budget.spent * 100));
     // the salary of the last 30 days falls in this year or, early in January, in the last one
-    const thisYear = await get('/api/stats/overview?period=year');
-    const lastYear = await get(`/api/stats/overview?period=year&date=${Number(thisYear.start.slice(0, 4)) - 1}-06-01`);
+    const thisYear = expectOk(await demo.get('/api/stats/overview?period=year'));
+    const lastYear = expectOk(await demo.get('/api/stats/overview', { query: { period: 'year', date: `${Number(thisYear.start.slice(0, 4)) - 1}-06-01` } }));
     assert.ok(thisYear.income + lastYear.income > 0);
-    const suggest = await get('/api/categories/suggest?note=Lunch&amount=25');
+    const suggest = expectOk(await demo.get('/api/categories/suggest?note=Lunch&amount=25'));
     assert.equal(suggest.list[0].name, 'Food');
   });
 

@@ -1,68 +1,45 @@
 import assert from 'node:assert/strict';
-import { stringify } from 'csv-stringify/sync';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { transactionTags, users } from '../src/db/schema/index.ts';
+import { users } from '../src/db/schema/index.ts';
 import { createTokenService } from '../src/lib/tokens.ts';
-import { centsToDecimal, csvCell, EXPORT_PAGE, exportPages, isoFromUtcText, neutralizeFormula } from '../src/modules/export-import/export.service.ts';
-import { createTestApp, TEST_SECRET, type TestContext } from './helpers/app.ts';
-import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { assertError, bulkTransactions, readCsv } from './helpers/export-import-factories.ts';
+import { EXPORT_PAGE, exportPages } from '../src/modules/export-import/export.service.ts';
+import {
+  addMember,
+  assertError,
+  build,
+  bulkTransactions,
+  type Client,
+  createCategory,
+  createGroup,
+  createTag,
+  createTransaction,
+  createUser,
+  firstCategory,
+  readCsv,
+  tagTransaction,
+  TEST_SECRET,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const HEADER = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe('export helpers', () => {
-  it('writes cents as plain decimals with two places', () => {
-    const table: [string | number, string][] = [
-      [1, '0.01'],
-      [5, '0.05'],
-      [10, '0.10'],
-      [99, '0.99'],
-      [100, '1.00'],
-      ['1250', '12.50'],
-      [123456789, '1234567.89'],
-      ['99999999999999', '999999999999.99'],
-      [-5, '-0.05'],
-    ];
-    for (const [cents, text] of table) assert.equal(centsToDecimal(cents), text, String(cents));
-  });
-
-  it('writes UTC timestamps as ISO 8601 with milliseconds', () => {
-    assert.equal(isoFromUtcText('2026-11-23 02:47:45.625799'), '2026-11-23T02:47:45.625Z');
-    assert.equal(isoFromUtcText('2026-11-23 02:47:45.6'), '2026-11-23T02:47:45.600Z');
-    assert.equal(isoFromUtcText('2026-11-23 02:47:45'), '2026-11-23T02:47:45.000Z');
-    assert.equal(isoFromUtcText('0999-01-01 00:00:00.001'), '0999-01-01T00:00:00.001Z');
-  });
-
-  it('writes each cell exactly as csv-stringify does', () => {
-    const cells = ['', 'plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rx', '"', ',', ' spaced ', "'=x", 'tab\tx', '汉字', 'a|b', '""', '\r\n'];
-    for (const v of cells) assert.equal(csvCell(v), stringify([[v]], { eof: false }), JSON.stringify(v));
-    assert.equal(csvCell('a,"b"'), '"a,""b"""');
-  });
-
-  it('prefixes text that a spreadsheet would run as a formula', () => {
-    for (const s of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) assert.equal(neutralizeFormula(s), `'${s}`);
-    for (const s of ['', 'plain', ' =not first', "'quoted", '1-2']) assert.equal(neutralizeFormula(s), s);
-    // text that already looks neutralized gets its own prefix, so that the import gives it back unchanged
-    for (const s of ["'=x", "''+1", "'\tx"]) assert.equal(neutralizeFormula(s), `'${s}`);
-  });
-});
-
 describe('export', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
-  let h: { authorization: string };
+  let asAlice: Client;
   let food: number;
   let salary: number;
   let groupId: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
-    h = await loginAs(t.app, alice);
+    asAlice = t.as(alice);
     food = (await firstCategory(t.db, alice.id, 'expense')).id;
     salary = (await firstCategory(t.db, alice.id, 'income')).id;
     const group = await createGroup(t.db, bob.id);
@@ -85,22 +62,16 @@ describe('export', () => {
     const zeta = await createTag(t.db, alice.id, { name: 'zeta' });
     const alpha = await createTag(t.db, alice.id, { name: 'alpha' });
     const at = await createTag(t.db, alice.id, { name: '=tag' });
-    await t.db.insert(transactionTags).values([
-      { transactionId: a1.id, tagId: zeta.id },
-      { transactionId: a1.id, tagId: alpha.id },
-    ]);
+    await tagTransaction(t.db, a1.id, [zeta.id, alpha.id]);
     const tx2 = await createTransaction(t.db, alice.id, { date: '2026-01-11', amountCents: 42, categoryId: food, note: 'tagged' });
-    await t.db.insert(transactionTags).values({ transactionId: tx2.id, tagId: at.id });
+    await tagTransaction(t.db, tx2.id, [at.id]);
   });
   after(async () => t.close());
 
-  const get = (url: string, headers: Record<string, string> = h) => t.app.inject({ method: 'GET', url, headers });
-  const prepare = (payload: unknown, headers: Record<string, string> = h) =>
-    t.app.inject({ method: 'POST', url: '/api/export/prepare', headers, payload: payload as object });
   const JAN = 'startDate=2026-01-01&endDate=2026-01-31';
 
   it('streams the CSV: BOM, header, own rows in date order, download headers', async () => {
-    const res = await get(`/api/export?${JAN}`);
+    const res = await asAlice.get(`/api/export?${JAN}`);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
     assert.equal(res.headers['content-disposition'], 'attachment; filename="transactions-2026-01-01-2026-01-31.csv"');
@@ -125,19 +96,19 @@ describe('export', () => {
   });
 
   it('filters by type', async () => {
-    const inc = readCsv((await get(`/api/export?${JAN}&type=income`)).rawPayload).rows;
+    const inc = readCsv((await asAlice.get(`/api/export?${JAN}&type=income`)).rawPayload).rows;
     assert.deepEqual(
       inc.map((r) => r[4]),
       ['salary'],
     );
-    const exp = readCsv((await get(`/api/export?${JAN}&type=expense`)).rawPayload).rows;
+    const exp = readCsv((await asAlice.get(`/api/export?${JAN}&type=expense`)).rawPayload).rows;
     assert.equal(exp.length, 6);
     assert.ok(exp.every((r) => r[1] === 'expense'));
-    assert.equal(readCsv((await get(`/api/export?${JAN}&type=all`)).rawPayload).rows.length, 7);
+    assert.equal(readCsv((await asAlice.get(`/api/export?${JAN}&type=all`)).rawPayload).rows.length, 7);
   });
 
   it('includes both ends of the range', async () => {
-    const rows = readCsv((await get('/api/export?startDate=2026-01-31&endDate=2026-02-01')).rawPayload).rows;
+    const rows = readCsv((await asAlice.get('/api/export?startDate=2026-01-31&endDate=2026-02-01')).rawPayload).rows;
     assert.deepEqual(
       rows.map((r) => r[0]),
       ['2026-01-31', '2026-02-01'],
@@ -145,7 +116,7 @@ describe('export', () => {
   });
 
   it('streams JSON: one array of objects with the same keys', async () => {
-    const res = await get(`/api/export?${JAN}&format=json`);
+    const res = await asAlice.get(`/api/export?${JAN}&format=json`);
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(res.headers['content-disposition'], 'attachment; filename="transactions-2026-01-01-2026-01-31.json"');
@@ -162,12 +133,12 @@ describe('export', () => {
     assert.match(lunch.created_at, ISO);
     // JSON is not opened by spreadsheets: text is exported as is
     assert.ok(list.some((r: { note: string; group_id: number | null }) => r.note === '-minus' && r.group_id === groupId));
-    const empty = await get('/api/export?startDate=2000-01-01&endDate=2000-01-02&format=json');
+    const empty = await asAlice.get('/api/export?startDate=2000-01-01&endDate=2000-01-02&format=json');
     assert.deepEqual(empty.json(), []);
   });
 
   it('answers an empty range with only the header', async () => {
-    const res = await get('/api/export?startDate=2000-01-01&endDate=2000-12-31');
+    const res = await asAlice.get('/api/export?startDate=2000-01-01&endDate=2000-12-31');
     assert.equal(res.statusCode, 200);
     assert.equal(res.body, '\ufeffdate,kind,amount,category,note,tags,group_id,created_at\n');
   });
@@ -186,37 +157,37 @@ describe('export', () => {
       'startDate=0000-01-01&endDate=2026-01-31',
       'startDate=0000-01-01&endDate=0000-12-31',
     ];
-    for (const q of bad) assertError(await get(`/api/export?${q}`), 400, 40001, q);
+    for (const q of bad) assertError(await asAlice.get(`/api/export?${q}`), 400, 40001, q);
   });
 
   it('needs a valid token in the header or the query (40101); a token problem wins over bad parameters', async () => {
-    assertError(await get(`/api/export?${JAN}`, {}), 401, 40101, 'none');
-    assertError(await get(`/api/export?${JAN}`, { authorization: 'Bearer nope' }), 401, 40101, 'bad bearer');
-    assertError(await get(`/api/export?${JAN}&token=garbage`, {}), 401, 40101, 'bad query token');
-    assertError(await get('/api/export?startDate=x', {}), 401, 40101, 'before validation');
+    assertError(await t.anon.get(`/api/export?${JAN}`), 401, 40101, 'none');
+    assertError(await t.withHeaders({ authorization: 'Bearer nope' }).get(`/api/export?${JAN}`), 401, 40101, 'bad bearer');
+    assertError(await t.anon.get(`/api/export?${JAN}&token=garbage`), 401, 40101, 'bad query token');
+    assertError(await t.anon.get('/api/export?startDate=x'), 401, 40101, 'before validation');
     const foreign = createTokenService('another-secret-that-is-long-enough-0123456789');
-    assertError(await get(`/api/export?${JAN}&token=${await foreign.signAccess(alice.id, 'user')}`, {}), 401, 40101, 'foreign key');
-    assertError(await get(`/api/export?${JAN}&token=${await foreign.signPurpose('export', String(alice.id), 300, {})}`, {}), 401, 40101, 'foreign export token');
+    assertError(await t.anon.get(`/api/export?${JAN}&token=${await foreign.signAccess(alice.id, 'user')}`), 401, 40101, 'foreign key');
+    assertError(await t.anon.get(`/api/export?${JAN}&token=${await foreign.signPurpose('export', String(alice.id), 300, {})}`), 401, 40101, 'foreign export token');
     const refresh = await t.app.tokens.signRefresh(alice.id, 'fam');
-    assertError(await get(`/api/export?${JAN}&token=${refresh.token}`, {}), 401, 40101, 'refresh token');
+    assertError(await t.anon.get(`/api/export?${JAN}&token=${refresh.token}`), 401, 40101, 'refresh token');
     const other = await t.app.tokens.signPurpose('backup', String(alice.id), 300, {});
-    assertError(await get(`/api/export?${JAN}&token=${other}`, {}), 401, 40101, 'other purpose');
+    assertError(await t.anon.get(`/api/export?${JAN}&token=${other}`), 401, 40101, 'other purpose');
     const past = createTokenService(TEST_SECRET, () => Date.now() - 301_000);
     const expired = await past.signPurpose('export', String(alice.id), 300, { startDate: '2026-01-01', endDate: '2026-01-31' });
-    assertError(await get(`/api/export?token=${expired}`, {}), 401, 40101, 'expired export token');
+    assertError(await t.anon.get(`/api/export?token=${expired}`), 401, 40101, 'expired export token');
     const expiredAccess = createTokenService(TEST_SECRET, () => Date.now() - 7201_000);
-    assertError(await get(`/api/export?${JAN}&token=${await expiredAccess.signAccess(alice.id, 'user')}`, {}), 401, 40101, 'expired access token');
+    assertError(await t.anon.get(`/api/export?${JAN}&token=${await expiredAccess.signAccess(alice.id, 'user')}`), 401, 40101, 'expired access token');
   });
 
   it('accepts an access token in ?token=', async () => {
-    const token = h.authorization.slice('Bearer '.length);
-    const res = await get(`/api/export?${JAN}&token=${token}`, {});
+    const token = await t.tokenFor(alice);
+    const res = await t.anon.get(`/api/export?${JAN}&token=${token}`);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(readCsv(res.rawPayload).rows.length, 7);
   });
 
   it('prepares a 5-minute token whose download URL works without a header', async () => {
-    const res = await prepare({ startDate: '2026-01-01', endDate: '2026-01-31', type: 'income', format: 'json' });
+    const res = await asAlice.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31', type: 'income', format: 'json' });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.expires_in, 300);
@@ -225,7 +196,7 @@ describe('export', () => {
     assert.equal(claims.typ, 'export');
     assert.equal(claims.sub, String(alice.id));
     assert.equal(claims.exp - claims.iat, 300);
-    const dl = await get(body.downloadUrl, {});
+    const dl = await t.anon.get(body.downloadUrl);
     assert.equal(dl.statusCode, 200, dl.body);
     assert.equal(dl.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(dl.headers['cache-control'], 'no-store');
@@ -236,8 +207,8 @@ describe('export', () => {
   });
 
   it("lets the prepared token's parameters win over the query", async () => {
-    const { token } = (await prepare({ startDate: '2026-01-05', endDate: '2026-01-05' })).json();
-    const res = await get(`/api/export?token=${token}&startDate=2025-01-01&endDate=2027-01-01&format=json&type=expense`, {});
+    const { token } = (await asAlice.post('/api/export/prepare', { startDate: '2026-01-05', endDate: '2026-01-05' })).json();
+    const res = await t.anon.get(`/api/export?token=${token}&startDate=2025-01-01&endDate=2027-01-01&format=json&type=expense`);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
     assert.equal(res.headers['content-disposition'], 'attachment; filename="transactions-2026-01-05-2026-01-05.csv"');
@@ -247,14 +218,14 @@ describe('export', () => {
       [['2026-01-05', 'income']],
     );
     // only the token: the parameters come from it
-    const alone = await get(`/api/export?token=${token}`, {});
+    const alone = await t.anon.get(`/api/export?token=${token}`);
     assert.equal(alone.statusCode, 200);
     assert.equal(readCsv(alone.rawPayload).rows.length, 1);
   });
 
   it('exports only the token owner\'s data', async () => {
-    const { token } = (await prepare({ startDate: '2026-01-01', endDate: '2026-01-31' }, await loginAs(t.app, bob))).json();
-    const rows = readCsv((await get(`/api/export?token=${token}`, h)).rawPayload).rows;
+    const { token } = (await t.as(bob).post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' })).json();
+    const rows = readCsv((await asAlice.get(`/api/export?token=${token}`)).rawPayload).rows;
     assert.deepEqual(rows.map((r) => r[4]).sort(), ['bob in group', 'bob private']);
   });
 
@@ -268,22 +239,23 @@ describe('export', () => {
       { startDate: '2026-01-01', endDate: '2026-01-31', format: 'xlsx' },
       { startDate: 20260101, endDate: '2026-01-31' },
     ];
-    for (const b of bad) assertError(await prepare(b), 400, 40001, JSON.stringify(b));
-    assertError(await prepare({ startDate: '2026-01-01', endDate: '2026-01-31' }, {}), 401, 40101);
+    for (const b of bad) assertError(await asAlice.post('/api/export/prepare', b), 400, 40001, JSON.stringify(b));
+    assertError(await t.anon.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' }), 401, 40101);
   });
 
   it('refuses deleted or disabled users, with the header or a prepared token (40104)', async () => {
     const carol = await createUser(t.db);
-    const ch = await loginAs(t.app, carol);
-    const { token } = (await prepare({ startDate: '2026-01-01', endDate: '2026-01-31' }, ch)).json();
+    const asCarol = t.as(carol);
+    const carolToken = await t.tokenFor(carol);
+    const { token } = (await asCarol.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' })).json();
     await t.db.update(users).set({ status: 'disabled' }).where(eq(users.id, carol.id));
     t.app.userState.invalidate(carol.id);
-    assertError(await get(`/api/export?token=${token}`, {}), 401, 40104, 'disabled, prepared');
+    assertError(await t.anon.get(`/api/export?token=${token}`), 401, 40104, 'disabled, prepared');
     await t.db.update(users).set({ status: 'active', deletedAt: new Date() }).where(eq(users.id, carol.id));
     t.app.userState.invalidate(carol.id);
-    assertError(await get(`/api/export?token=${token}`, {}), 401, 40104, 'deleted, prepared');
-    assertError(await get(`/api/export?${JAN}`, ch), 401, 40104, 'deleted, header');
-    assertError(await get(`/api/export?${JAN}&token=${ch.authorization.slice(7)}`, {}), 401, 40104, 'deleted, access token in query');
+    assertError(await t.anon.get(`/api/export?token=${token}`), 401, 40104, 'deleted, prepared');
+    assertError(await asCarol.get(`/api/export?${JAN}`), 401, 40104, 'deleted, header');
+    assertError(await t.anon.get(`/api/export?${JAN}&token=${carolToken}`), 401, 40104, 'deleted, access token in query');
   });
 
   it('pages through many rows by (date, id): every row once, in order, pages bounded', async () => {
@@ -300,7 +272,7 @@ describe('export', () => {
     assert.equal(pages, 3);
     assert.equal(largest, EXPORT_PAGE);
 
-    const res = await get('/api/export?startDate=2026-01-01&endDate=2026-12-31', await loginAs(t.app, dave));
+    const res = await t.as(dave).get('/api/export?startDate=2026-01-01&endDate=2026-12-31');
     const rows = readCsv(res.rawPayload).rows;
     assert.equal(rows.length, n);
     const notes = new Set(rows.map((r) => r[4]));
@@ -308,7 +280,7 @@ describe('export', () => {
     const dates = rows.map((r) => r[0]!);
     assert.deepEqual(dates, [...dates].sort());
     assert.deepEqual([...new Set(dates)], ['2026-03-01', '2026-03-02', '2026-03-03']);
-    const json = (await get('/api/export?startDate=2026-01-01&endDate=2026-12-31&format=json', await loginAs(t.app, dave))).json();
+    const json = (await t.as(dave).get('/api/export?startDate=2026-01-01&endDate=2026-12-31&format=json')).json();
     assert.equal(json.length, n);
   });
 });

@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { savedFilters } from '../src/db/schema/index.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createCategory, createGroup, createTag, createUser, loginAs, type UserRow } from './helpers/factories.ts';
-import { assertError, client, type Client } from './helpers/transactions-factories.ts';
+import { addMember, assertError, build, type Client, createCategory, createGroup, createTag, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('saved filters', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let a: Client;
@@ -18,11 +16,11 @@ describe('saved filters', () => {
   let groupId: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
-    a = client(t.app, await loginAs(t.app, alice));
-    b = client(t.app, await loginAs(t.app, bob));
+    a = t.as(alice);
+    b = t.as(bob);
     cat1 = (await createCategory(t.db, alice.id, { name: 'F one' })).id;
     cat2 = (await createCategory(t.db, alice.id, { name: 'F two', kind: 'income' })).id;
     tag1 = (await createTag(t.db, alice.id, { name: 'ftag' })).id;
@@ -146,10 +144,10 @@ describe('saved filters', () => {
 
   it('deletes a scheme', async () => {
     const f = (await a.post('/api/filters', { name: 'to delete', criteria: {} })).json();
-    const del = await a.del(`/api/filters/${f.id}`);
+    const del = await a.delete(`/api/filters/${f.id}`);
     assert.equal(del.statusCode, 204);
     assert.equal(del.body, '');
-    assertError(await a.del(`/api/filters/${f.id}`), 404, 40401);
+    assertError(await a.delete(`/api/filters/${f.id}`), 404, 40401);
     assertError(await a.put(`/api/filters/${f.id}`, { name: 'back' }), 404, 40401);
     assert.ok(!(await a.get('/api/filters')).json().list.some((x: { id: number }) => x.id === f.id));
   });
@@ -157,7 +155,7 @@ describe('saved filters', () => {
   it('hides another user\'s schemes (404)', async () => {
     const bobs = (await b.post('/api/filters', { name: 'bob scheme', criteria: { kind: 'income' } })).json();
     assertError(await a.put(`/api/filters/${bobs.id}`, { name: 'mine' }), 404, 40401, 'put');
-    assertError(await a.del(`/api/filters/${bobs.id}`), 404, 40401, 'delete');
+    assertError(await a.delete(`/api/filters/${bobs.id}`), 404, 40401, 'delete');
     assert.ok(!(await a.get('/api/filters')).json().list.some((x: { id: number }) => x.id === bobs.id));
     assert.equal((await b.get('/api/filters')).json().list[0].name, 'bob scheme');
     assertError(await a.put('/api/filters/0', { name: 'x' }), 400, 40001);
@@ -165,23 +163,23 @@ describe('saved filters', () => {
 
   it('keeps at most 50 schemes per user (42201)', async () => {
     const carol = await createUser(t.db);
-    const c = client(t.app, await loginAs(t.app, carol));
+    const c = t.as(carol);
     for (let i = 0; i < 50; i++) assert.equal((await c.post('/api/filters', { name: `f${i}`, criteria: { kind: 'expense' } })).statusCode, 201, `#${i}`);
     assertError(await c.post('/api/filters', { name: 'f50', criteria: {} }), 422, 42201, '51st');
     assert.equal((await c.get('/api/filters')).json().list.length, 50);
     // validation comes before the rule
     assertError(await c.post('/api/filters', { name: '', criteria: {} }), 400, 40001);
     const first = (await c.get('/api/filters')).json().list[0];
-    assert.equal((await c.del(`/api/filters/${first.id}`)).statusCode, 204);
+    assert.equal((await c.delete(`/api/filters/${first.id}`)).statusCode, 204);
     assert.equal((await c.post('/api/filters', { name: 'room again', criteria: {} })).statusCode, 201);
   });
 
   it('holds the limit under concurrent creations', async () => {
     const dan = await createUser(t.db);
     await t.db.insert(savedFilters).values(Array.from({ length: 48 }, (_, i) => ({ userId: dan.id, name: `seed${i}`, criteria: {} })));
-    const headers = await loginAs(t.app, dan);
+    const asDan = t.as(dan);
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => t.app.inject({ method: 'POST', url: '/api/filters', headers, payload: { name: `race${i}`, criteria: {} } })),
+      Array.from({ length: 6 }, (_, i) => asDan.post('/api/filters', { name: `race${i}`, criteria: {} })),
     );
     assert.equal(results.filter((r) => r.statusCode === 201).length, 2);
     for (const r of results.filter((x) => x.statusCode !== 201)) assertError(r, 422, 42201);
@@ -189,6 +187,6 @@ describe('saved filters', () => {
   });
 
   it('requires authentication', async () => {
-    assertError(await t.app.inject({ method: 'GET', url: '/api/filters' }), 401, 40101);
+    assertError(await t.anon.get('/api/filters'), 401, 40101);
   });
 });

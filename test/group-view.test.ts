@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groupMembers } from '../src/db/schema/index.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createTag, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { assertError, client, type Client } from './helpers/transactions-factories.ts';
+import { assertError, build, type Client, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 /**
  * The group view end to end over HTTP: members join by code, record group and personal
@@ -36,7 +34,7 @@ interface Person {
 const ids = (list: { id: number }[]) => list.map((x) => x.id).sort((a, b) => a - b);
 
 describe('group view', () => {
-  let t: TestContext;
+  let t: TestApp;
   let owner: Person;
   let mia: Person;
   let noah: Person;
@@ -52,7 +50,7 @@ describe('group view', () => {
     const user = await createUser(t.db, { nickname, avatarUrl: `https://img.example/${nickname}.png` });
     return {
       user,
-      api: client(t.app, await loginAs(t.app, user)),
+      api: t.as(user),
       expense: (await firstCategory(t.db, user.id, 'expense')).id,
       income: (await firstCategory(t.db, user.id, 'income')).id,
     };
@@ -85,7 +83,7 @@ describe('group view', () => {
   }
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     owner = await person('Olive');
     mia = await person('Mia');
     noah = await person('Noah');
@@ -210,7 +208,7 @@ describe('group view', () => {
     assert.equal(read.statusCode, 200, read.body);
     assert.equal(read.json().user_id, owner.user.id);
     assertError(await mia.api.put(`/api/transactions/${ownersTx.id}`, { note: 'mine now' }), 404, 40401, 'member edits');
-    assertError(await mia.api.del(`/api/transactions/${ownersTx.id}`), 404, 40401, 'member deletes');
+    assertError(await mia.api.delete(`/api/transactions/${ownersTx.id}`), 404, 40401, 'member deletes');
     assert.equal((await owner.api.get(`/api/transactions/${ownersTx.id}`)).json().note, 'groceries');
     // an outsider cannot even read it
     assertError(await otto.api.get(`/api/transactions/${ownersTx.id}`), 404, 40401, 'outsider reads');

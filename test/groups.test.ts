@@ -1,29 +1,23 @@
 import assert from 'node:assert/strict';
 import { systemClock } from '../src/lib/clock.ts';
-import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groupMembers, groups, transactions } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createGroupsService, randomInviteCode } from '../src/modules/groups/groups.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, assertError, build, createGroup, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 const CODE_RE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{8}$/;
 
 describe('groups', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => {
     await t.close();
   });
 
-  async function call(user: UserRow | null, method: 'GET' | 'POST', url: string, payload?: unknown) {
-    const headers = user ? await loginAs(t.app, user) : {};
-    return t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  }
   const memberRows = (groupId: number) => t.db.select().from(groupMembers).where(eq(groupMembers.groupId, groupId));
   async function unusedCode(): Promise<string> {
     for (;;) {
@@ -35,7 +29,7 @@ describe('groups', () => {
 
   it('creates a group whose creator is the owner, with a fresh invite code', async () => {
     const alice = await createUser(t.db);
-    const res = await call(alice, 'POST', '/api/groups', { name: '  Family  ' });
+    const res = await t.as(alice).post('/api/groups', { name: '  Family  ' });
     assert.equal(res.statusCode, 201, res.body);
     const g = res.json();
     assert.deepEqual(Object.keys(g).sort(), ['created_at', 'id', 'invite_code', 'member_count', 'name', 'owner_id', 'role']);
@@ -50,21 +44,21 @@ describe('groups', () => {
       rows.map((r) => [r.userId, r.role]),
       [[alice.id, 'owner']],
     );
-    const other = (await call(alice, 'POST', '/api/groups', { name: 'Trip' })).json();
+    const other = (await t.as(alice).post('/api/groups', { name: 'Trip' })).json();
     assert.notEqual(other.invite_code, g.invite_code);
   });
 
   it('checks the group name: 1 to 30 characters after trimming', async () => {
     const u = await createUser(t.db);
     const thirty = '账'.repeat(30);
-    const ok = await call(u, 'POST', '/api/groups', { name: thirty });
+    const ok = await t.as(u).post('/api/groups', { name: thirty });
     assert.equal(ok.statusCode, 201);
     assert.equal(ok.json().name, thirty);
     for (const name of ['', '   ', 'x'.repeat(31), '账'.repeat(31), 42, null]) {
-      assertError(await call(u, 'POST', '/api/groups', { name }), 400, 40001, `name ${JSON.stringify(name)}`);
+      assertError(await t.as(u).post('/api/groups', { name }), 400, 40001, `name ${JSON.stringify(name)}`);
     }
-    assertError(await call(u, 'POST', '/api/groups', {}), 400, 40001, 'missing name');
-    assertError(await call(null, 'POST', '/api/groups', { name: 'x' }), 401, 40101, 'no token');
+    assertError(await t.as(u).post('/api/groups', {}), 400, 40001, 'missing name');
+    assertError(await t.anon.post('/api/groups', { name: 'x' }), 401, 40101, 'no token');
   });
 
   it('lists the caller\'s live groups only, with role and member count', async () => {
@@ -74,7 +68,7 @@ describe('groups', () => {
     const b = await createGroup(t.db, owner.id, { name: 'B' });
     const gone = await createGroup(t.db, member.id, { name: 'Gone', dissolvedAt: new Date() });
     await addMember(t.db, a.id, member.id);
-    const mine = (await call(member, 'GET', '/api/groups')).json();
+    const mine = (await t.as(member).get('/api/groups')).json();
     assert.deepEqual(
       mine.list.map((g: { id: number }) => g.id),
       [a.id],
@@ -82,7 +76,7 @@ describe('groups', () => {
     assert.equal(mine.list[0].role, 'member');
     assert.equal(mine.list[0].member_count, 2);
     assert.equal(mine.list[0].invite_code, a.inviteCode);
-    const owners = (await call(owner, 'GET', '/api/groups')).json();
+    const owners = (await t.as(owner).get('/api/groups')).json();
     assert.deepEqual(owners.list.map((g: { id: number }) => g.id).sort(), [a.id, b.id].sort());
     assert.ok(!owners.list.some((g: { id: number }) => g.id === gone.id));
   });
@@ -91,15 +85,15 @@ describe('groups', () => {
     const owner = await createUser(t.db);
     const joiner = await createUser(t.db);
     const g = await createGroup(t.db, owner.id);
-    const res = await call(joiner, 'POST', '/api/groups/join', { invite_code: g.inviteCode.toLowerCase() });
+    const res = await t.as(joiner).post('/api/groups/join', { invite_code: g.inviteCode.toLowerCase() });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().id, g.id);
     assert.equal(res.json().role, 'member');
     assert.equal(res.json().member_count, 2);
-    const again = await call(joiner, 'POST', '/api/groups/join', { invite_code: g.inviteCode });
+    const again = await t.as(joiner).post('/api/groups/join', { invite_code: g.inviteCode });
     assert.equal(again.statusCode, 200);
     assert.equal(again.json().member_count, 2);
-    const ownerJoin = await call(owner, 'POST', '/api/groups/join', { invite_code: g.inviteCode });
+    const ownerJoin = await t.as(owner).post('/api/groups/join', { invite_code: g.inviteCode });
     assert.equal(ownerJoin.statusCode, 200);
     assert.equal(ownerJoin.json().role, 'owner');
     assert.equal((await memberRows(g.id)).length, 2);
@@ -108,10 +102,10 @@ describe('groups', () => {
   it('rejects malformed codes (40001) and unknown ones (40401)', async () => {
     const u = await createUser(t.db);
     for (const code of ['', 'ABCDEFG', 'ABCDEFGHJ', 'ABCDEFG0', 'ABCDEFG1', 'ABCDEFGO', 'ABCDEFGI', 'abcdefgi', 'ABCD EFG', 'ABCDÉFGH', 12345678, null]) {
-      assertError(await call(u, 'POST', '/api/groups/join', { invite_code: code }), 400, 40001, `code ${JSON.stringify(code)}`);
+      assertError(await t.as(u).post('/api/groups/join', { invite_code: code }), 400, 40001, `code ${JSON.stringify(code)}`);
     }
-    assertError(await call(u, 'POST', '/api/groups/join', {}), 400, 40001, 'missing code');
-    assertError(await call(u, 'POST', '/api/groups/join', { invite_code: await unusedCode() }), 404, 40401, 'unknown code');
+    assertError(await t.as(u).post('/api/groups/join', {}), 400, 40001, 'missing code');
+    assertError(await t.as(u).post('/api/groups/join', { invite_code: await unusedCode() }), 404, 40401, 'unknown code');
   });
 
   it('refuses a 51st member with 42201', async () => {
@@ -120,11 +114,11 @@ describe('groups', () => {
     for (let i = 0; i < 49; i++) await addMember(t.db, g.id, (await createUser(t.db)).id);
     assert.equal((await memberRows(g.id)).length, 50);
     const late = await createUser(t.db);
-    assertError(await call(late, 'POST', '/api/groups/join', { invite_code: g.inviteCode }), 422, 42201, '51st member');
+    assertError(await t.as(late).post('/api/groups/join', { invite_code: g.inviteCode }), 422, 42201, '51st member');
     assert.equal((await memberRows(g.id)).length, 50);
     // an existing member re-joining a full group is still answered with the group
     const existing = (await memberRows(g.id)).find((r) => r.role === 'member')!;
-    const rejoin = await call({ id: existing.userId } as UserRow, 'POST', '/api/groups/join', { invite_code: g.inviteCode });
+    const rejoin = await t.as({ id: existing.userId } as UserRow).post('/api/groups/join', { invite_code: g.inviteCode });
     assert.equal(rejoin.statusCode, 200);
   });
 
@@ -133,7 +127,7 @@ describe('groups', () => {
     const g = await createGroup(t.db, owner.id);
     for (let i = 0; i < 47; i++) await addMember(t.db, g.id, (await createUser(t.db)).id);
     const joiners = await Promise.all(Array.from({ length: 6 }, () => createUser(t.db)));
-    const results = await Promise.all(joiners.map((u) => call(u, 'POST', '/api/groups/join', { invite_code: g.inviteCode })));
+    const results = await Promise.all(joiners.map((u) => t.as(u).post('/api/groups/join', { invite_code: g.inviteCode })));
     const codes = results.map((r) => r.statusCode).sort();
     assert.deepEqual(codes, [200, 200, 422, 422, 422, 422]);
     assert.equal((await memberRows(g.id)).length, 50);
@@ -143,9 +137,9 @@ describe('groups', () => {
     const owner = await createUser(t.db);
     const joiner = await createUser(t.db);
     const g = await createGroup(t.db, owner.id);
-    const headers = await loginAs(t.app, joiner);
+    const asJoiner = t.as(joiner);
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => t.app.inject({ method: 'POST', url: '/api/groups/join', headers, payload: { invite_code: g.inviteCode } })),
+      Array.from({ length: 50 }, () => asJoiner.post('/api/groups/join', { invite_code: g.inviteCode })),
     );
     for (const r of results) assert.equal(r.statusCode, 200, r.body);
     const mine = await t.db.select().from(groupMembers).where(and(eq(groupMembers.groupId, g.id), eq(groupMembers.userId, joiner.id)));
@@ -160,43 +154,43 @@ describe('groups', () => {
     const g = await createGroup(t.db, owner.id);
     await addMember(t.db, g.id, member.id);
     const tx = await createTransaction(t.db, member.id, { groupId: g.id });
-    assertError(await call(owner, 'POST', `/api/groups/${g.id}/leave`), 422, 42201, 'owner leaves');
-    assertError(await call(stranger, 'POST', `/api/groups/${g.id}/leave`), 403, 40302, 'stranger leaves');
-    const res = await call(member, 'POST', `/api/groups/${g.id}/leave`);
+    assertError(await t.as(owner).post(`/api/groups/${g.id}/leave`), 422, 42201, 'owner leaves');
+    assertError(await t.as(stranger).post(`/api/groups/${g.id}/leave`), 403, 40302, 'stranger leaves');
+    const res = await t.as(member).post(`/api/groups/${g.id}/leave`);
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
     assert.deepEqual(
       (await memberRows(g.id)).map((r) => r.userId),
       [owner.id],
     );
-    assertError(await call(member, 'POST', `/api/groups/${g.id}/leave`), 403, 40302, 'leaves twice');
+    assertError(await t.as(member).post(`/api/groups/${g.id}/leave`), 403, 40302, 'leaves twice');
     const [kept] = await t.db.select().from(transactions).where(eq(transactions.id, tx.id));
     assert.equal(kept!.groupId, g.id);
-    assertError(await call(member, 'POST', '/api/groups/abc/leave'), 400, 40001, 'bad id');
+    assertError(await t.as(member).post('/api/groups/abc/leave'), 400, 40001, 'bad id');
   });
 
   it('dissolves a group: record and transactions kept, code no longer joins, dissolving twice is 40902', async () => {
     const owner = await createUser(t.db);
     const member = await createUser(t.db);
     const late = await createUser(t.db);
-    const g = (await call(owner, 'POST', '/api/groups', { name: 'Flat' })).json();
-    assert.equal((await call(member, 'POST', '/api/groups/join', { invite_code: g.invite_code })).statusCode, 200);
+    const g = (await t.as(owner).post('/api/groups', { name: 'Flat' })).json();
+    assert.equal((await t.as(member).post('/api/groups/join', { invite_code: g.invite_code })).statusCode, 200);
     const tx = await createTransaction(t.db, member.id, { groupId: g.id });
-    assertError(await call(member, 'POST', `/api/groups/${g.id}/dissolve`), 403, 40302, 'member dissolves');
-    const res = await call(owner, 'POST', `/api/groups/${g.id}/dissolve`);
+    assertError(await t.as(member).post(`/api/groups/${g.id}/dissolve`), 403, 40302, 'member dissolves');
+    const res = await t.as(owner).post(`/api/groups/${g.id}/dissolve`);
     assert.equal(res.statusCode, 204);
     const [row] = await t.db.select().from(groups).where(eq(groups.id, g.id));
     assert.ok(row!.dissolvedAt instanceof Date);
     assert.equal(row!.inviteCode, g.invite_code);
     const [kept] = await t.db.select().from(transactions).where(eq(transactions.id, tx.id));
     assert.equal(kept!.groupId, g.id);
-    assertError(await call(owner, 'POST', `/api/groups/${g.id}/dissolve`), 409, 40902, 'dissolve twice');
-    assertError(await call(late, 'POST', '/api/groups/join', { invite_code: g.invite_code }), 409, 40902, 'join dissolved');
-    assertError(await call(member, 'POST', '/api/groups/join', { invite_code: g.invite_code }), 409, 40902, 'member re-joins dissolved');
-    assertError(await call(owner, 'POST', `/api/groups/${g.id}/refresh-code`), 409, 40902, 'refresh dissolved');
-    assertError(await call(owner, 'POST', `/api/groups/${g.id}/remove-member`, { user_id: member.id }), 409, 40902, 'remove from dissolved');
-    for (const u of [owner, member]) assert.ok(!(await call(u, 'GET', '/api/groups')).json().list.some((x: { id: number }) => x.id === g.id));
-    const members = await call(member, 'GET', `/api/groups/${g.id}/members`);
+    assertError(await t.as(owner).post(`/api/groups/${g.id}/dissolve`), 409, 40902, 'dissolve twice');
+    assertError(await t.as(late).post('/api/groups/join', { invite_code: g.invite_code }), 409, 40902, 'join dissolved');
+    assertError(await t.as(member).post('/api/groups/join', { invite_code: g.invite_code }), 409, 40902, 'member re-joins dissolved');
+    assertError(await t.as(owner).post(`/api/groups/${g.id}/refresh-code`), 409, 40902, 'refresh dissolved');
+    assertError(await t.as(owner).post(`/api/groups/${g.id}/remove-member`, { user_id: member.id }), 409, 40902, 'remove from dissolved');
+    for (const u of [owner, member]) assert.ok(!(await t.as(u).get('/api/groups')).json().list.some((x: { id: number }) => x.id === g.id));
+    const members = await t.as(member).get(`/api/groups/${g.id}/members`);
     assert.equal(members.statusCode, 200);
     assert.equal(members.json().list.length, 2);
     assert.equal((await memberRows(g.id)).length, 2);
@@ -208,15 +202,15 @@ describe('groups', () => {
     const joiner = await createUser(t.db);
     const g = await createGroup(t.db, owner.id);
     await addMember(t.db, g.id, member.id);
-    assertError(await call(member, 'POST', `/api/groups/${g.id}/refresh-code`), 403, 40302, 'member refreshes');
-    const res = await call(owner, 'POST', `/api/groups/${g.id}/refresh-code`);
+    assertError(await t.as(member).post(`/api/groups/${g.id}/refresh-code`), 403, 40302, 'member refreshes');
+    const res = await t.as(owner).post(`/api/groups/${g.id}/refresh-code`);
     assert.equal(res.statusCode, 200);
     const { invite_code } = res.json();
     assert.deepEqual(Object.keys(res.json()), ['invite_code']);
     assert.match(invite_code, CODE_RE);
     assert.notEqual(invite_code, g.inviteCode);
-    assertError(await call(joiner, 'POST', '/api/groups/join', { invite_code: g.inviteCode }), 404, 40401, 'old code');
-    const joined = await call(joiner, 'POST', '/api/groups/join', { invite_code: invite_code.toLowerCase() });
+    assertError(await t.as(joiner).post('/api/groups/join', { invite_code: g.inviteCode }), 404, 40401, 'old code');
+    const joined = await t.as(joiner).post('/api/groups/join', { invite_code: invite_code.toLowerCase() });
     assert.equal(joined.statusCode, 200);
     assert.equal(joined.json().invite_code, invite_code);
   });
@@ -227,15 +221,15 @@ describe('groups', () => {
     const stranger = await createUser(t.db);
     const g = await createGroup(t.db, owner.id);
     await addMember(t.db, g.id, member.id);
-    const res = await call(member, 'GET', `/api/groups/${g.id}/members`);
+    const res = await t.as(member).get(`/api/groups/${g.id}/members`);
     assert.equal(res.statusCode, 200);
     const list = res.json().list;
     assert.equal(list.length, 2);
     assert.deepEqual(Object.keys(list[0]).sort(), ['avatar_url', 'joined_at', 'nickname', 'role', 'user_id']);
     assert.deepEqual(list[0], { ...list[0], user_id: owner.id, nickname: 'Olivia', avatar_url: 'https://img.example/o.png', role: 'owner' });
     assert.deepEqual(list[1], { ...list[1], user_id: member.id, nickname: 'Max', avatar_url: null, role: 'member' });
-    assertError(await call(stranger, 'GET', `/api/groups/${g.id}/members`), 403, 40302, 'stranger lists');
-    assertError(await call(stranger, 'GET', '/api/groups/999999/members'), 403, 40302, 'missing group');
+    assertError(await t.as(stranger).get(`/api/groups/${g.id}/members`), 403, 40302, 'stranger lists');
+    assertError(await t.as(stranger).get('/api/groups/999999/members'), 403, 40302, 'missing group');
   });
 
   it('removes members (owner only): not a member 40401, oneself 42201', async () => {
@@ -247,19 +241,19 @@ describe('groups', () => {
     await addMember(t.db, g.id, member.id);
     await addMember(t.db, g.id, other.id);
     const url = `/api/groups/${g.id}/remove-member`;
-    assertError(await call(member, 'POST', url, { user_id: other.id }), 403, 40302, 'member removes');
-    assertError(await call(stranger, 'POST', url, { user_id: other.id }), 403, 40302, 'stranger removes');
-    assertError(await call(owner, 'POST', url, { user_id: owner.id }), 422, 42201, 'owner removes self');
-    assertError(await call(owner, 'POST', url, { user_id: stranger.id }), 404, 40401, 'not a member');
-    assertError(await call(owner, 'POST', url, { user_id: 'x' }), 400, 40001, 'bad user_id');
-    assertError(await call(owner, 'POST', url, {}), 400, 40001, 'missing user_id');
-    const res = await call(owner, 'POST', url, { user_id: member.id });
+    assertError(await t.as(member).post(url, { user_id: other.id }), 403, 40302, 'member removes');
+    assertError(await t.as(stranger).post(url, { user_id: other.id }), 403, 40302, 'stranger removes');
+    assertError(await t.as(owner).post(url, { user_id: owner.id }), 422, 42201, 'owner removes self');
+    assertError(await t.as(owner).post(url, { user_id: stranger.id }), 404, 40401, 'not a member');
+    assertError(await t.as(owner).post(url, { user_id: 'x' }), 400, 40001, 'bad user_id');
+    assertError(await t.as(owner).post(url, {}), 400, 40001, 'missing user_id');
+    const res = await t.as(owner).post(url, { user_id: member.id });
     assert.equal(res.statusCode, 204);
     assert.deepEqual((await memberRows(g.id)).map((r) => r.userId).sort(), [owner.id, other.id].sort());
-    assertError(await call(owner, 'POST', url, { user_id: member.id }), 404, 40401, 'removed twice');
-    assertError(await call(member, 'GET', `/api/groups/${g.id}/members`), 403, 40302, 'removed member lists');
+    assertError(await t.as(owner).post(url, { user_id: member.id }), 404, 40401, 'removed twice');
+    assertError(await t.as(member).get(`/api/groups/${g.id}/members`), 403, 40302, 'removed member lists');
     // a removed member may join again with the code
-    assert.equal((await call(member, 'POST', '/api/groups/join', { invite_code: g.inviteCode })).statusCode, 200);
+    assert.equal((await t.as(member).post('/api/groups/join', { invite_code: g.inviteCode })).statusCode, 200);
   });
 
   it('retries invite code collisions and answers 50002 when they persist', async () => {

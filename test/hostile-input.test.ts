@@ -1,28 +1,22 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { isValidDate } from '../src/lib/dates.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createGroup, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { assertError, build, createAdmin, createGroup, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 describe('hostile input', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   let user: UserRow;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db);
     user = await createUser(t.db);
   });
   after(async () => {
     await t.close();
   });
-
-  async function call(who: UserRow, method: Method, url: string, payload?: unknown) {
-    return t.app.inject({ method, url, headers: await loginAs(t.app, who), ...(payload === undefined ? {} : { payload: payload as object }) });
-  }
 
   it('answers text holding a NUL character with 40001, in bodies and query strings', async () => {
     const g = await createGroup(t.db, user.id);
@@ -40,31 +34,32 @@ describe('hostile input', () => {
       [user, 'GET', '/api/transactions?keyword=a%00b'],
       [admin, 'GET', '/api/admin/users?keyword=a%00b'],
     ];
-    for (const [who, method, url, body] of cases) assertError(await call(who, method, url, body), 400, 40001, `${method} ${url} ${JSON.stringify(body)}`);
-    const [row] = (await call(user, 'GET', '/api/transactions')).json().list;
+    for (const [who, method, url, body] of cases) assertError(await t.as(who).request(method, url, body), 400, 40001, `${method} ${url} ${JSON.stringify(body)}`);
+    const [row] = (await t.as(user).get('/api/transactions')).json().list;
     assert.equal(row.note, '', 'nothing was written');
   });
 
   it('keeps the contract order around the NUL check: unknown route 404, administrator role 40301', async () => {
-    assertError(await call(user, 'GET', '/api/no-such-route?x=%00'), 404, 40401, 'unknown route');
-    assertError(await call(user, 'POST', '/api/notifications', { scope: 'system', title: 'a\u0000', content: 'x' }), 403, 40301, 'non-admin');
+    assertError(await t.as(user).get('/api/no-such-route?x=%00'), 404, 40401, 'unknown route');
+    assertError(await t.as(user).post('/api/notifications', { scope: 'system', title: 'a\u0000', content: 'x' }), 403, 40301, 'non-admin');
   });
 
   it('refuses the year 0 in transaction dates and stats anchors that reach outside the years 1 to 9999', async () => {
     assert.equal(isValidDate('0000-01-01'), false);
     assert.equal(isValidDate('0001-01-01'), true);
     const tx = await createTransaction(t.db, user.id);
-    assertError(await call(user, 'POST', '/api/transactions', { kind: 'expense', amount: 1, category_id: tx.categoryId, date: '0000-01-01' }), 400, 40001, 'create');
-    assertError(await call(user, 'PUT', `/api/transactions/${tx.id}`, { date: '0000-01-01' }), 400, 40001, 'update');
-    assertError(await call(user, 'GET', '/api/transactions?startDate=0000-01-01&endDate=0000-01-01'), 400, 40001, 'list');
+    const api = t.as(user);
+    assertError(await api.post('/api/transactions', { kind: 'expense', amount: 1, category_id: tx.categoryId, date: '0000-01-01' }), 400, 40001, 'create');
+    assertError(await api.put(`/api/transactions/${tx.id}`, { date: '0000-01-01' }), 400, 40001, 'update');
+    assertError(await api.get('/api/transactions', { query: { startDate: '0000-01-01', endDate: '0000-01-01' } }), 400, 40001, 'list');
     const stats = ['overview', 'category-share', 'trend', 'max', 'compare', 'summary'];
     for (const period of ['week', 'month', 'year']) {
       for (const s of stats) {
         for (const date of ['0000-01-01', '0001-06-15', '9999-12-31', '9999-01-01']) {
-          assertError(await call(user, 'GET', `/api/stats/${s}?period=${period}&date=${date}`), 400, 40001, `${s} ${period} ${date}`);
+          assertError(await api.get(`/api/stats/${s}`, { query: { period, date } }), 400, 40001, `${s} ${period} ${date}`);
         }
         for (const date of ['0002-01-01', '9998-12-31']) {
-          const res = await call(user, 'GET', `/api/stats/${s}?period=${period}&date=${date}`);
+          const res = await api.get(`/api/stats/${s}`, { query: { period, date } });
           assert.equal(res.statusCode, 200, `${s} ${period} ${date}: ${res.body}`);
         }
       }

@@ -5,8 +5,7 @@ import type { Db } from '../src/db/client.ts';
 import { idempotencyKeys } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { parseIdempotencyKey, purgeExpiredIdempotencyKeys, requestHash, withIdempotency } from '../src/lib/idempotency.ts';
-import { createTestDatabase, onPostgres, type TestDatabase } from './helpers/db.ts';
-import { createUser } from './helpers/factories.ts';
+import { createTestDatabase, createUser, onPostgres, type TestDatabase } from './helpers/index.ts';
 
 const code = (err: unknown) => (err instanceof AppError ? err.code : err);
 

@@ -4,54 +4,40 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import iconv from 'iconv-lite';
 import { categories, tags, transactions, transactionTags } from '../src/db/schema/index.ts';
 import { query } from '../src/db/client.ts';
-import { decodeText, restoreFormula } from '../src/modules/export-import/import.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { assertError, bulkTransactions, countTransactions, multipart } from './helpers/export-import-factories.ts';
+import {
+  addMember,
+  assertError,
+  build,
+  bulkTransactions,
+  type Client,
+  countTransactions,
+  createGroup,
+  createTag,
+  createTransaction,
+  createUser,
+  firstCategory,
+  multipart,
+  tagTransaction,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const HEADER = 'date,kind,amount,category,note,tags,group_id,created_at';
 
-describe('import helpers', () => {
-  it('decodes UTF-8 with and without BOM, UTF-16 with BOM, and GB18030/GBK', () => {
-    const text = '日期,类别\n2026-01-01,餐饮 — café\n';
-    assert.equal(decodeText(Buffer.from(text)), text);
-    assert.equal(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])), text);
-    assert.equal(decodeText(iconv.encode(text.replace(' — café', ''), 'gbk')), text.replace(' — café', ''));
-    assert.equal(decodeText(iconv.encode(text, 'gb18030')), text);
-    assert.equal(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(text, 'utf-16le')])), text);
-  });
-
-  it('removes only the formula prefix the export adds', () => {
-    for (const s of ['=1', '+1', '-1', '@a', '\tx', '\rx']) assert.equal(restoreFormula(`'${s}`), s);
-    for (const s of ["'plain", "'", 'x', '']) assert.equal(restoreFormula(s), s);
-    // the export prefixes text that already looks neutralized too: one apostrophe comes off
-    for (const s of ["'=x", "''+1", "'\tx"]) assert.equal(restoreFormula(`'${s}`), s);
-  });
-});
-
 describe('import', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
-  let h: { authorization: string };
+  let asAlice: Client;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
-    h = await loginAs(t.app, alice);
+    asAlice = t.as(alice);
   });
   after(async () => t.close());
 
-  const send = (content: Buffer | string, opts: { headers?: Record<string, string>; dryRun?: boolean; field?: string } = {}) => {
-    const mp = multipart(content, { field: opts.field });
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/import${opts.dryRun ? '?dry_run=true' : ''}`,
-      headers: { ...(opts.headers ?? h), ...mp.headers },
-      payload: mp.payload,
-    });
-  };
   const csv = (...rows: string[]) => `${HEADER}\n${rows.join('\n')}\n`;
   const rowsOf = (userId: number) =>
     t.db
@@ -72,7 +58,7 @@ describe('import', () => {
 
   it('imports a CSV: categories and tags by name (created when missing), formula prefix removed, group kept only for live memberships', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const mine = await createGroup(t.db, bob.id);
     await addMember(t.db, mine.id, u.id);
     const notMine = await createGroup(t.db, bob.id);
@@ -89,7 +75,7 @@ describe('import', () => {
         `2026-01-07,expense,7,Food,"two
 lines",,,`,
       );
-    const res = await send(file, { headers: uh });
+    const res = await asU.post('/api/import', multipart(file));
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { imported: 6, skipped: 0, errors: [] });
     const rows = await rowsOf(u.id);
@@ -117,7 +103,7 @@ lines",,,`,
 
   it('skips duplicates: the same file twice adds nothing; counts per key', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const food = (await firstCategory(t.db, u.id)).id;
     await createTransaction(t.db, u.id, { date: '2026-02-01', amountCents: 1000, categoryId: food, note: 'same' });
     const file = csv(
@@ -126,40 +112,40 @@ lines",,,`,
       '2026-02-01,expense,10,Food,other note,,,',
       '2026-02-01,income,10,Food,same,,,',
     );
-    const first = await send(file, { headers: uh });
+    const first = await asU.post('/api/import', multipart(file));
     assert.deepEqual(first.json(), { imported: 3, skipped: 1, errors: [] });
     assert.equal(await countTransactions(t.db, u.id), 4);
-    const again = await send(file, { headers: uh });
+    const again = await asU.post('/api/import', multipart(file));
     assert.deepEqual(again.json(), { imported: 0, skipped: 4, errors: [] });
     assert.equal(await countTransactions(t.db, u.id), 4);
     // a third copy of the row inside one file is imported, the two known ones skipped
-    const more = await send(csv('2026-02-01,expense,10,Food,same,,,', '2026-02-01,expense,10,Food,same,,,', '2026-02-01,expense,10,Food,same,,,'), { headers: uh });
+    const more = await asU.post('/api/import', multipart(csv('2026-02-01,expense,10,Food,same,,,', '2026-02-01,expense,10,Food,same,,,', '2026-02-01,expense,10,Food,same,,,')));
     assert.deepEqual(more.json(), { imported: 1, skipped: 2, errors: [] });
   });
 
   it('re-importing one\'s own export (CSV or JSON) adds nothing; into another account it recreates the same data', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const food = (await firstCategory(t.db, u.id)).id;
     const tag = await createTag(t.db, u.id, { name: '=formula' });
     const t1 = await createTransaction(t.db, u.id, { date: '2026-03-01', amountCents: 1999, categoryId: food, note: '+danger "quoted", line\nbreak' });
-    await t.db.insert(transactionTags).values({ transactionId: t1.id, tagId: tag.id });
+    await tagTransaction(t.db, t1.id, [tag.id]);
     await createTransaction(t.db, u.id, { date: '2026-03-02', amountCents: 5, categoryId: food, note: '' });
     await createTransaction(t.db, u.id, { date: '2026-03-02', amountCents: 5, categoryId: food, note: '' });
     await bulkTransactions(t.db, u.id, food, 50, '2026-03-03', 5);
     const total = await countTransactions(t.db, u.id);
     for (const format of ['csv', 'json']) {
-      const exp = await t.app.inject({ method: 'GET', url: `/api/export?startDate=2026-01-01&endDate=2026-12-31&format=${format}`, headers: uh });
+      const exp = await asU.get('/api/export', { query: { startDate: '2026-01-01', endDate: '2026-12-31', format } });
       assert.equal(exp.statusCode, 200);
-      const res = await send(exp.rawPayload, { headers: uh });
+      const res = await asU.post('/api/import', multipart(exp.rawPayload));
       assert.deepEqual(res.json(), { imported: 0, skipped: total, errors: [] }, format);
       assert.equal(await countTransactions(t.db, u.id), total);
 
       const v = await createUser(t.db);
-      const vh = await loginAs(t.app, v);
-      const into = await send(exp.rawPayload, { headers: vh });
+      const asV = t.as(v);
+      const into = await asV.post('/api/import', multipart(exp.rawPayload));
       assert.deepEqual(into.json(), { imported: total, skipped: 0, errors: [] }, format);
-      const back = await t.app.inject({ method: 'GET', url: `/api/export?startDate=2026-01-01&endDate=2026-12-31&format=${format}`, headers: vh });
+      const back = await asV.get('/api/export', { query: { startDate: '2026-01-01', endDate: '2026-12-31', format } });
       assert.equal(back.body, exp.body, `${format}: the second account exports the same file`);
     }
   });
@@ -170,7 +156,7 @@ lines",,,`,
       { date: '2026-04-01', kind: 'expense', amount: 12.5, category: 'Food', note: '=not a formula in JSON', tags: ['a', 'b'], group_id: null, created_at: '2026-04-01T08:00:00.000Z' },
       { date: '2026-04-02', kind: 'income', amount: '3.10', category: 'Salary', tags: 'c|d' },
     ]);
-    const res = await send(file, { headers: await loginAs(t.app, u) });
+    const res = await t.as(u).post('/api/import', multipart(file));
     assert.deepEqual(res.json(), { imported: 2, skipped: 0, errors: [] });
     const rows = await rowsOf(u.id);
     assert.deepEqual(
@@ -183,7 +169,7 @@ lines",,,`,
     assert.deepEqual(await tagNamesOf(rows[1]!.t.id), ['c', 'd']);
     // a tag name cannot hold the CSV's tag separator
     const piped = JSON.stringify([{ date: '2026-04-03', kind: 'expense', amount: 1, category: 'Food', tags: ['x|y'] }]);
-    const refused = await send(piped, { headers: await loginAs(t.app, u) });
+    const refused = await t.as(u).post('/api/import', multipart(piped));
     assert.equal(refused.statusCode, 422);
     assert.equal(refused.json().code, 42203);
     assert.match(refused.json().errors[0].message, /cannot contain "\|"/);
@@ -191,9 +177,9 @@ lines",,,`,
 
   it('reads GB18030/GBK files as Excel writes them, and UTF-8 without BOM', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const text = csv('2026-05-01,expense,8,餐饮,早餐 包子,早饭,,', '2026-05-02,expense,9,交通,地铁,,,');
-    const gbk = await send(iconv.encode(text, 'gbk'), { headers: uh });
+    const gbk = await asU.post('/api/import', multipart(iconv.encode(text, 'gbk')));
     assert.deepEqual(gbk.json(), { imported: 2, skipped: 0, errors: [] });
     const rows = await rowsOf(u.id);
     assert.deepEqual(
@@ -205,13 +191,13 @@ lines",,,`,
     );
     assert.deepEqual(await tagNamesOf(rows[0]!.t.id), ['早饭']);
     // the same content in UTF-8 (no BOM) is recognised as the same rows
-    const utf8 = await send(Buffer.from(text, 'utf8'), { headers: uh });
+    const utf8 = await asU.post('/api/import', multipart(Buffer.from(text, 'utf8')));
     assert.deepEqual(utf8.json(), { imported: 0, skipped: 2, errors: [] });
   });
 
   it('accepts columns in any order, ignores unknown ones, and needs only the required ones', async () => {
     const u = await createUser(t.db);
-    const res = await send('Amount,Category,extra,Kind,Date\n1.25,Food,ignored,expense,2026-06-01\n\n,,,,\n', { headers: await loginAs(t.app, u) });
+    const res = await t.as(u).post('/api/import', multipart('Amount,Category,extra,Kind,Date\n1.25,Food,ignored,expense,2026-06-01\n\n,,,,\n'));
     assert.deepEqual(res.json(), { imported: 1, skipped: 0, errors: [] });
     const [row] = await rowsOf(u.id);
     assert.equal(row!.t.amountCents, 125);
@@ -220,7 +206,7 @@ lines",,,`,
 
   it('refuses the whole file when any row is invalid: 42203 with every bad row, nothing written', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const elevenTags = Array.from({ length: 11 }, (_, i) => `t${i}`).join('|');
     const file = csv(
       '2026-07-01,expense,10,Food,fine,,,',
@@ -242,7 +228,7 @@ lines",,,`,
       '2026/07/01,income,1e3,Salary,two problems,,,',
       '2026-07-02,expense,10,NewCategory,fine too,,,',
     );
-    const res = await send(file, { headers: uh });
+    const res = await asU.post('/api/import', multipart(file));
     assertError(res, 422, 42203);
     const errors: { row: number; message: string }[] = res.json().errors;
     assert.deepEqual(
@@ -269,18 +255,18 @@ lines",,,`,
 
   it('dry_run answers what a real run would do and writes nothing', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const food = (await firstCategory(t.db, u.id)).id;
     await createTransaction(t.db, u.id, { date: '2026-08-01', amountCents: 100, categoryId: food, note: 'dup' });
     const good = csv('2026-08-01,expense,1,Food,dup,,,', '2026-08-02,expense,2,Brand new,x,newtag,,');
-    const dry = await send(good, { headers: uh, dryRun: true });
+    const dry = await asU.post('/api/import', multipart(good), { query: { dry_run: true } });
     assert.equal(dry.statusCode, 200, dry.body);
     assert.deepEqual(dry.json(), { imported: 1, skipped: 1, errors: [] });
     assert.equal(await countTransactions(t.db, u.id), 1);
     assert.equal((await t.db.select().from(categories).where(and(eq(categories.userId, u.id), eq(categories.name, 'Brand new')))).length, 0);
     assert.equal((await t.db.select().from(tags).where(eq(tags.userId, u.id))).length, 0);
 
-    const bad = await send(csv('2026-08-01,expense,1,Food,ok,,,', '2026-08-01,expense,abc,Food,bad,,,'), { headers: uh, dryRun: true });
+    const bad = await asU.post('/api/import', multipart(csv('2026-08-01,expense,1,Food,ok,,,', '2026-08-01,expense,abc,Food,bad,,,')), { query: { dry_run: true } });
     assert.equal(bad.statusCode, 200);
     assert.equal(bad.json().imported, 0);
     assert.equal(bad.json().skipped, 0);
@@ -290,7 +276,7 @@ lines",,,`,
     );
     assert.equal(await countTransactions(t.db, u.id), 1);
     // the real run does what the dry run said
-    assert.deepEqual((await send(good, { headers: uh })).json(), { imported: 1, skipped: 1, errors: [] });
+    assert.deepEqual((await asU.post('/api/import', multipart(good))).json(), { imported: 1, skipped: 1, errors: [] });
   });
 
   it('refuses files that are not an import at all with 40001', async () => {
@@ -305,73 +291,72 @@ lines",,,`,
       ['JSON object', '{"date":"2026-01-01"}'],
       ['binary', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x01])],
     ];
-    for (const [label, content] of cases) assertError(await send(content), 400, 40001, label);
+    for (const [label, content] of cases) assertError(await asAlice.post('/api/import', multipart(content)), 400, 40001, label);
     // a JSON element that is not an object is a bad row
-    const res = await send('[1, {"date":"2026-01-01","kind":"expense","amount":1,"category":"Food"}]');
+    const res = await asAlice.post('/api/import', multipart('[1, {"date":"2026-01-01","kind":"expense","amount":1,"category":"Food"}]'));
     assertError(res, 422, 42203, 'element');
     assert.deepEqual(res.json().errors, [{ row: 1, message: 'must be an object' }]);
   });
 
   it('needs multipart with a `file` field (41501, 40001) and a user (40101)', async () => {
-    assertError(await t.app.inject({ method: 'POST', url: '/api/import', headers: h, payload: { file: 'x' } }), 415, 41501, 'json body');
-    assertError(await send(csv('2026-01-01,expense,1,Food,,,,'), { field: 'upload' }), 400, 40001, 'other field');
-    const mp = multipart(csv('2026-01-01,expense,1,Food,,,,'));
-    assertError(await t.app.inject({ method: 'POST', url: '/api/import', headers: mp.headers, payload: mp.payload }), 401, 40101, 'no token');
+    assertError(await asAlice.post('/api/import', { file: 'x' }), 415, 41501, 'json body');
+    assertError(await asAlice.post('/api/import', multipart(csv('2026-01-01,expense,1,Food,,,,'), { field: 'upload' })), 400, 40001, 'other field');
+    assertError(await t.anon.post('/api/import', multipart(csv('2026-01-01,expense,1,Food,,,,'))), 401, 40101, 'no token');
   });
 
   it('refuses files over 20 MiB and over 100,000 rows with 41301', async () => {
     const big = Buffer.alloc(20 * 1024 * 1024 + 1, 'a');
-    assertError(await send(big), 413, 41301, 'size');
+    assertError(await asAlice.post('/api/import', multipart(big)), 413, 41301, 'size');
     const line = '2026-01-01,expense,1,F,,,,\n';
     const many = `${HEADER}\n${line.repeat(100_001)}`;
-    assertError(await send(many), 413, 41301, 'rows');
+    assertError(await asAlice.post('/api/import', multipart(many)), 413, 41301, 'rows');
     const manyJson = `[${Array.from({ length: 100_001 }, () => '{}').join(',')}]`;
-    assertError(await send(manyJson), 413, 41301, 'json rows');
+    assertError(await asAlice.post('/api/import', multipart(manyJson)), 413, 41301, 'json rows');
     assert.equal(await countTransactions(t.db, alice.id), 0);
   });
 
   it('creates categories only up to 200 per user; rows past that are invalid', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const have = (await t.db.select().from(categories).where(eq(categories.userId, u.id))).length;
     await query(
       t.db,
       sql`insert into categories (user_id, name, color, kind) select ${u.id}::int, 'filler ' || g, '#000000', 'expense' from generate_series(1, ${199 - have}::int) g`,
     );
-    const res = await send(csv('2026-01-01,expense,1,One more,,,,', '2026-01-02,expense,1,Food,,,,', '2026-01-03,income,1,Too many,,,,', '2026-01-04,income,2,Too many,,,,'), { headers: uh });
+    const res = await asU.post('/api/import', multipart(csv('2026-01-01,expense,1,One more,,,,', '2026-01-02,expense,1,Food,,,,', '2026-01-03,income,1,Too many,,,,', '2026-01-04,income,2,Too many,,,,')));
     assertError(res, 422, 42203);
     assert.deepEqual(
       res.json().errors.map((e: { row: number }) => e.row),
       [3, 4],
     );
     assert.match(res.json().errors[0].message, /200/);
-    const ok = await send(csv('2026-01-01,expense,1,One more,,,,'), { headers: uh });
+    const ok = await asU.post('/api/import', multipart(csv('2026-01-01,expense,1,One more,,,,')));
     assert.deepEqual(ok.json(), { imported: 1, skipped: 0, errors: [] });
   });
 
   it('honours Idempotency-Key: a repeat replays the first answer, another file is 42202, a bad key 40001', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const file = csv('2026-09-01,expense,4,Food,idem,,,');
-    const first = await send(file, { headers: { ...uh, 'idempotency-key': 'import-1' } });
+    const first = await asU.post('/api/import', multipart(file), { headers: { 'idempotency-key': 'import-1' } });
     assert.deepEqual(first.json(), { imported: 1, skipped: 0, errors: [] });
-    const replay = await send(file, { headers: { ...uh, 'idempotency-key': 'import-1' } });
+    const replay = await asU.post('/api/import', multipart(file), { headers: { 'idempotency-key': 'import-1' } });
     assert.equal(replay.statusCode, 200);
     assert.deepEqual(replay.json(), { imported: 1, skipped: 0, errors: [] }, 'the first answer, not a new run');
     assert.equal(await countTransactions(t.db, u.id), 1);
-    assertError(await send(csv('2026-09-02,expense,4,Food,other,,,'), { headers: { ...uh, 'idempotency-key': 'import-1' } }), 422, 42202, 'other body');
-    assertError(await send(file, { headers: { ...uh, 'idempotency-key': 'has space' } }), 400, 40001, 'bad key');
+    assertError(await asU.post('/api/import', multipart(csv('2026-09-02,expense,4,Food,other,,,')), { headers: { 'idempotency-key': 'import-1' } }), 422, 42202, 'other body');
+    assertError(await asU.post('/api/import', multipart(file), { headers: { 'idempotency-key': 'has space' } }), 400, 40001, 'bad key');
     // a refused import does not keep the key
     const badFile = csv('2026-09-01,expense,0,Food,bad,,,');
-    assertError(await send(badFile, { headers: { ...uh, 'idempotency-key': 'import-2' } }), 422, 42203);
-    assertError(await send(badFile, { headers: { ...uh, 'idempotency-key': 'import-2' } }), 422, 42203);
+    assertError(await asU.post('/api/import', multipart(badFile), { headers: { 'idempotency-key': 'import-2' } }), 422, 42203);
+    assertError(await asU.post('/api/import', multipart(badFile), { headers: { 'idempotency-key': 'import-2' } }), 422, 42203);
   });
 
   it('two concurrent imports of the same file write it once', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const file = csv(...Array.from({ length: 50 }, (_, i) => `2026-10-${String((i % 28) + 1).padStart(2, '0')},expense,${i + 1},Food,row ${i},,,`));
-    const [a, b] = await Promise.all([send(file, { headers: uh }), send(file, { headers: uh })]);
+    const [a, b] = await Promise.all([asU.post('/api/import', multipart(file)), asU.post('/api/import', multipart(file))]);
     assert.equal(a.statusCode, 200);
     assert.equal(b.statusCode, 200);
     assert.deepEqual([a.json().imported, b.json().imported].sort(), [0, 50]);
@@ -381,14 +366,14 @@ lines",,,`,
   it('round-trips notes and categories that already start with an apostrophe and a formula character', async () => {
     const u = await createUser(t.db);
     const v = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const texts = ["'=x", "''+1", "'-", "'", "'plain", '=y'];
     for (const [i, note] of texts.entries()) await createTransaction(t.db, u.id, { date: '2026-03-01', amountCents: 100 + i, note });
-    const file = await t.app.inject({ method: 'GET', url: '/api/export?startDate=2026-03-01&endDate=2026-03-01', headers: uh });
+    const file = await asU.get('/api/export?startDate=2026-03-01&endDate=2026-03-01');
     assert.equal(file.statusCode, 200);
-    const again = await send(file.rawPayload, { headers: uh });
+    const again = await asU.post('/api/import', multipart(file.rawPayload));
     assert.deepEqual(again.json(), { imported: 0, skipped: texts.length, errors: [] });
-    const other = await send(file.rawPayload, { headers: await loginAs(t.app, v) });
+    const other = await t.as(v).post('/api/import', multipart(file.rawPayload));
     assert.deepEqual(other.json(), { imported: texts.length, skipped: 0, errors: [] });
     assert.deepEqual(
       (await rowsOf(v.id)).map((r) => r.t.note),
@@ -398,10 +383,10 @@ lines",,,`,
 
   it('refuses rows with a NUL character, a year-0 date or a created_at past year 9999 UTC with 42203 (dry run: 200 with the errors)', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const file = csv('2026-01-01,expense,1,Food,a\u0000b,,,', '2026-01-01,expense,1,F\u0000d,,,,', '2026-01-01,expense,1,Food,,t\u0000g,,', '0000-01-01,expense,1,Food,,,,', '2026-01-01,expense,1,Food,,,,9999-12-31T23:00:00-14:00', '2026-01-01,expense,1,Food,ok,,,');
     for (const dryRun of [true, false]) {
-      const res = await send(file, { headers: uh, dryRun });
+      const res = await asU.post('/api/import', multipart(file), { query: { dry_run: dryRun || undefined } });
       assert.equal(res.statusCode, dryRun ? 200 : 422, res.body);
       assert.deepEqual(
         res.json().errors.map((e: { row: number }) => e.row),
@@ -415,7 +400,7 @@ lines",,,`,
     const u = await createUser(t.db);
     const n = 12_000;
     const lines = Array.from({ length: n }, (_, i) => `2026-${String((i % 12) + 1).padStart(2, '0')}-01,expense,${(i % 900) + 1}.${String(i % 100).padStart(2, '0')},Cat ${i % 7},n${i},t${i % 3}|shared,,`);
-    const res = await send(csv(...lines), { headers: await loginAs(t.app, u) });
+    const res = await t.as(u).post('/api/import', multipart(csv(...lines)));
     assert.deepEqual(res.json(), { imported: n, skipped: 0, errors: [] });
     assert.equal(await countTransactions(t.db, u.id), n);
     const [links] = await query<{ n: number }>(

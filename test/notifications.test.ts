@@ -1,32 +1,25 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groups, notificationReads, notifications } from '../src/db/schema/index.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createAdmin, createGroup, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, assertError, build, createAdmin, createGroup, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const HOUR = 3_600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
 describe('notifications', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db);
   });
   after(async () => {
     await t.close();
   });
 
-  async function call(user: UserRow | null, method: Method, url: string, payload?: unknown) {
-    const headers = user ? await loginAs(t.app, user) : {};
-    return t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  }
   async function publish(user: UserRow, body: Record<string, unknown>) {
-    const res = await call(user, 'POST', '/api/notifications', { title: 'Title', content: 'Content', ...body });
+    const res = await t.as(user).post('/api/notifications', { title: 'Title', content: 'Content', ...body });
     assert.equal(res.statusCode, 201, res.body);
     return res.json();
   }
@@ -36,7 +29,7 @@ describe('notifications', () => {
     it('lets an administrator publish each scope, with the contract shape', async () => {
       const u = await createUser(t.db);
       const g = await createGroup(t.db, u.id);
-      const res = await call(admin, 'POST', '/api/notifications', {
+      const res = await t.as(admin).post('/api/notifications', {
         scope: 'system',
         title: '  Maintenance  ',
         content: 'Tonight at 22:00',
@@ -95,10 +88,10 @@ describe('notifications', () => {
         ['pinned as string', { scope: 'system', pinned: 'yes' }],
       ];
       for (const [what, body] of bad) {
-        assertError(await call(admin, 'POST', '/api/notifications', { title: 'T', content: 'C', ...body }), 400, 40001, what);
+        assertError(await t.as(admin).post('/api/notifications', { title: 'T', content: 'C', ...body }), 400, 40001, what);
       }
       const deleted = await createUser(t.db, { deletedAt: new Date() });
-      assertError(await call(admin, 'POST', '/api/notifications', { scope: 'personal', user_id: deleted.id, title: 'T', content: 'C' }), 400, 40001, 'deleted addressee');
+      assertError(await t.as(admin).post('/api/notifications', { scope: 'personal', user_id: deleted.id, title: 'T', content: 'C' }), 400, 40001, 'deleted addressee');
       const limits = await publish(admin, { scope: 'system', title: '通'.repeat(100), content: '知'.repeat(5000) });
       assert.equal([...limits.title].length, 100);
       assert.equal([...limits.content].length, 5000);
@@ -108,7 +101,7 @@ describe('notifications', () => {
       const unsafe = ['JaVaScRiPt:alert(1)', ' \tjavascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd', '//evil.example', 'javascript:alert(1)', 'ftp://x.example', ''];
       for (const field of ['link_url', 'image_url']) {
         for (const value of unsafe) {
-          const res = await call(admin, 'POST', '/api/notifications', { scope: 'system', title: 'T', content: 'C', [field]: value });
+          const res = await t.as(admin).post('/api/notifications', { scope: 'system', title: 'T', content: 'C', [field]: value });
           assertError(res, 400, 40001, `${field} ${JSON.stringify(value)}`);
           assert.equal(res.json().details[0].field, field);
         }
@@ -119,7 +112,7 @@ describe('notifications', () => {
       }
       const n = await publish(admin, { scope: 'system' });
       for (const value of ['JaVaScRiPt:alert(1)', '//evil.example']) {
-        assertError(await call(admin, 'PUT', `/api/notifications/${n.id}`, { link_url: value }), 400, 40001, `update link ${value}`);
+        assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { link_url: value }), 400, 40001, `update link ${value}`);
       }
     });
 
@@ -131,18 +124,18 @@ describe('notifications', () => {
       await addMember(t.db, g.id, member.id);
       const n = await publish(owner, { scope: 'group', group_id: g.id, pinned: true });
       assert.equal(n.group_id, g.id);
-      assertError(await call(member, 'POST', '/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 403, 40302, 'member');
-      assertError(await call(stranger, 'POST', '/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 403, 40302, 'stranger');
-      assertError(await call(owner, 'POST', '/api/notifications', { scope: 'group', title: 'T', content: 'C' }), 400, 40001, 'owner without group_id');
+      assertError(await t.as(member).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 403, 40302, 'member');
+      assertError(await t.as(stranger).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 403, 40302, 'stranger');
+      assertError(await t.as(owner).post('/api/notifications', { scope: 'group', title: 'T', content: 'C' }), 400, 40001, 'owner without group_id');
       for (const scope of ['system', 'personal', undefined, 'nonsense']) {
-        assertError(await call(owner, 'POST', '/api/notifications', { scope, user_id: owner.id, title: 'T', content: 'C' }), 403, 40301, `owner ${scope}`);
+        assertError(await t.as(owner).post('/api/notifications', { scope, user_id: owner.id, title: 'T', content: 'C' }), 403, 40301, `owner ${scope}`);
       }
       // a non-administrator learns nothing of the other scopes' rules: 40301 before validation
-      assertError(await call(member, 'POST', '/api/notifications', { scope: 'system', title: '', link_url: 'javascript:x' }), 403, 40301, 'invalid body');
-      assertError(await call(null, 'POST', '/api/notifications', { scope: 'system', title: 'T', content: 'C' }), 401, 40101, 'anonymous');
+      assertError(await t.as(member).post('/api/notifications', { scope: 'system', title: '', link_url: 'javascript:x' }), 403, 40301, 'invalid body');
+      assertError(await t.anon.post('/api/notifications', { scope: 'system', title: 'T', content: 'C' }), 401, 40101, 'anonymous');
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, g.id));
-      assertError(await call(owner, 'POST', '/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 409, 40902, 'dissolved');
-      assertError(await call(admin, 'POST', '/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 409, 40902, 'admin dissolved');
+      assertError(await t.as(owner).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 409, 40902, 'dissolved');
+      assertError(await t.as(admin).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 409, 40902, 'admin dissolved');
     });
   });
 
@@ -177,63 +170,63 @@ describe('notifications', () => {
     });
 
     it('lists visible notifications, pinned first then newest first, with a scope filter and pages', async () => {
-      const res = await call(reader, 'GET', '/api/notifications');
+      const res = await t.as(reader).get('/api/notifications');
       assert.equal(res.statusCode, 200);
       const body = res.json();
       assert.equal(body.total, 6);
       assert.deepEqual(ids(body.list), [made.pinnedOld, made.systemNew, made.group, made.systemOld, made.personal, made['future expiry']]);
       assert.ok(body.list.every((n: { read: boolean }) => n.read === false));
-      const grp = (await call(reader, 'GET', '/api/notifications?scope=group')).json();
+      const grp = (await t.as(reader).get('/api/notifications?scope=group')).json();
       assert.deepEqual(ids(grp.list), [made.group]);
       assert.equal(grp.total, 1);
-      const personal = (await call(reader, 'GET', '/api/notifications?scope=personal')).json();
+      const personal = (await t.as(reader).get('/api/notifications?scope=personal')).json();
       assert.deepEqual(ids(personal.list), [made.personal]);
-      const page2 = (await call(reader, 'GET', '/api/notifications?page=2&pageSize=4')).json();
+      const page2 = (await t.as(reader).get('/api/notifications?page=2&pageSize=4')).json();
       assert.equal(page2.total, 6);
       assert.deepEqual(ids(page2.list), [made.personal, made['future expiry']]);
-      const otherView = (await call(other, 'GET', '/api/notifications')).json();
+      const otherView = (await t.as(other).get('/api/notifications')).json();
       assert.deepEqual(ids(otherView.list).sort(), [made.pinnedOld, made.systemNew, made.systemOld, made['future expiry'], made.otherPersonal, made.otherGroup].sort());
       for (const q of ['scope=nope', 'page=0', 'pageSize=0', 'pageSize=101', 'page=x']) {
-        assertError(await call(reader, 'GET', `/api/notifications?${q}`), 400, 40001, q);
+        assertError(await t.as(reader).get(`/api/notifications?${q}`), 400, 40001, q);
       }
-      assertError(await call(null, 'GET', '/api/notifications'), 401, 40101, 'anonymous');
+      assertError(await t.anon.get('/api/notifications'), 401, 40101, 'anonymous');
     });
 
     it('counts unread notifications and lists unread strong reminders', async () => {
-      const res = await call(reader, 'GET', '/api/notifications/unread-count');
+      const res = await t.as(reader).get('/api/notifications/unread-count');
       assert.equal(res.statusCode, 200);
       assert.equal(res.json().count, 6);
       assert.deepEqual(ids(res.json().strong), [made.group, made.personal]);
       assert.equal(res.json().strong[0].strong, true);
-      assert.equal((await call(reader, 'POST', `/api/notifications/${made.group}/read`)).statusCode, 204);
-      const after = (await call(reader, 'GET', '/api/notifications/unread-count')).json();
+      assert.equal((await t.as(reader).post(`/api/notifications/${made.group}/read`)).statusCode, 204);
+      const after = (await t.as(reader).get('/api/notifications/unread-count')).json();
       assert.equal(after.count, 5);
       assert.deepEqual(ids(after.strong), [made.personal]);
       // read status is per user
-      const others = (await call(other, 'GET', '/api/notifications/unread-count')).json();
+      const others = (await t.as(other).get('/api/notifications/unread-count')).json();
       assert.equal(others.count, 6);
       assert.deepEqual(ids(others.strong).sort(), [made.otherPersonal, made.otherGroup].sort());
     });
 
     it('marks one notification read (idempotent) and refuses invisible ones with 40401', async () => {
-      const res = await call(reader, 'POST', `/api/notifications/${made.systemOld}/read`);
+      const res = await t.as(reader).post(`/api/notifications/${made.systemOld}/read`);
       assert.equal(res.statusCode, 204);
       assert.equal(res.body, '');
-      assert.equal((await call(reader, 'POST', `/api/notifications/${made.systemOld}/read`)).statusCode, 204);
-      const list = (await call(reader, 'GET', '/api/notifications')).json().list;
+      assert.equal((await t.as(reader).post(`/api/notifications/${made.systemOld}/read`)).statusCode, 204);
+      const list = (await t.as(reader).get('/api/notifications')).json().list;
       assert.equal(list.find((n: { id: number }) => n.id === made.systemOld).read, true);
       assert.equal(list.filter((n: { read: boolean }) => n.read).length, 1);
-      assert.equal((await call(other, 'GET', '/api/notifications')).json().list.find((n: { id: number }) => n.id === made.systemOld).read, false);
+      assert.equal((await t.as(other).get('/api/notifications')).json().list.find((n: { id: number }) => n.id === made.systemOld).read, false);
       for (const key of ['scheduled', 'expired', 'otherPersonal', 'otherGroup']) {
-        assertError(await call(reader, 'POST', `/api/notifications/${made[key]}/read`), 404, 40401, key);
+        assertError(await t.as(reader).post(`/api/notifications/${made[key]}/read`), 404, 40401, key);
       }
-      assertError(await call(reader, 'POST', '/api/notifications/999999/read'), 404, 40401, 'missing');
-      assertError(await call(reader, 'POST', '/api/notifications/x/read'), 400, 40001, 'bad id');
+      assertError(await t.as(reader).post('/api/notifications/999999/read'), 404, 40401, 'missing');
+      assertError(await t.as(reader).post('/api/notifications/x/read'), 400, 40001, 'bad id');
     });
 
     it('marks all visible notifications read, group notices included, and nothing else', async () => {
-      await call(reader, 'POST', `/api/notifications/${made.systemOld}/read`);
-      const res = await call(reader, 'POST', '/api/notifications/read-all');
+      await t.as(reader).post(`/api/notifications/${made.systemOld}/read`);
+      const res = await t.as(reader).post('/api/notifications/read-all');
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), { updated: 5 });
       const rows = await t.db.select().from(notificationReads).where(eq(notificationReads.userId, reader.id));
@@ -241,11 +234,11 @@ describe('notifications', () => {
         rows.map((r) => r.notificationId).sort(),
         [made.pinnedOld, made.systemNew, made.group, made.systemOld, made.personal, made['future expiry']].sort(),
       );
-      assert.deepEqual((await call(reader, 'POST', '/api/notifications/read-all')).json(), { updated: 0 });
-      assert.deepEqual((await call(reader, 'GET', '/api/notifications/unread-count')).json(), { count: 0, strong: [] });
+      assert.deepEqual((await t.as(reader).post('/api/notifications/read-all')).json(), { updated: 0 });
+      assert.deepEqual((await t.as(reader).get('/api/notifications/unread-count')).json(), { count: 0, strong: [] });
       // the scheduled notice becomes visible later, unread
       await t.db.update(notifications).set({ publishAt: new Date(Date.now() - 1000) }).where(eq(notifications.id, made.scheduled!));
-      const later = (await call(reader, 'GET', '/api/notifications/unread-count')).json();
+      const later = (await t.as(reader).get('/api/notifications/unread-count')).json();
       assert.equal(later.count, 1);
       assert.deepEqual(ids(later.strong), [made.scheduled]);
       const [otherRead] = await t.db.select().from(notificationReads).where(eq(notificationReads.userId, other.id));
@@ -254,26 +247,26 @@ describe('notifications', () => {
 
     it('hides the notices of a group from members who left and from members of a dissolved group', async () => {
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, otherGroup.id));
-      assert.ok(!ids((await call(other, 'GET', '/api/notifications')).json().list).includes(made.otherGroup!));
-      assertError(await call(other, 'POST', `/api/notifications/${made.otherGroup}/read`), 404, 40401, 'dissolved group notice');
-      assert.equal((await call(reader, 'POST', `/api/groups/${g.id}/leave`)).statusCode, 204);
-      assert.ok(!ids((await call(reader, 'GET', '/api/notifications')).json().list).includes(made.group!));
-      assert.equal((await call(reader, 'GET', '/api/notifications/unread-count')).json().strong.length, 1);
+      assert.ok(!ids((await t.as(other).get('/api/notifications')).json().list).includes(made.otherGroup!));
+      assertError(await t.as(other).post(`/api/notifications/${made.otherGroup}/read`), 404, 40401, 'dissolved group notice');
+      assert.equal((await t.as(reader).post(`/api/groups/${g.id}/leave`)).statusCode, 204);
+      assert.ok(!ids((await t.as(reader).get('/api/notifications')).json().list).includes(made.group!));
+      assert.equal((await t.as(reader).get('/api/notifications/unread-count')).json().strong.length, 1);
     });
 
     it('lists every notification to administrators, scheduled and expired included', async () => {
-      const res = await call(admin, 'GET', '/api/admin/notifications?pageSize=100');
+      const res = await t.as(admin).get('/api/admin/notifications?pageSize=100');
       assert.equal(res.statusCode, 200);
       assert.equal(res.json().total, Object.keys(made).length);
       assert.deepEqual(ids(res.json().list), Object.values(made).sort((a, b) => b - a));
-      const personal = (await call(admin, 'GET', '/api/admin/notifications?scope=personal')).json();
+      const personal = (await t.as(admin).get('/api/admin/notifications?scope=personal')).json();
       assert.deepEqual(ids(personal.list).sort(), [made.personal, made.otherPersonal].sort());
-      const page = (await call(admin, 'GET', '/api/admin/notifications?page=2&pageSize=3')).json();
+      const page = (await t.as(admin).get('/api/admin/notifications?page=2&pageSize=3')).json();
       assert.equal(page.list.length, 3);
       assert.equal(page.total, Object.keys(made).length);
-      assertError(await call(reader, 'GET', '/api/admin/notifications'), 403, 40301, 'non-admin');
-      assertError(await call(reader, 'GET', '/api/admin/notifications?pageSize=1000'), 403, 40301, 'non-admin, bad query');
-      assertError(await call(admin, 'GET', '/api/admin/notifications?scope=x'), 400, 40001, 'bad scope');
+      assertError(await t.as(reader).get('/api/admin/notifications'), 403, 40301, 'non-admin');
+      assertError(await t.as(reader).get('/api/admin/notifications?pageSize=1000'), 403, 40301, 'non-admin, bad query');
+      assertError(await t.as(admin).get('/api/admin/notifications?scope=x'), 400, 40001, 'bad scope');
     });
   });
 
@@ -292,53 +285,53 @@ describe('notifications', () => {
 
     it('lets an administrator edit any field, clear optional ones and move the audience', async () => {
       const n = await publish(admin, { scope: 'system', link_url: 'https://a.example', publish_at: '2030-01-01T00:00:00Z' });
-      const res = await call(admin, 'PUT', `/api/notifications/${n.id}`, { title: ' New ', link_url: null, strong: true, expire_at: '2031-01-01T00:00:00Z' });
+      const res = await t.as(admin).put(`/api/notifications/${n.id}`, { title: ' New ', link_url: null, strong: true, expire_at: '2031-01-01T00:00:00Z' });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().title, 'New');
       assert.equal(res.json().content, 'Content');
       assert.equal(res.json().link_url, null);
       assert.equal(res.json().strong, true);
       assert.equal(res.json().expire_at, '2031-01-01T00:00:00.000Z');
-      assertError(await call(admin, 'PUT', `/api/notifications/${n.id}`, { expire_at: '2029-12-31T00:00:00Z' }), 400, 40001, 'expire before stored publish');
-      assertError(await call(admin, 'PUT', `/api/notifications/${n.id}`, { publish_at: '2031-06-01T00:00:00Z' }), 400, 40001, 'publish after stored expire');
-      assert.equal((await call(admin, 'PUT', `/api/notifications/${n.id}`, { publish_at: null })).json().publish_at, null);
-      assertError(await call(admin, 'PUT', `/api/notifications/${n.id}`, { scope: 'personal' }), 400, 40001, 'personal without user');
-      assertError(await call(admin, 'PUT', `/api/notifications/${n.id}`, { group_id: g.id }), 400, 40001, 'system with group');
-      assertError(await call(admin, 'PUT', `/api/notifications/${n.id}`, { title: '' }), 400, 40001, 'empty title');
-      const moved = await call(admin, 'PUT', `/api/notifications/${n.id}`, { scope: 'personal', user_id: member.id });
+      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { expire_at: '2029-12-31T00:00:00Z' }), 400, 40001, 'expire before stored publish');
+      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { publish_at: '2031-06-01T00:00:00Z' }), 400, 40001, 'publish after stored expire');
+      assert.equal((await t.as(admin).put(`/api/notifications/${n.id}`, { publish_at: null })).json().publish_at, null);
+      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { scope: 'personal' }), 400, 40001, 'personal without user');
+      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { group_id: g.id }), 400, 40001, 'system with group');
+      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { title: '' }), 400, 40001, 'empty title');
+      const moved = await t.as(admin).put(`/api/notifications/${n.id}`, { scope: 'personal', user_id: member.id });
       assert.equal(moved.statusCode, 200);
       assert.equal(moved.json().scope, 'personal');
       assert.equal(moved.json().user_id, member.id);
-      const back = (await call(admin, 'PUT', `/api/notifications/${n.id}`, { scope: 'group', group_id: g.id })).json();
+      const back = (await t.as(admin).put(`/api/notifications/${n.id}`, { scope: 'group', group_id: g.id })).json();
       assert.equal(back.user_id, null);
       assert.equal(back.group_id, g.id);
-      assertError(await call(admin, 'PUT', '/api/notifications/999999', { title: 'x' }), 404, 40401, 'missing');
+      assertError(await t.as(admin).put('/api/notifications/999999', { title: 'x' }), 404, 40401, 'missing');
     });
 
     it('lets a group owner edit, pin and delete their group notices; others get 40302, 40301 or 40401', async () => {
       const n = await publish(owner, { scope: 'group', group_id: g.id });
-      const edited = await call(owner, 'PUT', `/api/notifications/${n.id}`, { content: 'Rent is due' });
+      const edited = await t.as(owner).put(`/api/notifications/${n.id}`, { content: 'Rent is due' });
       assert.equal(edited.statusCode, 200);
       assert.equal(edited.json().content, 'Rent is due');
-      const pinned = await call(owner, 'PUT', `/api/notifications/${n.id}/pin`, { pinned: true });
+      const pinned = await t.as(owner).put(`/api/notifications/${n.id}/pin`, { pinned: true });
       assert.equal(pinned.statusCode, 200);
       assert.equal(pinned.json().pinned, true);
-      assert.equal((await call(owner, 'PUT', `/api/notifications/${n.id}/pin`, { pinned: false })).json().pinned, false);
-      assertError(await call(owner, 'PUT', `/api/notifications/${n.id}/pin`, { pinned: 'true' }), 400, 40001, 'pinned as string');
-      assertError(await call(owner, 'PUT', `/api/notifications/${n.id}/pin`, {}), 400, 40001, 'pinned missing');
+      assert.equal((await t.as(owner).put(`/api/notifications/${n.id}/pin`, { pinned: false })).json().pinned, false);
+      assertError(await t.as(owner).put(`/api/notifications/${n.id}/pin`, { pinned: 'true' }), 400, 40001, 'pinned as string');
+      assertError(await t.as(owner).put(`/api/notifications/${n.id}/pin`, {}), 400, 40001, 'pinned missing');
       for (const [method, url, body] of [
         ['PUT', `/api/notifications/${n.id}`, { title: 'x' }],
         ['PUT', `/api/notifications/${n.id}/pin`, { pinned: true }],
         ['DELETE', `/api/notifications/${n.id}`, undefined],
       ] as const) {
-        assertError(await call(member, method, url, body), 403, 40302, `member ${method} ${url}`);
-        assertError(await call(stranger, method, url, body), 404, 40401, `stranger ${method} ${url}`);
+        assertError(await t.as(member).request(method, url, body), 403, 40302, `member ${method} ${url}`);
+        assertError(await t.as(stranger).request(method, url, body), 404, 40401, `stranger ${method} ${url}`);
       }
       // an owner may not move their notice out of their group's scope or into a group they do not own
-      assertError(await call(owner, 'PUT', `/api/notifications/${n.id}`, { scope: 'system' }), 403, 40301, 'owner to system');
+      assertError(await t.as(owner).put(`/api/notifications/${n.id}`, { scope: 'system' }), 403, 40301, 'owner to system');
       const foreign = await createGroup(t.db, stranger.id);
       await addMember(t.db, foreign.id, owner.id);
-      assertError(await call(owner, 'PUT', `/api/notifications/${n.id}`, { group_id: foreign.id }), 403, 40302, 'owner to foreign group');
+      assertError(await t.as(owner).put(`/api/notifications/${n.id}`, { group_id: foreign.id }), 403, 40302, 'owner to foreign group');
       const sys = await publish(admin, { scope: 'system' });
       const own = await publish(admin, { scope: 'personal', user_id: owner.id });
       const others = await publish(admin, { scope: 'personal', user_id: stranger.id });
@@ -347,30 +340,30 @@ describe('notifications', () => {
         ['PUT', '/pin', { pinned: true }],
         ['DELETE', '', undefined],
       ] as const) {
-        assertError(await call(owner, method, `/api/notifications/${sys.id}${suffix}`, body), 403, 40301, `system ${method}${suffix}`);
-        assertError(await call(owner, method, `/api/notifications/${own.id}${suffix}`, body), 403, 40301, `own personal ${method}${suffix}`);
-        assertError(await call(owner, method, `/api/notifications/${others.id}${suffix}`, body), 404, 40401, `other personal ${method}${suffix}`);
+        assertError(await t.as(owner).request(method, `/api/notifications/${sys.id}${suffix}`, body), 403, 40301, `system ${method}${suffix}`);
+        assertError(await t.as(owner).request(method, `/api/notifications/${own.id}${suffix}`, body), 403, 40301, `own personal ${method}${suffix}`);
+        assertError(await t.as(owner).request(method, `/api/notifications/${others.id}${suffix}`, body), 404, 40401, `other personal ${method}${suffix}`);
       }
-      const del = await call(owner, 'DELETE', `/api/notifications/${n.id}`);
+      const del = await t.as(owner).delete(`/api/notifications/${n.id}`);
       assert.equal(del.statusCode, 204);
       assert.equal(del.body, '');
-      assertError(await call(owner, 'DELETE', `/api/notifications/${n.id}`), 404, 40401, 'deleted twice');
-      assertError(await call(owner, 'PUT', `/api/notifications/${n.id}/pin`, { pinned: true }), 404, 40401, 'pin deleted');
+      assertError(await t.as(owner).delete(`/api/notifications/${n.id}`), 404, 40401, 'deleted twice');
+      assertError(await t.as(owner).put(`/api/notifications/${n.id}/pin`, { pinned: true }), 404, 40401, 'pin deleted');
     });
 
     it('lets administrators pin and delete any notice; pinned notices list first', async () => {
       const a = await publish(admin, { scope: 'system', publish_at: iso(-2 * HOUR) });
       const b = await publish(admin, { scope: 'system' });
-      const pin = await call(admin, 'PUT', `/api/notifications/${a.id}/pin`, { pinned: true });
+      const pin = await t.as(admin).put(`/api/notifications/${a.id}/pin`, { pinned: true });
       assert.equal(pin.json().pinned, true);
-      const list = ids((await call(member, 'GET', '/api/notifications?pageSize=100')).json().list);
+      const list = ids((await t.as(member).get('/api/notifications?pageSize=100')).json().list);
       assert.ok(list.indexOf(a.id) < list.indexOf(b.id));
-      assert.equal((await call(admin, 'DELETE', `/api/notifications/${a.id}`)).statusCode, 204);
+      assert.equal((await t.as(admin).delete(`/api/notifications/${a.id}`)).statusCode, 204);
       assert.equal((await t.db.select().from(notifications).where(eq(notifications.id, a.id))).length, 0);
-      assertError(await call(admin, 'DELETE', '/api/notifications/999999'), 404, 40401, 'missing');
+      assertError(await t.as(admin).delete('/api/notifications/999999'), 404, 40401, 'missing');
       // reads go with their notification
-      await call(member, 'POST', `/api/notifications/${b.id}/read`);
-      assert.equal((await call(admin, 'DELETE', `/api/notifications/${b.id}`)).statusCode, 204);
+      await t.as(member).post(`/api/notifications/${b.id}/read`);
+      assert.equal((await t.as(admin).delete(`/api/notifications/${b.id}`)).statusCode, 204);
       const reads = await t.db.select().from(notificationReads).where(and(eq(notificationReads.notificationId, b.id), eq(notificationReads.userId, member.id)));
       assert.equal(reads.length, 0);
     });
@@ -379,11 +372,11 @@ describe('notifications', () => {
       const o = await createUser(t.db);
       const dg = await createGroup(t.db, o.id);
       const n = await publish(o, { scope: 'group', group_id: dg.id });
-      assert.equal((await call(o, 'POST', `/api/groups/${dg.id}/dissolve`)).statusCode, 204);
-      assertError(await call(o, 'PUT', `/api/notifications/${n.id}`, { title: 'x' }), 409, 40902, 'edit');
-      assertError(await call(o, 'PUT', `/api/notifications/${n.id}/pin`, { pinned: true }), 409, 40902, 'pin');
-      assertError(await call(admin, 'PUT', `/api/notifications/${n.id}`, { title: 'x' }), 409, 40902, 'admin edit');
-      assert.equal((await call(o, 'DELETE', `/api/notifications/${n.id}`)).statusCode, 204);
+      assert.equal((await t.as(o).post(`/api/groups/${dg.id}/dissolve`)).statusCode, 204);
+      assertError(await t.as(o).put(`/api/notifications/${n.id}`, { title: 'x' }), 409, 40902, 'edit');
+      assertError(await t.as(o).put(`/api/notifications/${n.id}/pin`, { pinned: true }), 409, 40902, 'pin');
+      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { title: 'x' }), 409, 40902, 'admin edit');
+      assert.equal((await t.as(o).delete(`/api/notifications/${n.id}`)).statusCode, 204);
     });
   });
 });

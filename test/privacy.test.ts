@@ -1,10 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { documentedRoutes, multipartFile, referenceKeys, type DocumentedRoute, type Method } from './helpers/privacy-helpers.ts';
-import { assertError, client, type Client } from './helpers/transactions-factories.ts';
+import {
+  assertError,
+  build,
+  type Client,
+  createAdmin,
+  createUser,
+  type DocumentedRoute,
+  documentedRoutes,
+  firstCategory,
+  type Method,
+  multipart,
+  referenceKeys,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
@@ -40,7 +51,7 @@ const NOT_PRIVATE: Record<string, string> = {
 };
 
 describe('privacy across users', () => {
-  let t: TestContext;
+  let t: TestApp;
   let admin: UserRow;
   let ada: UserRow;
   let ben: UserRow;
@@ -96,16 +107,16 @@ describe('privacy across users', () => {
     ok<{ id: number }>(await B.post('/api/notifications', { scope: 'group', group_id: groupB.id, title: uniq('ben notice'), content: 'for the flat' }));
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     admin = await createAdmin(t.db, { nickname: 'Root' });
     ada = await createUser(t.db, { nickname: 'Ada' });
     ben = await createUser(t.db, { nickname: 'Ben' });
     cy = await createUser(t.db, { nickname: 'Cy' });
-    A = client(t.app, await loginAs(t.app, ada));
-    B = client(t.app, await loginAs(t.app, ben));
-    benToken = (await loginAs(t.app, ben)).authorization.slice('Bearer '.length);
-    C = client(t.app, await loginAs(t.app, cy));
-    root = client(t.app, await loginAs(t.app, admin));
+    A = t.as(ada);
+    B = t.as(ben);
+    benToken = await t.tokenFor(ben);
+    C = t.as(cy);
+    root = t.as(admin);
 
     tagA = ok(await A.post('/api/tags', { name: `${MARK} tag` }));
     catA = ok(await A.post('/api/categories', { name: `${MARK} cat`, color: '#112233', kind: 'expense' }));
@@ -148,7 +159,7 @@ describe('privacy across users', () => {
    */
   async function isAdminRoute(route: DocumentedRoute): Promise<boolean> {
     const url = route.path.replace(/\{[^}]+\}/g, String(NONEXISTENT));
-    const res = await t.app.inject({ method: route.method, url, headers: await loginAs(t.app, ben) });
+    const res = await B.request(route.method, url);
     const refused = res.statusCode === 403 && res.json().code === 40301;
     if (route.auth === undefined) return refused;
     if (route.auth === 'admin') assert.ok(refused, `${route.key} is documented as admin, but a non-administrator got ${res.body}`);
@@ -352,12 +363,7 @@ describe('privacy across users', () => {
     for (const r of idRoutes()) {
       const label = `${r.method} ${r.path}`;
       const urlOf = (id: number) => r.path.replace('{id}', String(id)) + (r.query ? `?${r.query.replace('BEN', benToken)}` : '');
-      const res = await t.app.inject({
-        method: r.method,
-        url: urlOf(r.foreign()),
-        headers: await loginAs(t.app, ben),
-        ...(r.body ? { payload: r.body(false) as object } : {}),
-      });
+      const res = await B.request(r.method, urlOf(r.foreign()), r.body?.(false));
       assertError(res, r.expect[0], r.expect[1], `${label} with Ada's id`);
       assert.ok(!res.body.includes(MARK), `${label} leaks: ${res.body}`);
       if (!r.own) {
@@ -365,11 +371,11 @@ describe('privacy across users', () => {
         continue;
       }
       const id = await r.own();
-      const control = await t.app.inject({ method: r.method, url: urlOf(id), headers: await loginAs(t.app, ben), ...(r.body ? { payload: r.body(true) as object } : {}) });
+      const control = await B.request(r.method, urlOf(id), r.body?.(true));
       assert.equal(control.statusCode, r.ownStatus, `${label} on Ben's own id: ${control.body}`);
     }
     // a move target does not help: Ada's category stays out of reach
-    assertError(await B.del(`/api/categories/${catA.id}?migrate_to=${catB}`), 404, 40401, "Ada's category with Ben's target");
+    assertError(await B.delete(`/api/categories/${catA.id}?migrate_to=${catB}`), 404, 40401, "Ada's category with Ben's target");
     assertError(await B.get(`/api/transactions/${groupTxA.id}`), 404, 40401, "Ada's group transaction");
 
     await assertAdaIntact();
@@ -441,7 +447,7 @@ describe('privacy across users', () => {
       'PUT /api/recurring/{id} b.group_id': async () => assertError(await B.put(`/api/recurring/${ruleB.id}`, { group_id: groupA.id }), 403, 40302, 'rule into group'),
       'POST /api/categories/{id}/migrate b.target_id': async () => assertField(await B.post(`/api/categories/${spare}/migrate`, { target_id: catA.id }), 'target_id', 'migrate'),
       'DELETE /api/categories/{id} q.migrate_to': async () => {
-        assertField(await B.del(`/api/categories/${spare}?migrate_to=${catA.id}`), 'migrate_to', 'delete with target');
+        assertField(await B.delete(`/api/categories/${spare}?migrate_to=${catA.id}`), 'migrate_to', 'delete with target');
         assert.ok(ok<{ list: { id: number }[] }>(await B.get('/api/categories'), 200).list.some((c) => c.id === spare), 'the category was not deleted');
       },
       'PUT /api/categories/sort b.ids': async () => {
@@ -477,7 +483,7 @@ describe('privacy across users', () => {
         if (res.statusCode === 400) return assertField(res, 'criteria.user_id', `${key} member`);
         assert.equal(res.statusCode, verb === 'POST' ? 201 : 200, res.body);
         assertOnlyBen(await B.get(`/api/transactions?group_id=${groupB.id}&user_id=${ada.id}`), 'saved member filter');
-        if (verb === 'POST') assert.equal((await B.del(`/api/filters/${res.json().id}`)).statusCode, 204);
+        if (verb === 'POST') assert.equal((await B.delete(`/api/filters/${res.json().id}`)).statusCode, 204);
         else assert.equal((await B.put(url, { criteria: { category_ids: [catB] } })).statusCode, 200);
       };
     }
@@ -548,14 +554,14 @@ describe('privacy across users', () => {
 
   it("never answers Ben with Ada's stored response for the same Idempotency-Key", async () => {
     const body = { kind: 'expense', amount: '8.80', category_id: catA.id, date: '2025-06-14', note: `${MARK} keyed` };
-    const first = await A.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' });
+    const first = await A.post('/api/transactions', body, { headers: { 'idempotency-key': 'shared-key-1' } });
     assert.equal(first.statusCode, 201, first.body);
-    assert.equal((await A.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' })).json().id, first.json().id);
+    assert.equal((await A.post('/api/transactions', body, { headers: { 'idempotency-key': 'shared-key-1' } })).json().id, first.json().id);
     // the same key and the same body from Ben is Ben's own request: Ada's category is refused
-    const same = await B.post('/api/transactions', body, { 'idempotency-key': 'shared-key-1' });
+    const same = await B.post('/api/transactions', body, { headers: { 'idempotency-key': 'shared-key-1' } });
     assertField(same, 'category_id', 'same key, same body');
     assert.ok(!same.body.includes(MARK));
-    const own = await B.post('/api/transactions', { ...body, category_id: catB, note: 'ben keyed' }, { 'idempotency-key': 'shared-key-1' });
+    const own = await B.post('/api/transactions', { ...body, category_id: catB, note: 'ben keyed' }, { headers: { 'idempotency-key': 'shared-key-1' } });
     assert.equal(own.statusCode, 201, own.body);
     assert.notEqual(own.json().id, first.json().id);
     assert.equal(own.json().user_id, ben.id);
@@ -565,8 +571,7 @@ describe('privacy across users', () => {
 
   it("keeps a group_id of Ada's group out of Ben's import", async () => {
     const file = JSON.stringify([{ date: '2025-06-13', kind: 'expense', amount: 4.5, category: 'Food', note: 'ben import', tags: [], group_id: groupA.id }]);
-    const mp = multipartFile(file, 'import.json', 'application/json');
-    const res = await t.app.inject({ method: 'POST', url: '/api/import', headers: { ...(await loginAs(t.app, ben)), ...mp.headers }, payload: mp.payload });
+    const res = await B.post('/api/import', multipart(file, { filename: 'import.json', type: 'application/json' }));
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().imported, 1);
     const imported = ok<{ list: { note: string; group_id: number | null; user_id: number }[] }>(await B.get('/api/transactions?keyword=ben%20import'), 200).list;

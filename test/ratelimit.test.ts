@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createUser, loginAs } from './helpers/factories.ts';
-import { REDIS_URL, redisAnswers } from './helpers/redis.ts';
+import { build, createUser, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
 
 describe('rate limits', () => {
-  let t: TestContext;
+  let t: TestApp;
   before(async () => {
-    t = await createTestApp({ rateLimit: { enabled: true, global: 8, auth: 4, demo: 2 } });
+    t = await build({ rateLimit: { enabled: true, global: 8, auth: 4, demo: 2 } });
   });
   after(() => t.close());
 
   it('limits /api/auth/* per IP, with 42901 and Retry-After', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'x' } });
+      const res = await t.anon.post('/api/auth/refresh', { refresh_token: 'x' });
       codes.push(res.statusCode);
       if (res.statusCode === 429) {
         assert.equal(res.json().code, 42901);
@@ -24,24 +22,24 @@ describe('rate limits', () => {
     }
     assert.deepEqual(codes, [401, 401, 401, 401, 429]);
     // another IP has its own bucket
-    const other = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'x' }, remoteAddress: '10.9.9.9' });
+    const other = await t.anon.post('/api/auth/refresh', { refresh_token: 'x' }, { remoteAddress: '10.9.9.9' });
     assert.equal(other.statusCode, 401);
   });
 
   it('limits demo login separately', async () => {
     const ip = '10.1.1.1';
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await t.app.inject({ method: 'POST', url: '/api/auth/demo-login', remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 3; i++) codes.push((await t.anon.post('/api/auth/demo-login', undefined, { remoteAddress: ip })).statusCode);
     assert.deepEqual(codes, [200, 200, 429]);
   });
 
   it('limits signed-in users per user, not per IP', async () => {
-    const a = await loginAs(t.app, await createUser(t.db));
-    const b = await loginAs(t.app, await createUser(t.db));
+    const a = t.as(await createUser(t.db));
+    const b = t.as(await createUser(t.db));
     let last = 0;
-    for (let i = 0; i < 9; i++) last = (await t.app.inject({ url: '/api/me', headers: a, remoteAddress: '10.2.2.2' })).statusCode;
+    for (let i = 0; i < 9; i++) last = (await a.get('/api/me', { remoteAddress: '10.2.2.2' })).statusCode;
     assert.equal(last, 429);
-    assert.equal((await t.app.inject({ url: '/api/me', headers: b, remoteAddress: '10.2.2.2' })).statusCode, 200);
+    assert.equal((await b.get('/api/me', { remoteAddress: '10.2.2.2' })).statusCode, 200);
   });
 
   it('shares counters between two processes through Redis', async (ctx) => {
@@ -50,10 +48,10 @@ describe('rate limits', () => {
       return;
     }
     const limits = { enabled: true, global: 100, auth: 3, demo: 2, namespace: `test-${randomBytes(6).toString('hex')}` };
-    const one = await createTestApp({ redisUrl: REDIS_URL, rateLimit: limits }, t.testDb);
-    const two = await createTestApp({ redisUrl: REDIS_URL, rateLimit: limits }, t.testDb);
+    const one = await build({ redisUrl: REDIS_URL, rateLimit: limits }, { database: t.testDb });
+    const two = await build({ redisUrl: REDIS_URL, rateLimit: limits }, { database: t.testDb });
     try {
-      const hit = (app: TestContext) => app.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'x' }, remoteAddress: '10.3.3.3' });
+      const hit = (app: TestApp) => app.anon.post('/api/auth/refresh', { refresh_token: 'x' }, { remoteAddress: '10.3.3.3' });
       const codes = [(await hit(one)).statusCode, (await hit(two)).statusCode, (await hit(one)).statusCode, (await hit(two)).statusCode];
       assert.deepEqual(codes, [401, 401, 401, 429]);
     } finally {

@@ -1,54 +1,58 @@
 import assert from 'node:assert/strict';
-import { assertError } from './helpers/assert.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { onPostgres } from './helpers/db.ts';
-import { addMember, createCategory, createGroup, createTag, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-
+import {
+  addMember,
+  assertError,
+  build,
+  type Client,
+  createCategory,
+  createGroup,
+  createTag,
+  createUser,
+  firstCategory,
+  onPostgres,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const at = (date: string, time = '12:00:00') => new Date(`${date}T${time}Z`);
 
 describe('recurring rules', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
-  let aliceH: { authorization: string };
-  let bobH: { authorization: string };
+  let asAlice: Client;
+  let asBob: Client;
   let food: number;
   let salary: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
-    aliceH = await loginAs(t.app, alice);
-    bobH = await loginAs(t.app, bob);
+    asAlice = t.as(alice);
+    asBob = t.as(bob);
     food = (await firstCategory(t.db, alice.id, 'expense')).id;
     salary = (await firstCategory(t.db, alice.id, 'income')).id;
   });
   after(async () => t.close());
 
-  const post = (payload: unknown, headers = aliceH) => t.app.inject({ method: 'POST', url: '/api/recurring', headers, payload: payload as object });
-  const put = (id: number, payload: unknown, headers = aliceH) =>
-    t.app.inject({ method: 'PUT', url: `/api/recurring/${id}`, headers, payload: payload as object });
-  const del = (id: number, headers = aliceH) => t.app.inject({ method: 'DELETE', url: `/api/recurring/${id}`, headers });
-  const list = (headers = aliceH) => t.app.inject({ method: 'GET', url: '/api/recurring', headers });
   const run = (now: Date) => recurringTask.run(t.app, now) as Promise<{ rules: number; created: number }>;
   const generated = (ruleId: number) =>
     t.db.select().from(transactions).where(eq(transactions.recurringId, ruleId)).orderBy(asc(transactions.date));
-  const create = async (payload: Record<string, unknown>, headers = aliceH) => {
-    const res = await post({ kind: 'expense', amount: 10, category_id: food, frequency: 'monthly', ...payload }, headers);
+  const create = async (payload: Record<string, unknown>, as = asAlice) => {
+    const res = await as.post('/api/recurring', { kind: 'expense', amount: 10, category_id: food, frequency: 'monthly', ...payload });
     assert.equal(res.statusCode, 201, res.body);
     return res.json();
   };
 
   it('creates a rule (201) with every field, and lists it', async () => {
     const tag = await createTag(t.db, alice.id, { name: 'rent' });
-    const res = await post({
+    const res = await asAlice.post('/api/recurring', {
       kind: 'expense',
       amount: '1200.50',
       category_id: food,
@@ -82,13 +86,13 @@ describe('recurring rules', () => {
       },
     );
     assert.match(rule.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    const l = await list();
+    const l = await asAlice.get('/api/recurring');
     assert.equal(l.statusCode, 200);
     assert.ok(l.json().list.some((r: { id: number }) => r.id === rule.id));
-    assert.deepEqual((await list(bobH)).json(), { list: [] });
+    assert.deepEqual((await asBob.get('/api/recurring')).json(), { list: [] });
     // a deleted tag disappears from the rule
     await t.db.delete(tags).where(eq(tags.id, tag.id));
-    const after = (await list()).json().list.find((r: { id: number }) => r.id === rule.id);
+    const after = (await asAlice.get('/api/recurring')).json().list.find((r: { id: number }) => r.id === rule.id);
     assert.deepEqual(after.tag_ids, []);
   });
 
@@ -100,7 +104,7 @@ describe('recurring rules', () => {
     assert.equal(rule.end_date, null);
     assert.equal(rule.active, true);
     const far = await createUser(t.db, { timezone: 'Pacific/Kiritimati' });
-    const farRule = await create({ frequency: 'daily', category_id: (await firstCategory(t.db, far.id)).id }, await loginAs(t.app, far));
+    const farRule = await create({ frequency: 'daily', category_id: (await firstCategory(t.db, far.id)).id }, t.as(far));
     assert.equal(farRule.start_date, todayIn('Pacific/Kiritimati'));
   });
 
@@ -128,65 +132,65 @@ describe('recurring rules', () => {
       ['missing category', { category_id: undefined }],
       ['missing frequency', { frequency: undefined }],
     ];
-    for (const [label, patch] of bad) assertError(await post({ ...base, ...patch }), 400, 40001, label);
+    for (const [label, patch] of bad) assertError(await asAlice.post('/api/recurring', { ...base, ...patch }), 400, 40001, label);
   });
 
   it('refuses another user\'s category or tags, and more than 10 tags, with 40001', async () => {
     const bobCat = await createCategory(t.db, bob.id, { kind: 'expense' });
     const bobTag = await createTag(t.db, bob.id);
     const base = { kind: 'expense', amount: 10, category_id: food, frequency: 'daily' };
-    assertError(await post({ ...base, category_id: bobCat.id }), 400, 40001, 'foreign category');
-    assertError(await post({ ...base, tag_ids: [bobTag.id] }), 400, 40001, 'foreign tag');
-    assertError(await post({ ...base, tag_ids: [2147483000] }), 400, 40001, 'missing tag');
+    assertError(await asAlice.post('/api/recurring', { ...base, category_id: bobCat.id }), 400, 40001, 'foreign category');
+    assertError(await asAlice.post('/api/recurring', { ...base, tag_ids: [bobTag.id] }), 400, 40001, 'foreign tag');
+    assertError(await asAlice.post('/api/recurring', { ...base, tag_ids: [2147483000] }), 400, 40001, 'missing tag');
     const many = [];
     for (let i = 0; i < 11; i++) many.push((await createTag(t.db, alice.id, { name: `many${i}` })).id);
-    assertError(await post({ ...base, tag_ids: many }), 400, 40001, '11 tags');
-    assert.equal((await post({ ...base, tag_ids: many.slice(0, 10) })).statusCode, 201);
+    assertError(await asAlice.post('/api/recurring', { ...base, tag_ids: many }), 400, 40001, '11 tags');
+    assert.equal((await asAlice.post('/api/recurring', { ...base, tag_ids: many.slice(0, 10) })).statusCode, 201);
   });
 
   it('needs membership of a live group (40302, 40902)', async () => {
     const bobGroup = await createGroup(t.db, bob.id);
     const base = { kind: 'expense', amount: 10, category_id: food, frequency: 'daily' };
-    assertError(await post({ ...base, group_id: bobGroup.id }), 403, 40302, 'not a member');
+    assertError(await asAlice.post('/api/recurring', { ...base, group_id: bobGroup.id }), 403, 40302, 'not a member');
     await addMember(t.db, bobGroup.id, alice.id);
-    const ok = await post({ ...base, group_id: bobGroup.id });
+    const ok = await asAlice.post('/api/recurring', { ...base, group_id: bobGroup.id });
     assert.equal(ok.statusCode, 201, ok.body);
     assert.equal(ok.json().group_id, bobGroup.id);
     const dissolved = await createGroup(t.db, alice.id, { dissolvedAt: new Date() });
-    assertError(await post({ ...base, group_id: dissolved.id }), 409, 40902, 'dissolved');
-    assertError(await put(ok.json().id, { group_id: dissolved.id }), 409, 40902, 'update into dissolved');
+    assertError(await asAlice.post('/api/recurring', { ...base, group_id: dissolved.id }), 409, 40902, 'dissolved');
+    assertError(await asAlice.put(`/api/recurring/${ok.json().id}`, { group_id: dissolved.id }), 409, 40902, 'update into dissolved');
   });
 
   it('requires a token (40101)', async () => {
-    assertError(await t.app.inject({ method: 'GET', url: '/api/recurring' }), 401, 40101);
-    assertError(await t.app.inject({ method: 'POST', url: '/api/recurring', payload: {} }), 401, 40101);
+    assertError(await t.anon.get('/api/recurring'), 401, 40101);
+    assertError(await t.anon.post('/api/recurring', {}), 401, 40101);
   });
 
   it('keeps another user\'s rules private: 404 on update and delete', async () => {
     const rule = await create({ start_date: '2030-01-01' });
-    assertError(await put(rule.id, { amount: 5 }, bobH), 404, 40401, 'put');
-    assertError(await del(rule.id, bobH), 404, 40401, 'delete');
-    assertError(await put(2147483000, { amount: 5 }), 404, 40401, 'missing');
-    assertError(await del(2147483000), 404, 40401, 'missing');
-    assert.ok(!(await list(bobH)).json().list.some((r: { id: number }) => r.id === rule.id));
+    assertError(await asBob.put(`/api/recurring/${rule.id}`, { amount: 5 }), 404, 40401, 'put');
+    assertError(await asBob.delete(`/api/recurring/${rule.id}`), 404, 40401, 'delete');
+    assertError(await asAlice.put(`/api/recurring/${2147483000}`, { amount: 5 }), 404, 40401, 'missing');
+    assertError(await asAlice.delete(`/api/recurring/${2147483000}`), 404, 40401, 'missing');
+    assert.ok(!(await asBob.get('/api/recurring')).json().list.some((r: { id: number }) => r.id === rule.id));
     const [still] = await t.db.select().from(recurringRules).where(eq(recurringRules.id, rule.id));
     assert.equal(still!.amountCents, 1000);
   });
 
   it('updates any subset; a kind change needs a category of that kind', async () => {
     const rule = await create({ start_date: '2030-01-15', note: 'gym' });
-    const res = await put(rule.id, { amount: '33.3', note: 'pool' });
+    const res = await asAlice.put(`/api/recurring/${rule.id}`, { amount: '33.3', note: 'pool' });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().amount, 33.3);
     assert.equal(res.json().note, 'pool');
     assert.equal(res.json().next_date, '2030-01-15');
-    assertError(await put(rule.id, { kind: 'income' }), 400, 40001, 'kind without category');
-    const inc = await put(rule.id, { kind: 'income', category_id: salary });
+    assertError(await asAlice.put(`/api/recurring/${rule.id}`, { kind: 'income' }), 400, 40001, 'kind without category');
+    const inc = await asAlice.put(`/api/recurring/${rule.id}`, { kind: 'income', category_id: salary });
     assert.equal(inc.statusCode, 200, inc.body);
     assert.equal(inc.json().kind, 'income');
-    assertError(await put(rule.id, { end_date: '2030-01-14' }), 400, 40001, 'end before start');
-    assertError(await put(rule.id, { interval: 0 }), 400, 40001, 'interval');
-    assert.equal((await put(rule.id, {})).statusCode, 200);
+    assertError(await asAlice.put(`/api/recurring/${rule.id}`, { end_date: '2030-01-14' }), 400, 40001, 'end before start');
+    assertError(await asAlice.put(`/api/recurring/${rule.id}`, { interval: 0 }), 400, 40001, 'interval');
+    assert.equal((await asAlice.put(`/api/recurring/${rule.id}`, {})).statusCode, 200);
   });
 
   it('catches up every missed occurrence over several months, each once, with tags, note and recurring_id', async () => {
@@ -255,7 +259,7 @@ describe('recurring rules', () => {
   it('uses the owner\'s time zone for "today"', async () => {
     const east = await createUser(t.db, { timezone: 'Pacific/Kiritimati' }); // UTC+14
     const west = await createUser(t.db, { timezone: 'Etc/GMT+12' }); // UTC-12
-    const mk = async (u: UserRow) => create({ frequency: 'daily', start_date: '2025-03-02', category_id: (await firstCategory(t.db, u.id)).id }, await loginAs(t.app, u));
+    const mk = async (u: UserRow) => create({ frequency: 'daily', start_date: '2025-03-02', category_id: (await firstCategory(t.db, u.id)).id }, t.as(u));
     const e = await mk(east);
     const w = await mk(west);
     const utc = await create({ frequency: 'daily', start_date: '2025-03-02' });
@@ -273,8 +277,8 @@ describe('recurring rules', () => {
   it('skips rules whose owner is deleted or disabled', async () => {
     const gone = await createUser(t.db);
     const off = await createUser(t.db);
-    const g = await create({ frequency: 'daily', start_date: '2025-04-01', category_id: (await firstCategory(t.db, gone.id)).id }, await loginAs(t.app, gone));
-    const o = await create({ frequency: 'daily', start_date: '2025-04-01', category_id: (await firstCategory(t.db, off.id)).id }, await loginAs(t.app, off));
+    const g = await create({ frequency: 'daily', start_date: '2025-04-01', category_id: (await firstCategory(t.db, gone.id)).id }, t.as(gone));
+    const o = await create({ frequency: 'daily', start_date: '2025-04-01', category_id: (await firstCategory(t.db, off.id)).id }, t.as(off));
     await t.db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, gone.id));
     await t.db.update(users).set({ status: 'disabled' }).where(eq(users.id, off.id));
     await run(at('2025-04-10'));
@@ -308,7 +312,7 @@ describe('recurring rules', () => {
     assert.equal(rule.active, false);
     await run(new Date());
     assert.equal((await generated(rule.id)).length, 0);
-    const resumed = await put(rule.id, { active: true });
+    const resumed = await asAlice.put(`/api/recurring/${rule.id}`, { active: true });
     assert.equal(resumed.statusCode, 200, resumed.body);
     assert.equal(resumed.json().active, true);
     assert.equal(resumed.json().next_date, today);
@@ -318,13 +322,13 @@ describe('recurring rules', () => {
       [today],
     );
     // pause again after generating: next_date is kept while paused, nothing is generated
-    const paused = await put(rule.id, { active: false });
+    const paused = await asAlice.put(`/api/recurring/${rule.id}`, { active: false });
     assert.equal(paused.json().active, false);
     assert.equal(paused.json().next_date, addDays(today, 1));
     await run(new Date(Date.now() + 3 * 86_400_000));
     assert.equal((await generated(rule.id)).length, 1);
     // resuming does not go back to a date already generated
-    const again = await put(rule.id, { active: true });
+    const again = await asAlice.put(`/api/recurring/${rule.id}`, { active: true });
     assert.equal(again.json().next_date, addDays(today, 1));
   });
 
@@ -333,10 +337,10 @@ describe('recurring rules', () => {
     const rule = await create({ frequency: 'weekly', start_date: addDays(today, -35) });
     await run(new Date());
     assert.equal((await generated(rule.id)).length, 6);
-    await put(rule.id, { active: false });
+    await asAlice.put(`/api/recurring/${rule.id}`, { active: false });
     // weeks pass while paused: simulate by moving the rule's schedule back in time
     await t.db.update(recurringRules).set({ startDate: addDays(today, -70), nextDate: addDays(today, -63) }).where(eq(recurringRules.id, rule.id));
-    const res = await put(rule.id, { active: true });
+    const res = await asAlice.put(`/api/recurring/${rule.id}`, { active: true });
     assert.equal(res.json().next_date, today);
     await run(new Date());
     const dates = (await generated(rule.id)).map((x) => x.date);
@@ -349,18 +353,18 @@ describe('recurring rules', () => {
     await run(at('2025-03-10'));
     assert.equal((await generated(rule.id)).length, 2);
     // next was 2025-03-31; weekly from the same start: first weekly date on or after it
-    const weekly = await put(rule.id, { frequency: 'weekly' });
+    const weekly = await asAlice.put(`/api/recurring/${rule.id}`, { frequency: 'weekly' });
     assert.equal(weekly.statusCode, 200, weekly.body);
     assert.equal(weekly.json().next_date, '2025-04-04');
-    const every2 = await put(rule.id, { interval: 2 });
+    const every2 = await asAlice.put(`/api/recurring/${rule.id}`, { interval: 2 });
     assert.equal(every2.json().next_date, '2025-04-11');
-    const ended = await put(rule.id, { end_date: '2025-04-01' });
+    const ended = await asAlice.put(`/api/recurring/${rule.id}`, { end_date: '2025-04-01' });
     assert.equal(ended.json().next_date, null);
     await run(at('2025-12-31'));
     assert.equal((await generated(rule.id)).length, 2);
     // a rule that has generated nothing yet follows a new start date, back-filling from it
     const fresh = await create({ frequency: 'monthly', start_date: '2031-01-01' });
-    const moved = await put(fresh.id, { start_date: '2025-02-15' });
+    const moved = await asAlice.put(`/api/recurring/${fresh.id}`, { start_date: '2025-02-15' });
     assert.equal(moved.json().next_date, '2025-02-15');
     await run(at('2025-04-20'));
     assert.deepEqual(
@@ -374,10 +378,10 @@ describe('recurring rules', () => {
     await run(at('2025-06-03'));
     const before = await generated(rule.id);
     assert.equal(before.length, 3);
-    const res = await del(rule.id);
+    const res = await asAlice.delete(`/api/recurring/${rule.id}`);
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
-    assertError(await del(rule.id), 404, 40401);
+    assertError(await asAlice.delete(`/api/recurring/${rule.id}`), 404, 40401);
     const kept = await t.db.select().from(transactions).where(sql`${transactions.id} in (${sql.join(before.map((b) => sql`${b.id}`), sql`, `)})`);
     assert.equal(kept.length, 3);
     assert.ok(kept.every((x) => x.recurringId === null));
@@ -398,11 +402,11 @@ describe('recurring rules', () => {
 });
 
 describe('recurring generation with two processes on one database', () => {
-  let a: TestContext;
-  let b: TestContext;
+  let a: TestApp;
+  let b: TestApp;
   before(async () => {
-    a = await createTestApp();
-    b = await createTestApp({}, a.testDb);
+    a = await build();
+    b = await build({}, { database: a.testDb });
   });
   after(async () => {
     await b.close();
@@ -415,7 +419,7 @@ describe('recurring generation with two processes on one database', () => {
     const rules: { id: number; frequency: string; startDate: string }[] = [];
     const tag = await createTag(a.db, owners[0]!.id, { name: 'shared' });
     for (const [i, u] of owners.entries()) {
-      const h = await loginAs(a.app, u);
+      const h = a.as(u);
       const cat = (await firstCategory(a.db, u.id)).id;
       for (const [frequency, startDate] of [
         ['daily', '2025-01-01'],
@@ -423,12 +427,7 @@ describe('recurring generation with two processes on one database', () => {
         ['monthly', '2024-10-31'],
         ['daily', '2025-02-20'],
       ] as const) {
-        const res = await a.app.inject({
-          method: 'POST',
-          url: '/api/recurring',
-          headers: h,
-          payload: { kind: 'expense', amount: 5, category_id: cat, frequency, start_date: startDate, ...(i === 0 ? { tag_ids: [tag.id] } : {}) },
-        });
+        const res = await h.post('/api/recurring', { kind: 'expense', amount: 5, category_id: cat, frequency, start_date: startDate, ...(i === 0 ? { tag_ids: [tag.id] } : {}) });
         assert.equal(res.statusCode, 201, res.body);
         rules.push({ id: res.json().id, frequency, startDate });
       }

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs } from './helpers/factories.ts';
-import { REDIS_URL, redisAnswers } from './helpers/redis.ts';
+import { build, createAdmin, createUser, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
 
 describe('user changes across processes through Redis', () => {
-  let a: TestContext | null = null;
-  let b: TestContext | null = null;
+  let a: TestApp | null = null;
+  let b: TestApp | null = null;
   let available = false;
 
   before(async () => {
@@ -15,8 +13,8 @@ describe('user changes across processes through Redis', () => {
     if (!available) return;
     // a long cache lifetime: only the published invalidation can make the second process notice
     const shared = { redisUrl: REDIS_URL, authCacheTtlMs: 10 * 60_000, rateLimit: { enabled: false, global: 600, auth: 30, demo: 5, namespace: `test-${randomBytes(6).toString('hex')}` } };
-    a = await createTestApp(shared);
-    b = await createTestApp(shared, a.testDb);
+    a = await build(shared);
+    b = await build(shared, { database: a.testDb });
   });
   after(async () => {
     await b?.close();
@@ -30,14 +28,14 @@ describe('user changes across processes through Redis', () => {
     }
     const user = await createUser(a.db, { nickname: 'Leaving' });
     const admin = await createAdmin(a.db);
-    const onB = await loginAs(b.app, user);
-    assert.equal((await b.app.inject({ url: '/api/me', headers: onB })).statusCode, 200);
-    const del = await a.app.inject({ method: 'DELETE', url: `/api/admin/users/${user.id}`, headers: await loginAs(a.app, admin), payload: { confirmName: 'Leaving' } });
+    const onB = b.as(user);
+    assert.equal((await onB.get('/api/me')).statusCode, 200);
+    const del = await a.as(admin).delete(`/api/admin/users/${user.id}`, { confirmName: 'Leaving' });
     assert.equal(del.statusCode, 204, del.body);
     let code = 0;
     for (let i = 0; i < 50 && code !== 40104; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      code = (await b.app.inject({ url: '/api/me', headers: onB })).json().code ?? 0;
+      code = (await onB.get('/api/me')).json().code ?? 0;
     }
     assert.equal(code, 40104);
   });

@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { transactionTags, users } from '../src/db/schema/index.ts';
+import { users } from '../src/db/schema/index.ts';
 import { periodRange, todayIn } from '../src/lib/dates.ts';
 import { changePercent, elapsedDays, percentOf } from '../src/modules/stats/stats.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createCategory, createGroup, createTag, createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import {
+  addMember,
+  build,
+  type Client,
+  createCategory,
+  createGroup,
+  createTag,
+  createTransaction,
+  createUser,
+  expectOk,
+  tagTransaction,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -36,13 +48,13 @@ describe('statistics helpers', () => {
 });
 
 describe('statistics', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let carol: UserRow;
-  let aliceH: { authorization: string };
-  let bobH: { authorization: string };
-  let carolH: { authorization: string };
+  let asAlice: Client;
+  let asBob: Client;
+  let asCarol: Client;
   let food: number;
   let transport: number;
   let shopping: number;
@@ -53,13 +65,13 @@ describe('statistics', () => {
   let bigId: number;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
     carol = await createUser(t.db);
-    aliceH = await loginAs(t.app, alice);
-    bobH = await loginAs(t.app, bob);
-    carolH = await loginAs(t.app, carol);
+    asAlice = t.as(alice);
+    asBob = t.as(bob);
+    asCarol = t.as(carol);
     food = (await createCategory(t.db, alice.id, { name: 'S-Food', color: '#AA0000' })).id;
     transport = (await createCategory(t.db, alice.id, { name: 'S-Transport', color: '#00AA00' })).id;
     shopping = (await createCategory(t.db, alice.id, { name: 'S-Shopping', color: '#0000AA' })).id;
@@ -83,10 +95,8 @@ describe('statistics', () => {
     await tx(alice.id, salary, '2025-03-10', 500000, { kind: 'income' });
     // alice in the group (counts personally and in the group)
     const groupTagged = await tx(alice.id, shopping, '2025-03-20', 2000, { groupId });
-    await t.db.insert(transactionTags).values([
-      { transactionId: tagged.id, tagId },
-      { transactionId: groupTagged.id, tagId },
-    ]);
+    await tagTransaction(t.db, tagged.id, [tagId]);
+    await tagTransaction(t.db, groupTagged.id, [tagId]);
     // February 2025 and April 2025 for alice
     await tx(alice.id, food, '2025-02-10', 5000);
     await tx(alice.id, salary, '2025-02-25', 400000, { kind: 'income' });
@@ -98,14 +108,8 @@ describe('statistics', () => {
   });
   after(async () => t.close());
 
-  const get = async (path: string, headers: { authorization: string }, expect = 200) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/stats/${path}`, headers });
-    assert.equal(res.statusCode, expect, `${path}: ${res.body}`);
-    return res.json() as Json;
-  };
-
   it('gives the overview of a past month', async () => {
-    const o = await get('overview?period=month&date=2025-03-18', aliceH);
+    const o = expectOk(await asAlice.get('/api/stats/overview?period=month&date=2025-03-18'));
     assert.deepEqual(o, {
       start: '2025-03-01',
       end: '2025-03-31',
@@ -116,27 +120,27 @@ describe('statistics', () => {
       // 26975 cents over all 31 days
       daily_average: 8.7,
     });
-    const income = await get('overview?date=2025-03-18&type=income', aliceH);
+    const income = expectOk(await asAlice.get('/api/stats/overview?date=2025-03-18&type=income'));
     assert.equal(income.daily_average, 161.29);
     assert.equal(income.expense, 269.75);
   });
 
   it('shares the type total by category, amount descending', async () => {
-    const s = await get('category-share?date=2025-03-01', aliceH);
+    const s = expectOk(await asAlice.get('/api/stats/category-share?date=2025-03-01'));
     assert.equal(s.total, 269.75);
     assert.deepEqual(s.list, [
       { category_id: food, category_ids: [food], name: 'S-Food', color: '#AA0000', amount: 212.5, count: 3, percent: 78.78 },
       { category_id: transport, category_ids: [transport], name: 'S-Transport', color: '#00AA00', amount: 30, count: 1, percent: 11.12 },
       { category_id: shopping, category_ids: [shopping], name: 'S-Shopping', color: '#0000AA', amount: 27.25, count: 2, percent: 10.1 },
     ]);
-    const inc = await get('category-share?date=2025-03-01&type=income', aliceH);
+    const inc = expectOk(await asAlice.get('/api/stats/category-share?date=2025-03-01&type=income'));
     assert.deepEqual(inc, { total: 5000, list: [{ category_id: salary, category_ids: [salary], name: 'S-Salary', color: '#AAAA00', amount: 5000, count: 1, percent: 100 }] });
-    const empty = await get('category-share?date=2030-03-01', aliceH);
+    const empty = expectOk(await asAlice.get('/api/stats/category-share?date=2030-03-01'));
     assert.deepEqual(empty, { total: 0, list: [] });
   });
 
   it('gives a zero-filled trend per day for weeks and months, per month for years', async () => {
-    const m = await get('trend?date=2025-03-09', aliceH);
+    const m = expectOk(await asAlice.get('/api/stats/trend?date=2025-03-09'));
     assert.equal(m.unit, 'day');
     assert.equal(m.list.length, 31);
     assert.equal(m.list[0].date, '2025-03-01');
@@ -147,26 +151,26 @@ describe('statistics', () => {
     const sum = m.list.reduce((s: number, p: Json) => s + Math.round(p.amount * 100), 0);
     assert.equal(sum, 26975);
 
-    const w = await get('trend?period=week&date=2025-03-05', aliceH);
+    const w = expectOk(await asAlice.get('/api/stats/trend?period=week&date=2025-03-05'));
     assert.deepEqual(
       w.list.map((p: Json) => p.date),
       ['2025-03-03', '2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07', '2025-03-08', '2025-03-09'],
     );
     assert.equal(w.list[0].amount, 42.5);
 
-    const y = await get('trend?period=year&date=2025-07-01', aliceH);
+    const y = expectOk(await asAlice.get('/api/stats/trend?period=year&date=2025-07-01'));
     assert.equal(y.unit, 'month');
     assert.equal(y.list.length, 12);
     assert.deepEqual(y.list[0], { date: '2025-01', amount: 0, count: 0 });
     assert.deepEqual(y.list[1], { date: '2025-02', amount: 50, count: 1 });
     assert.deepEqual(y.list[2], { date: '2025-03', amount: 269.75, count: 6 });
     assert.deepEqual(y.list[3], { date: '2025-04', amount: 999, count: 1 });
-    const yi = await get('trend?period=year&date=2025-07-01&type=income', aliceH);
+    const yi = expectOk(await asAlice.get('/api/stats/trend?period=year&date=2025-07-01&type=income'));
     assert.deepEqual(yi.list[2], { date: '2025-03', amount: 5000, count: 1 });
   });
 
   it('finds the largest single transaction in the transaction shape (ties: the latest)', async () => {
-    const { transaction } = await get('max?date=2025-03-02', aliceH);
+    const { transaction } = expectOk(await asAlice.get('/api/stats/max?date=2025-03-02'));
     assert.equal(transaction.id, bigId);
     assert.equal(transaction.amount, 100);
     assert.equal(transaction.kind, 'expense');
@@ -177,45 +181,45 @@ describe('statistics', () => {
     assert.equal(transaction.owner.id, alice.id);
     assert.deepEqual(transaction.tags, []);
     assert.equal(transaction.group_id, null);
-    const income = await get('max?date=2025-03-02&type=income', aliceH);
+    const income = expectOk(await asAlice.get('/api/stats/max?date=2025-03-02&type=income'));
     assert.equal(income.transaction.amount, 5000);
-    assert.deepEqual(await get('max?date=2030-01-01', aliceH), { transaction: null });
+    assert.deepEqual(expectOk(await asAlice.get('/api/stats/max?date=2030-01-01')), { transaction: null });
     // on the same day and amount the higher id wins
     const u = await createUser(t.db);
     const first = await createTransaction(t.db, u.id, { date: '2025-05-05', amountCents: 500 });
     const second = await createTransaction(t.db, u.id, { date: '2025-05-05', amountCents: 500 });
     await createTransaction(t.db, u.id, { date: '2025-05-06', amountCents: 499 });
-    const tie = await get('max?date=2025-05-01', await loginAs(t.app, u));
+    const tie = expectOk(await t.as(u).get('/api/stats/max?date=2025-05-01'));
     assert.equal(tie.transaction.id, Math.max(first.id, second.id));
   });
 
   it('compares with the period just before', async () => {
-    const c = await get('compare?date=2025-03-20', aliceH);
+    const c = expectOk(await asAlice.get('/api/stats/compare?date=2025-03-20'));
     assert.deepEqual(c, {
       current: { start: '2025-03-01', end: '2025-03-31', income: 5000, expense: 269.75 },
       previous: { start: '2025-02-01', end: '2025-02-28', income: 4000, expense: 50 },
       change: { income_percent: 25, expense_percent: 439.5 },
     });
-    const april = await get('compare?date=2025-04-20', aliceH);
+    const april = expectOk(await asAlice.get('/api/stats/compare?date=2025-04-20'));
     assert.deepEqual(april.change, { income_percent: -100, expense_percent: 270.34 });
-    const feb = await get('compare?date=2025-02-20', aliceH);
+    const feb = expectOk(await asAlice.get('/api/stats/compare?date=2025-02-20'));
     assert.deepEqual(feb.change, { income_percent: null, expense_percent: null });
-    const week = await get('compare?period=week&date=2025-03-12', aliceH);
+    const week = expectOk(await asAlice.get('/api/stats/compare?period=week&date=2025-03-12'));
     assert.deepEqual(week.previous, { start: '2025-03-03', end: '2025-03-09', income: 0, expense: 42.5 });
     assert.deepEqual(week.current, { start: '2025-03-10', end: '2025-03-16', income: 5000, expense: 200 });
     assert.deepEqual(week.change, { income_percent: null, expense_percent: 370.59 });
-    const year = await get('compare?period=year&date=2026-01-01', aliceH);
+    const year = expectOk(await asAlice.get('/api/stats/compare?period=year&date=2026-01-01'));
     assert.deepEqual(year.previous, { start: '2025-01-01', end: '2025-12-31', income: 9000, expense: 1318.75 });
     assert.equal(year.change.expense_percent, -100);
   });
 
   it('shows every member\'s transactions of a group to its members only', async () => {
-    const o = await get(`overview?date=2025-03-01&group_id=${groupId}`, bobH);
+    const o = expectOk(await asBob.get(`/api/stats/overview?date=2025-03-01&group_id=${groupId}`));
     assert.equal(o.expense, 60);
     assert.equal(o.income, 0);
     assert.equal(o.count, 2);
-    assert.deepEqual(await get(`overview?date=2025-03-01&group_id=${groupId}`, aliceH), o);
-    const share = await get(`category-share?date=2025-03-01&group_id=${groupId}`, aliceH);
+    assert.deepEqual(expectOk(await asAlice.get(`/api/stats/overview?date=2025-03-01&group_id=${groupId}`)), o);
+    const share = expectOk(await asAlice.get(`/api/stats/category-share?date=2025-03-01&group_id=${groupId}`));
     assert.deepEqual(
       share.list.map((r: Json) => [r.name, r.amount, r.percent]),
       [
@@ -223,66 +227,66 @@ describe('statistics', () => {
         ['S-Shopping', 20, 33.33],
       ],
     );
-    const max = await get(`max?date=2025-03-01&group_id=${groupId}`, aliceH);
+    const max = expectOk(await asAlice.get(`/api/stats/max?date=2025-03-01&group_id=${groupId}`));
     assert.equal(max.transaction.user_id, bob.id);
     assert.equal(max.transaction.group_id, groupId);
     for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/stats/${path}?group_id=${groupId}`, headers: carolH });
+      const res = await asCarol.get(`/api/stats/${path}?group_id=${groupId}`);
       assert.equal(res.statusCode, 403, `${path}: ${res.body}`);
       assert.equal(res.json().code, 40302);
     }
-    const missing = await t.app.inject({ method: 'GET', url: '/api/stats/overview?group_id=2147483647', headers: aliceH });
+    const missing = await asAlice.get('/api/stats/overview?group_id=2147483647');
     assert.equal(missing.json().code, 40302);
   });
 
   it('filters by one of the caller\'s tags, and refuses another user\'s tag with 40001', async () => {
-    const o = await get(`overview?date=2025-03-01&tag_id=${tagId}`, aliceH);
+    const o = expectOk(await asAlice.get(`/api/stats/overview?date=2025-03-01&tag_id=${tagId}`));
     assert.equal(o.expense, 32.5);
     assert.equal(o.count, 2);
-    const g = await get(`overview?date=2025-03-01&tag_id=${tagId}&group_id=${groupId}`, aliceH);
+    const g = expectOk(await asAlice.get(`/api/stats/overview?date=2025-03-01&tag_id=${tagId}&group_id=${groupId}`));
     assert.equal(g.expense, 20);
     for (const id of [bobTagId, 2147483647]) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/stats/overview?tag_id=${id}`, headers: aliceH });
+      const res = await asAlice.get(`/api/stats/overview?tag_id=${id}`);
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(res.json().code, 40001);
     }
   });
 
   it('never counts another user\'s rows', async () => {
-    const o = await get('overview?date=2025-03-01', bobH);
+    const o = expectOk(await asBob.get('/api/stats/overview?date=2025-03-01'));
     assert.equal(o.expense, 7817);
     assert.equal(o.count, 2);
-    const c = await get('overview?date=2025-03-01', carolH);
+    const c = expectOk(await asCarol.get('/api/stats/overview?date=2025-03-01'));
     assert.deepEqual(
       [c.income, c.expense, c.count, c.daily_average],
       [0, 0, 0, 0],
     );
-    const carolTrend = await get('trend?date=2025-03-01', carolH);
+    const carolTrend = expectOk(await asCarol.get('/api/stats/trend?date=2025-03-01'));
     assert.ok(carolTrend.list.every((p: Json) => p.amount === 0 && p.count === 0));
-    assert.deepEqual(await get('max?date=2025-03-01', carolH), { transaction: null });
+    assert.deepEqual(expectOk(await asCarol.get('/api/stats/max?date=2025-03-01')), { transaction: null });
   });
 
   it('answers the five statistics in one summary, each as its own operation does', async () => {
     for (const qs of ['date=2025-03-18', 'period=week&date=2025-03-12&type=income', 'period=year&date=2025-06-01', `date=2025-03-01&group_id=${groupId}`, `date=2025-03-01&tag_id=${tagId}`]) {
-      const s = await get(`summary?${qs}`, aliceH);
+      const s = expectOk(await asAlice.get(`/api/stats/summary?${qs}`));
       assert.deepEqual(Object.keys(s).sort(), ['category_share', 'compare', 'max', 'overview', 'trend']);
-      assert.deepEqual(s.overview, await get(`overview?${qs}`, aliceH), qs);
-      assert.deepEqual(s.category_share, await get(`category-share?${qs}`, aliceH), qs);
-      assert.deepEqual(s.trend, await get(`trend?${qs}`, aliceH), qs);
-      assert.deepEqual(s.max, await get(`max?${qs}`, aliceH), qs);
-      assert.deepEqual(s.compare, await get(`compare?${qs}`, aliceH), qs);
+      assert.deepEqual(s.overview, expectOk(await asAlice.get(`/api/stats/overview?${qs}`)), qs);
+      assert.deepEqual(s.category_share, expectOk(await asAlice.get(`/api/stats/category-share?${qs}`)), qs);
+      assert.deepEqual(s.trend, expectOk(await asAlice.get(`/api/stats/trend?${qs}`)), qs);
+      assert.deepEqual(s.max, expectOk(await asAlice.get(`/api/stats/max?${qs}`)), qs);
+      assert.deepEqual(s.compare, expectOk(await asAlice.get(`/api/stats/compare?${qs}`)), qs);
     }
   });
 
   it('validates the common query with 40001', async () => {
     for (const qs of ['type=all', 'type=', 'period=day', 'date=2025-02-30', 'date=2025-3-1', 'date=today', 'group_id=abc', 'group_id=0', 'tag_id=-1']) {
       for (const path of ['overview', 'summary']) {
-        const res = await t.app.inject({ method: 'GET', url: `/api/stats/${path}?${qs}`, headers: aliceH });
+        const res = await asAlice.get(`/api/stats/${path}?${qs}`);
         assert.equal(res.statusCode, 400, `${path}?${qs}: ${res.body}`);
         assert.equal(res.json().code, 40001);
       }
     }
-    const anon = await t.app.inject({ method: 'GET', url: '/api/stats/summary' });
+    const anon = await t.anon.get('/api/stats/summary');
     assert.equal(anon.statusCode, 401);
   });
 
@@ -293,28 +297,28 @@ describe('statistics', () => {
     const eastToday = todayIn('Pacific/Kiritimati', now);
     const westToday = todayIn('Etc/GMT+12', now);
     await createTransaction(t.db, east.id, { date: eastToday, amountCents: 3100 });
-    const eo = await get('overview?period=week', await loginAs(t.app, east));
+    const eo = expectOk(await t.as(east).get('/api/stats/overview?period=week'));
     assert.deepEqual([eo.start, eo.end], [periodRange('week', eastToday).start, periodRange('week', eastToday).end]);
     assert.equal(eo.expense, 31);
     const days = Number(eastToday.slice(8, 10));
-    const em = await get('overview', await loginAs(t.app, east));
+    const em = expectOk(await t.as(east).get('/api/stats/overview'));
     assert.equal(em.start, periodRange('month', eastToday).start);
     assert.equal(em.daily_average, Math.round(3100 / days) / 100);
-    const wo = await get('overview?period=week', await loginAs(t.app, west));
+    const wo = expectOk(await t.as(west).get('/api/stats/overview?period=week'));
     assert.equal(wo.start, periodRange('week', westToday).start);
     // a future period divides by one day
     await createTransaction(t.db, east.id, { date: '2099-06-15', amountCents: 1000 });
-    const future = await get('overview?date=2099-06-01', await loginAs(t.app, east));
+    const future = expectOk(await t.as(east).get('/api/stats/overview?date=2099-06-01'));
     assert.equal(future.daily_average, 10);
 
     // a user without a zone follows APP_TIMEZONE
-    const other = await createTestApp({ appTimezone: 'Pacific/Kiritimati' }, t.testDb);
+    const other = await build({ appTimezone: 'Pacific/Kiritimati' }, { database: t.testDb });
     try {
       const plain = await createUser(t.db);
-      const res = await other.app.inject({ method: 'GET', url: '/api/stats/overview?period=week', headers: await loginAs(other.app, plain) });
+      const res = await other.as(plain).get('/api/stats/overview?period=week');
       assert.equal(res.json().start, periodRange('week', todayIn('Pacific/Kiritimati', new Date())).start);
       await t.db.update(users).set({ timezone: 'Etc/GMT+12' }).where(eq(users.id, plain.id));
-      const res2 = await other.app.inject({ method: 'GET', url: '/api/stats/overview?period=week', headers: await loginAs(other.app, plain) });
+      const res2 = await other.as(plain).get('/api/stats/overview?period=week');
       assert.equal(res2.json().start, periodRange('week', todayIn('Etc/GMT+12', new Date())).start);
     } finally {
       await other.close();

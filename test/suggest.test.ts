@@ -2,85 +2,35 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { transactions } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
-import { amountCloseness, noteSimilarity, scoreCategories } from '../src/modules/categories/categories.suggest.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createCategory, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, type Client, createCategory, createUser, expectOk, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Suggestion = { category_id: number; name: string; color: string; score: number };
-
-describe('suggestion scoring (pure)', () => {
-  it('measures note similarity by character bigrams, for Chinese and Latin text', () => {
-    assert.equal(noteSimilarity('星巴克咖啡', '星巴克咖啡'), 1);
-    assert.ok(noteSimilarity('星巴克', '星巴克咖啡') > 0.6);
-    assert.equal(noteSimilarity('地铁', '星巴克咖啡'), 0);
-    assert.equal(noteSimilarity('Coffee!', 'coffee'), 1);
-    assert.ok(noteSimilarity('morning coffee', 'coffee beans') > noteSimilarity('morning coffee', 'taxi home'));
-    assert.equal(noteSimilarity('', 'anything'), 0);
-    assert.equal(noteSimilarity('饭', '饭'), 1);
-  });
-
-  it('measures amount closeness on a log scale', () => {
-    assert.equal(amountCloseness(1000, 1000), 1);
-    assert.ok(amountCloseness(100, 1000) < 1e-9, 'ten times apart is not close');
-    assert.ok(amountCloseness(1000, 100) < 1e-9);
-    assert.equal(amountCloseness(50, 1000), 0);
-    assert.ok(Math.abs(amountCloseness(2000, 1000) - amountCloseness(500, 1000)) < 1e-12, 'symmetric in ratio');
-    assert.ok(amountCloseness(1100, 1000) > amountCloseness(2000, 1000));
-  });
-
-  it('scores in 0..1 with at most 4 decimals, best first, ties by category id', () => {
-    const history = [
-      { category_id: 9, amount_cents: 500, note: 'a', age_days: 1 },
-      { category_id: 4, amount_cents: 500, note: 'a', age_days: 1 },
-      { category_id: 7, amount_cents: 90000, note: 'rent', age_days: 20 },
-    ];
-    const scored = scoreCategories(history, { amount_cents: 500, note: 'a' });
-    assert.deepEqual(
-      scored.map((s) => s.category_id),
-      [4, 9, 7],
-    );
-    for (const s of scored) {
-      assert.ok(s.score >= 0 && s.score <= 1);
-      assert.equal(Math.round(s.score * 10000) / 10000, s.score);
-    }
-    assert.deepEqual(scoreCategories([], { note: 'x' }), []);
-  });
-});
+type Category = { id: number; name: string; color: string };
 
 describe('GET /api/categories/suggest', () => {
-  let t: TestContext;
+  let t: TestApp;
   let user: UserRow;
-  let h: { authorization: string };
+  let asUser: Client;
   let today: string;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     user = await createUser(t.db);
-    h = await loginAs(t.app, user);
+    asUser = t.as(user);
     today = todayIn('UTC', new Date());
   });
   after(async () => t.close());
 
-  const suggest = async (headers: { authorization: string }, qs: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/categories/suggest${qs}`, headers });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json().list as Suggestion[];
-  };
   const record = async (userId: number, categoryId: number, rows: { amount: number; note?: string; daysAgo?: number; kind?: 'expense' | 'income' }[]) => {
     await t.db.insert(transactions).values(
       rows.map((r) => ({ userId, categoryId, kind: r.kind ?? ('expense' as const), amountCents: r.amount, note: r.note ?? '', date: addDays(today, -(r.daysAgo ?? 0)) })),
     );
   };
-  const categoriesOf = async (headers: { authorization: string }, kind: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/categories?kind=${kind}`, headers });
-    return res.json().list as { id: number; name: string; color: string }[];
-  };
-
   it('answers the first categories by sort with low scores when there is no history', async () => {
     const fresh = await createUser(t.db);
-    const fh = await loginAs(t.app, fresh);
-    const expense = await categoriesOf(fh, 'expense');
-    const list = await suggest(fh, '?kind=expense&amount=12.5&note=lunch');
+    const asFresh = t.as(fresh);
+    const expense = expectOk<{ list: Category[] }>(await asFresh.get('/api/categories', { query: { kind: 'expense' } })).list;
+    const list = expectOk<{ list: Suggestion[] }>(await asFresh.get('/api/categories/suggest?kind=expense&amount=12.5&note=lunch')).list;
     assert.equal(list.length, 3);
     assert.deepEqual(
       list.map((s) => s.category_id),
@@ -93,15 +43,15 @@ describe('GET /api/categories/suggest', () => {
     assert.ok(list[0]!.score > list[1]!.score && list[1]!.score > list[2]!.score);
     // the user's own order decides
     const order = expense.map((c) => c.id).reverse();
-    await t.app.inject({ method: 'PUT', url: '/api/categories/sort', headers: fh, payload: { ids: order } });
-    const reordered = await suggest(fh, '');
+    await asFresh.put('/api/categories/sort', { ids: order });
+    const reordered = expectOk<{ list: Suggestion[] }>(await asFresh.get('/api/categories/suggest')).list;
     assert.deepEqual(
       reordered.map((s) => s.category_id),
       order.slice(0, 3),
     );
-    const income = await categoriesOf(fh, 'income');
+    const income = expectOk<{ list: Category[] }>(await asFresh.get('/api/categories', { query: { kind: 'income' } })).list;
     assert.deepEqual(
-      (await suggest(fh, '?kind=income')).map((s) => s.category_id),
+      (expectOk<{ list: Suggestion[] }>(await asFresh.get('/api/categories/suggest?kind=income')).list).map((s) => s.category_id),
       income.slice(0, 3).map((c) => c.id),
     );
   });
@@ -120,16 +70,16 @@ describe('GET /api/categories/suggest', () => {
       { amount: 5900, note: 'novel from the bookshop', daysAgo: 10 },
       { amount: 4500, note: 'paperback', daysAgo: 12 },
     ]);
-    assert.equal((await suggest(h, `?note=${encodeURIComponent('星巴克')}`))[0]!.category_id, coffee.id);
-    assert.equal((await suggest(h, `?note=${encodeURIComponent('坐地铁')}`))[0]!.category_id, metro.id);
-    assert.equal((await suggest(h, '?note=Bookshop')).at(0)!.category_id, books.id);
+    assert.equal((expectOk<{ list: Suggestion[] }>(await asUser.get(`/api/categories/suggest?note=${encodeURIComponent('星巴克')}`)).list)[0]!.category_id, coffee.id);
+    assert.equal((expectOk<{ list: Suggestion[] }>(await asUser.get(`/api/categories/suggest?note=${encodeURIComponent('坐地铁')}`)).list)[0]!.category_id, metro.id);
+    assert.equal((expectOk<{ list: Suggestion[] }>(await asUser.get('/api/categories/suggest?note=Bookshop')).list).at(0)!.category_id, books.id);
     // without a note the most used category leads
-    assert.equal((await suggest(h, ''))[0]!.category_id, metro.id);
+    assert.equal((expectOk<{ list: Suggestion[] }>(await asUser.get('/api/categories/suggest')).list)[0]!.category_id, metro.id);
   });
 
   it('follows the amount on a log scale', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const rent = await createCategory(t.db, u.id, { name: 'Rent' });
     const food = await createCategory(t.db, u.id, { name: 'Food court' });
     await record(u.id, rent.id, [
@@ -140,50 +90,50 @@ describe('GET /api/categories/suggest', () => {
       { amount: 2500, daysAgo: 5 },
       { amount: 3000, daysAgo: 35 },
     ]);
-    assert.equal((await suggest(uh, '?amount=2900'))[0]!.category_id, rent.id);
-    assert.equal((await suggest(uh, '?amount=28.5'))[0]!.category_id, food.id);
-    assert.equal((await suggest(uh, '?amount=2800.00'))[0]!.category_id, rent.id);
+    assert.equal((expectOk<{ list: Suggestion[] }>(await asU.get('/api/categories/suggest?amount=2900')).list)[0]!.category_id, rent.id);
+    assert.equal((expectOk<{ list: Suggestion[] }>(await asU.get('/api/categories/suggest?amount=28.5')).list)[0]!.category_id, food.id);
+    assert.equal((expectOk<{ list: Suggestion[] }>(await asU.get('/api/categories/suggest?amount=2800.00')).list)[0]!.category_id, rent.id);
   });
 
   it('prefers recent use when everything else is equal, and breaks exact ties by id', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const a = await createCategory(t.db, u.id, { name: 'Old habit' });
     const b = await createCategory(t.db, u.id, { name: 'New habit' });
     await record(u.id, a.id, [{ amount: 1000, note: 'x', daysAgo: 90 }]);
     await record(u.id, b.id, [{ amount: 1000, note: 'x', daysAgo: 1 }]);
-    const list = await suggest(uh, '?amount=10&note=x');
+    const list = expectOk<{ list: Suggestion[] }>(await asU.get('/api/categories/suggest?amount=10&note=x')).list;
     assert.equal(list[0]!.category_id, b.id);
     assert.equal(list[1]!.category_id, a.id);
     assert.ok(list[0]!.score > list[1]!.score);
 
     const v = await createUser(t.db);
-    const vh = await loginAs(t.app, v);
+    const asV = t.as(v);
     const c1 = await createCategory(t.db, v.id, { name: 'Twin one' });
     const c2 = await createCategory(t.db, v.id, { name: 'Twin two' });
     await record(v.id, c2.id, [{ amount: 700, note: 'same', daysAgo: 2 }]);
     await record(v.id, c1.id, [{ amount: 700, note: 'same', daysAgo: 2 }]);
-    const twins = await suggest(vh, '?amount=7&note=same');
+    const twins = expectOk<{ list: Suggestion[] }>(await asV.get('/api/categories/suggest?amount=7&note=same')).list;
     assert.deepEqual(
       twins.slice(0, 2).map((s) => s.category_id),
       [Math.min(c1.id, c2.id), Math.max(c1.id, c2.id)],
     );
     assert.equal(twins[0]!.score, twins[1]!.score);
     // deterministic
-    assert.deepEqual(await suggest(vh, '?amount=7&note=same'), twins);
+    assert.deepEqual(expectOk<{ list: Suggestion[] }>(await asV.get('/api/categories/suggest?amount=7&note=same')).list, twins);
   });
 
   it('answers at most 3, completing thin history with the category order, scores within 0..1 and 4 decimals', async () => {
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
+    const asU = t.as(u);
     const only = await createCategory(t.db, u.id, { name: 'Only used' });
     await record(u.id, only.id, [{ amount: 1234, note: 'something', daysAgo: 3 }]);
-    const list = await suggest(uh, '?amount=12.34&note=something');
+    const list = expectOk<{ list: Suggestion[] }>(await asU.get('/api/categories/suggest?amount=12.34&note=something')).list;
     assert.equal(list.length, 3);
     assert.equal(list[0]!.category_id, only.id);
     assert.ok(list[0]!.score >= 0.1);
     assert.ok(list.slice(1).every((s) => s.score < list[0]!.score && s.category_id !== only.id));
-    const many = await suggest(h, '?note=x');
+    const many = expectOk<{ list: Suggestion[] }>(await asUser.get('/api/categories/suggest?note=x')).list;
     assert.equal(many.length, 3);
     for (const s of [...list, ...many]) {
       assert.ok(s.score >= 0 && s.score <= 1);
@@ -195,31 +145,31 @@ describe('GET /api/categories/suggest', () => {
     const stranger = await createUser(t.db);
     const sc = await createCategory(t.db, stranger.id, { name: 'Stranger cat' });
     await record(stranger.id, sc.id, Array.from({ length: 20 }, () => ({ amount: 1000, note: 'unique stranger note' })));
-    const mine = new Set((await categoriesOf(h, 'expense')).map((c) => c.id));
-    const list = await suggest(h, `?note=${encodeURIComponent('unique stranger note')}&amount=10`);
+    const mine = new Set((expectOk<{ list: Category[] }>(await asUser.get('/api/categories', { query: { kind: 'expense' } })).list).map((c) => c.id));
+    const list = expectOk<{ list: Suggestion[] }>(await asUser.get(`/api/categories/suggest?note=${encodeURIComponent('unique stranger note')}&amount=10`)).list;
     assert.ok(list.every((s) => mine.has(s.category_id)));
 
     const u = await createUser(t.db);
-    const uh = await loginAs(t.app, u);
-    const incomeCats = await categoriesOf(uh, 'income');
+    const asU = t.as(u);
+    const incomeCats = expectOk<{ list: Category[] }>(await asU.get('/api/categories', { query: { kind: 'income' } })).list;
     const salary = incomeCats.at(-1)!;
     await record(u.id, salary.id, [{ amount: 900000, note: 'salary', kind: 'income', daysAgo: 2 }]);
-    const incomeList = await suggest(uh, '?kind=income&note=salary');
+    const incomeList = expectOk<{ list: Suggestion[] }>(await asU.get('/api/categories/suggest?kind=income&note=salary')).list;
     assert.equal(incomeList[0]!.category_id, salary.id);
     const incomeIds = new Set(incomeCats.map((c) => c.id));
     assert.ok(incomeList.every((s) => incomeIds.has(s.category_id)));
     // the income history does not leak into expense suggestions
-    const expenseList = await suggest(uh, '?kind=expense&note=salary');
+    const expenseList = expectOk<{ list: Suggestion[] }>(await asU.get('/api/categories/suggest?kind=expense&note=salary')).list;
     assert.ok(expenseList.every((s) => !incomeIds.has(s.category_id)));
   });
 
   it('validates kind, amount and note with 40001', async () => {
     for (const qs of ['?kind=all', '?amount=0', '?amount=-5', '?amount=abc', '?amount=1.234', '?amount=1e3', `?note=${'n'.repeat(201)}`]) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/categories/suggest${qs}`, headers: h });
+      const res = await asUser.get(`/api/categories/suggest${qs}`);
       assert.equal(res.statusCode, 400, `${qs}: ${res.body}`);
       assert.equal(res.json().code, 40001);
     }
-    const anon = await t.app.inject({ method: 'GET', url: '/api/categories/suggest' });
+    const anon = await t.anon.get('/api/categories/suggest');
     assert.equal(anon.statusCode, 401);
   });
 });

@@ -4,23 +4,21 @@ import { eq } from 'drizzle-orm';
 import { tags, transactionTags } from '../src/db/schema/index.ts';
 import { isUniqueViolation } from '../src/db/errors.ts';
 import { updateTag } from '../src/modules/tags/tags.repo.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createTag, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
-import { assertError, client, type Client } from './helpers/transactions-factories.ts';
+import { assertError, build, type Client, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('tags', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let a: Client;
   let b: Client;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db);
     bob = await createUser(t.db);
-    a = client(t.app, await loginAs(t.app, alice));
-    b = client(t.app, await loginAs(t.app, bob));
+    a = t.as(alice);
+    b = t.as(bob);
   });
   after(async () => t.close());
 
@@ -88,13 +86,13 @@ describe('tags', () => {
     const cat = await firstCategory(t.db, alice.id);
     const tx = (await a.post('/api/transactions', { kind: 'expense', amount: 3, category_id: cat.id, date: '2026-02-01', tag_ids: [tag.id, keep.id] })).json();
     assert.equal(tx.tags.length, 2);
-    const del = await a.del(`/api/tags/${tag.id}`);
+    const del = await a.delete(`/api/tags/${tag.id}`);
     assert.equal(del.statusCode, 204);
     assert.equal(del.body, '');
     const after = (await a.get(`/api/transactions/${tx.id}`)).json();
     assert.deepEqual(after.tags, [{ id: keep.id, name: 'to-keep' }]);
     assert.deepEqual(await t.db.select().from(transactionTags).where(eq(transactionTags.tagId, tag.id)), []);
-    assertError(await a.del(`/api/tags/${tag.id}`), 404, 40401, 'twice');
+    assertError(await a.delete(`/api/tags/${tag.id}`), 404, 40401, 'twice');
     assertError(await a.put(`/api/tags/${tag.id}`, { name: 'back' }), 404, 40401, 'update deleted');
     assert.ok(!(await a.get('/api/tags')).json().list.some((x: { id: number }) => x.id === tag.id));
     // the name is free again
@@ -109,7 +107,7 @@ describe('tags', () => {
     assert.equal(rule.statusCode, 201, rule.body);
     const filter = await a.post('/api/filters', { name: 'tagged', criteria: { tag_ids: [kept.id, gone.id], min_amount: 0 } });
     assert.equal(filter.statusCode, 201, filter.body);
-    assert.equal((await a.del(`/api/tags/${gone.id}`)).statusCode, 204);
+    assert.equal((await a.delete(`/api/tags/${gone.id}`)).statusCode, 204);
     const rules = (await a.get('/api/recurring')).json().list;
     assert.deepEqual(rules.find((r: { id: number }) => r.id === rule.json().id).tag_ids, [kept.id]);
     const filters = (await a.get('/api/filters')).json().list;
@@ -119,14 +117,14 @@ describe('tags', () => {
   it('treats another user\'s tag as not found, and as an invalid reference', async () => {
     const bobs = await createTag(t.db, bob.id, { name: 'bob-secret', color: '#ABCDEF' });
     assertError(await a.put(`/api/tags/${bobs.id}`, { name: 'stolen' }), 404, 40401, 'put');
-    assertError(await a.del(`/api/tags/${bobs.id}`), 404, 40401, 'delete');
+    assertError(await a.delete(`/api/tags/${bobs.id}`), 404, 40401, 'delete');
     assert.ok(!(await a.get('/api/tags')).json().list.some((x: { id: number }) => x.id === bobs.id));
     const cat = await firstCategory(t.db, alice.id);
     assertError(await a.post('/api/transactions', { kind: 'expense', amount: 3, category_id: cat.id, date: '2026-02-01', tag_ids: [bobs.id] }), 400, 40001, 'reference');
     const [still] = await t.db.select().from(tags).where(eq(tags.id, bobs.id));
     assert.equal(still!.name, 'bob-secret');
     assertError(await a.put('/api/tags/0', { name: 'q' }), 400, 40001, 'bad id');
-    assertError(await a.del('/api/tags/abc'), 400, 40001, 'bad id');
+    assertError(await a.delete('/api/tags/abc'), 400, 40001, 'bad id');
   });
 
   it('recognises the unique index refusing a duplicate, whichever driver raised it', async () => {
@@ -142,7 +140,7 @@ describe('tags', () => {
   });
 
   it('requires authentication', async () => {
-    assertError(await t.app.inject({ method: 'GET', url: '/api/tags' }), 401, 40101);
-    assertError(await t.app.inject({ method: 'POST', url: '/api/tags', payload: { name: 'x' } }), 401, 40101);
+    assertError(await t.anon.get('/api/tags'), 401, 40101);
+    assertError(await t.anon.post('/api/tags', { name: 'x' }), 401, 40101);
   });
 });

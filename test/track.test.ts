@@ -5,33 +5,29 @@ import { desc, eq } from 'drizzle-orm';
 import { trackEvents } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { createTrackService } from '../src/modules/track/track.service.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createAdmin, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, type Client, createAdmin, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 const TZ = 'Asia/Shanghai';
 
 describe('analytics events', () => {
-  let t: TestContext;
+  let t: TestApp;
   let user: UserRow;
   let other: UserRow;
-  let userHeaders: { authorization: string };
-  let adminHeaders: { authorization: string };
+  let asUser: Client;
+  let asAdmin: Client;
 
   before(async () => {
-    t = await createTestApp({ appTimezone: TZ });
+    t = await build({ appTimezone: TZ });
     user = await createUser(t.db);
     other = await createUser(t.db);
-    userHeaders = await loginAs(t.app, user);
-    adminHeaders = await loginAs(t.app, await createAdmin(t.db));
+    asUser = t.as(user);
+    asAdmin = t.as(await createAdmin(t.db));
   });
   after(async () => t.close());
 
-  const track = (payload: unknown, headers: Record<string, string> = userHeaders) =>
-    t.app.inject({ method: 'POST', url: '/api/track', headers, payload: payload as object });
-
   describe('POST /api/track', () => {
     it('records an event for the caller', async () => {
-      const res = await track({ event_type: 'page.view:home-1_a', page: '/pages/index', data: { ref: 'share', n: 2, nested: { ok: true } } });
+      const res = await asUser.post('/api/track', { event_type: 'page.view:home-1_a', page: '/pages/index', data: { ref: 'share', n: 2, nested: { ok: true } } });
       assert.equal(res.statusCode, 204, res.body);
       assert.equal(res.body, '');
       const [row] = await t.db.select().from(trackEvents).orderBy(desc(trackEvents.id)).limit(1);
@@ -39,7 +35,7 @@ describe('analytics events', () => {
       assert.equal(row!.eventType, 'page.view:home-1_a');
       assert.equal(row!.page, '/pages/index');
       assert.deepEqual(row!.data, { ref: 'share', n: 2, nested: { ok: true } });
-      const minimal = await track({ event_type: 'tap' });
+      const minimal = await asUser.post('/api/track', { event_type: 'tap' });
       assert.equal(minimal.statusCode, 204);
       const [m] = await t.db.select().from(trackEvents).orderBy(desc(trackEvents.id)).limit(1);
       assert.equal(m!.page, '');
@@ -48,13 +44,13 @@ describe('analytics events', () => {
 
     it('accepts data up to 4096 bytes and refuses more with 40001 on data', async () => {
       // {"s":"..."} is 8 bytes of framing
-      assert.equal((await track({ event_type: 'big', data: { s: 'x'.repeat(4088) } })).statusCode, 204);
-      const res = await track({ event_type: 'big', data: { s: 'x'.repeat(4089) } });
+      assert.equal((await asUser.post('/api/track', { event_type: 'big', data: { s: 'x'.repeat(4088) } })).statusCode, 204);
+      const res = await asUser.post('/api/track', { event_type: 'big', data: { s: 'x'.repeat(4089) } });
       assert.equal(res.statusCode, 400);
       assert.equal(res.json().code, 40001);
       assert.deepEqual(res.json().details.map((d: { field: string }) => d.field), ['data']);
       // bytes, not characters
-      const wide = await track({ event_type: 'big', data: { s: '字'.repeat(1400) } });
+      const wide = await asUser.post('/api/track', { event_type: 'big', data: { s: '字'.repeat(1400) } });
       assert.equal(wide.json().code, 40001);
     });
 
@@ -74,15 +70,15 @@ describe('analytics events', () => {
         { event_type: 'ok', data: 7 },
       ];
       for (const body of cases) {
-        const res = await track(body);
+        const res = await asUser.post('/api/track', body);
         assert.equal(res.statusCode, 400, JSON.stringify(body));
         assert.equal(res.json().code, 40001);
       }
-      assert.equal((await track({ event_type: 'a'.repeat(50), page: 'p'.repeat(200) })).statusCode, 204);
+      assert.equal((await asUser.post('/api/track', { event_type: 'a'.repeat(50), page: 'p'.repeat(200) })).statusCode, 204);
     });
 
     it('needs a signed-in user', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/track', payload: { event_type: 'x' } });
+      const res = await t.anon.post('/api/track', { event_type: 'x' });
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().code, 40101);
     });
@@ -91,10 +87,10 @@ describe('analytics events', () => {
   describe('statistics', () => {
     it("answers today's figures, a zero-filled 7-day trend and the popular types", async () => {
       const today = todayIn(TZ);
-      const before = (await t.app.inject({ url: '/api/logs/track/stats', headers: adminHeaders })).json();
-      await track({ event_type: 'stats.a' });
-      await track({ event_type: 'stats.a' }, await loginAs(t.app, other));
-      const res = await t.app.inject({ url: '/api/logs/track/stats', headers: adminHeaders });
+      const before = (await asAdmin.get('/api/logs/track/stats')).json();
+      await asUser.post('/api/track', { event_type: 'stats.a' });
+      await t.as(other).post('/api/track', { event_type: 'stats.a' });
+      const res = await asAdmin.get('/api/logs/track/stats');
       assert.equal(res.statusCode, 200, res.body);
       const s = res.json();
       assert.equal(s.today.events, before.today.events + 2);
@@ -146,7 +142,7 @@ describe('analytics events', () => {
 
   describe('list', () => {
     it('lists newest first with filters and pagination', async () => {
-      const res = await t.app.inject({ url: '/api/logs/track/list?pageSize=100', headers: adminHeaders });
+      const res = await asAdmin.get('/api/logs/track/list?pageSize=100');
       assert.equal(res.statusCode, 200, res.body);
       const { list, total } = res.json();
       assert.ok(total > 20);
@@ -157,25 +153,25 @@ describe('analytics events', () => {
       assert.deepEqual(first.data, { ref: 'share', n: 2, nested: { ok: true } });
       assert.equal(first.user_id, user.id);
 
-      const typed = (await t.app.inject({ url: '/api/logs/track/list?event_type=open', headers: adminHeaders })).json();
+      const typed = (await asAdmin.get('/api/logs/track/list?event_type=open')).json();
       assert.equal(typed.total, 3);
       assert.ok(typed.list.every((e: { event_type: string }) => e.event_type === 'open'));
 
       // days in APP_TIMEZONE (Asia/Shanghai, UTC+8): 2001-03-10T09:30Z is 17:30 on 10 March
-      const day = (await t.app.inject({ url: '/api/logs/track/list?startDate=2001-03-10&endDate=2001-03-10', headers: adminHeaders })).json();
+      const day = (await asAdmin.get('/api/logs/track/list?startDate=2001-03-10&endDate=2001-03-10')).json();
       assert.deepEqual(day.list.map((e: { event_type: string }) => e.event_type), ['open', 'open', 'open', 'close']);
-      const late = (await t.app.inject({ url: '/api/logs/track/list?startDate=2001-03-10&endDate=2001-03-10&event_type=close', headers: adminHeaders })).json();
+      const late = (await asAdmin.get('/api/logs/track/list?startDate=2001-03-10&endDate=2001-03-10&event_type=close')).json();
       assert.equal(late.total, 1);
-      const from = (await t.app.inject({ url: '/api/logs/track/list?endDate=2001-03-04', headers: adminHeaders })).json();
+      const from = (await asAdmin.get('/api/logs/track/list?endDate=2001-03-04')).json();
       assert.deepEqual(from.list.map((e: { event_type: string }) => e.event_type), ['gone']);
-      const page2 = (await t.app.inject({ url: '/api/logs/track/list?startDate=2001-03-01&endDate=2001-03-31&pageSize=5&page=2', headers: adminHeaders })).json();
+      const page2 = (await asAdmin.get('/api/logs/track/list?startDate=2001-03-01&endDate=2001-03-31&pageSize=5&page=2')).json();
       assert.equal(page2.total, 17);
       assert.equal(page2.list.length, 5);
     });
 
     it('validates the query', async () => {
       for (const qs of ['startDate=2001-02-30', 'endDate=20010301', 'startDate=2001-03-02&endDate=2001-03-01', 'event_type=bad%20type', 'pageSize=0', 'page=-1']) {
-        const res = await t.app.inject({ url: `/api/logs/track/list?${qs}`, headers: adminHeaders });
+        const res = await asAdmin.get(`/api/logs/track/list?${qs}`);
         assert.equal(res.statusCode, 400, qs);
         assert.equal(res.json().code, 40001, qs);
       }
@@ -183,8 +179,8 @@ describe('analytics events', () => {
 
     it('is for administrators only', async () => {
       for (const url of ['/api/logs/track/list', '/api/logs/track/stats']) {
-        assert.equal((await t.app.inject({ url, headers: userHeaders })).json().code, 40301);
-        assert.equal((await t.app.inject({ url })).json().code, 40101);
+        assert.equal((await asUser.get(url)).json().code, 40301);
+        assert.equal((await t.anon.get(url)).json().code, 40101);
       }
       assert.ok((await t.db.select().from(trackEvents).where(eq(trackEvents.userId, user.id))).length > 0);
     });

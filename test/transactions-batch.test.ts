@@ -3,14 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactions } from '../src/db/schema/index.ts';
 import { createInsertBatcher } from '../src/modules/transactions/transactions.batcher.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { addMember, createGroup, createTag, createUser, firstCategory, loginAs, type UserRow } from './helpers/factories.ts';
+import { addMember, build, createGroup, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('transactions recorded at the same moment', () => {
-  let t: TestContext;
+  let t: TestApp;
   let users: UserRow[];
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     users = [await createUser(t.db), await createUser(t.db), await createUser(t.db)];
   });
   after(() => t.close());
@@ -24,7 +23,7 @@ describe('transactions recorded at the same moment', () => {
     const tagB = await createTag(t.db, b.id, { name: 'home' });
     const group = await createGroup(t.db, a.id);
     await addMember(t.db, group.id, b.id);
-    const heads = await Promise.all(users.map((u) => loginAs(t.app, u)));
+    const clients = users.map((u) => t.as(u));
     type Case = { who: number; body: Record<string, unknown>; status: number };
     const cases: Case[] = [];
     for (let i = 0; i < 20; i++) {
@@ -37,7 +36,7 @@ describe('transactions recorded at the same moment', () => {
     cases.push({ who: 1, body: { kind: 'expense', amount: 1, category_id: catB.id, date: '2026-03-01', tag_ids: [tagA.id] }, status: 400 });
     cases.push({ who: 2, body: { kind: 'income', amount: 1, category_id: incomeC.id, date: '2026-03-01', group_id: group.id }, status: 403 });
     cases.push({ who: 0, body: { kind: 'income', amount: 1, category_id: catA.id, date: '2026-03-01' }, status: 400 });
-    const results = await Promise.all(cases.map((k) => t.app.inject({ method: 'POST', url: '/api/transactions', headers: heads[k.who], payload: k.body })));
+    const results = await Promise.all(cases.map((k) => clients[k.who]!.post('/api/transactions', k.body)));
     results.forEach((res, i) => assert.equal(res.statusCode, cases[i]!.status, `${JSON.stringify(cases[i])}: ${res.body}`));
     const ids = new Set<number>();
     results.forEach((res, i) => {
@@ -61,7 +60,7 @@ describe('transactions recorded at the same moment', () => {
       assert.equal(rows.length, 20);
     }
     // what the answers said is what was stored
-    const listed = (await t.app.inject({ url: '/api/transactions?pageSize=100', headers: heads[0] })).json();
+    const listed = (await clients[0]!.get('/api/transactions?pageSize=100')).json();
     assert.equal(listed.total, 20);
     assert.equal(listed.sums.expense, (20 * 21) / 2 + 20 * 0.25);
   });

@@ -3,20 +3,22 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { groupMembers, groups, idempotencyKeys, transactions, transactionTags } from '../src/db/schema/index.ts';
 import { loadTransactionViews } from '../src/modules/transactions/transactions.repo.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { onPostgres } from './helpers/db.ts';
 import {
   addMember,
+  assertError,
+  build,
+  type Client,
   createCategory,
   createGroup,
   createTag,
   createTransaction,
   createUser,
   firstCategory,
-  loginAs,
+  onPostgres,
+  tagTransaction,
+  type TestApp,
   type UserRow,
-} from './helpers/factories.ts';
-import { assertError, client, type Client } from './helpers/transactions-factories.ts';
+} from './helpers/index.ts';
 
 const TX_KEYS = [
   'amount',
@@ -36,7 +38,7 @@ const TX_KEYS = [
 ].sort();
 
 describe('transactions', () => {
-  let t: TestContext;
+  let t: TestApp;
   let alice: UserRow;
   let bob: UserRow;
   let carol: UserRow;
@@ -47,13 +49,13 @@ describe('transactions', () => {
   let salary: { id: number };
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     alice = await createUser(t.db, { nickname: 'Alice', avatarUrl: 'https://img.example/a.png' });
     bob = await createUser(t.db, { nickname: 'Bob' });
     carol = await createUser(t.db, { nickname: 'Carol' });
-    a = client(t.app, await loginAs(t.app, alice));
-    b = client(t.app, await loginAs(t.app, bob));
-    c = client(t.app, await loginAs(t.app, carol));
+    a = t.as(alice);
+    b = t.as(bob);
+    c = t.as(carol);
     food = await firstCategory(t.db, alice.id, 'expense');
     salary = await firstCategory(t.db, alice.id, 'income');
   });
@@ -121,11 +123,8 @@ describe('transactions', () => {
       const { amount: _omit, ...missing } = valid();
       assertError(await a.post('/api/transactions', missing), 400, 40001, 'missing');
       // NaN and Infinity are not JSON at all
-      const raw = await t.app.inject({
-        method: 'POST',
-        url: '/api/transactions',
-        headers: { ...(await loginAs(t.app, alice)), 'content-type': 'application/json' },
-        payload: `{"kind":"expense","amount":NaN,"category_id":${food.id},"date":"2026-11-21"}`,
+      const raw = await a.post('/api/transactions', `{"kind":"expense","amount":NaN,"category_id":${food.id},"date":"2026-11-21"}`, {
+        headers: { 'content-type': 'application/json' },
       });
       assertError(raw, 400, 40001, 'raw NaN');
       const after = (await t.db.select({ n: sql<string>`count(*)` }).from(transactions))[0]!.n;
@@ -268,11 +267,11 @@ describe('transactions', () => {
     it('deletes, after which the id is gone', async () => {
       const tag = await createTag(t.db, alice.id, { name: 'deltag' });
       const created = (await a.post('/api/transactions', { ...valid(), tag_ids: [tag.id] })).json();
-      const del = await a.del(`/api/transactions/${created.id}`);
+      const del = await a.delete(`/api/transactions/${created.id}`);
       assert.equal(del.statusCode, 204);
       assert.equal(del.body, '');
       assertError(await a.get(`/api/transactions/${created.id}`), 404, 40401);
-      assertError(await a.del(`/api/transactions/${created.id}`), 404, 40401);
+      assertError(await a.delete(`/api/transactions/${created.id}`), 404, 40401);
       assertError(await a.put(`/api/transactions/${created.id}`, { amount: 1 }), 404, 40401);
       assert.deepEqual(await t.db.select().from(transactionTags).where(eq(transactionTags.transactionId, created.id)), []);
     });
@@ -285,7 +284,7 @@ describe('transactions', () => {
       assert.equal(read.statusCode, 200);
       assert.equal(read.json().owner.nickname, 'Alice');
       assertError(await b.put(`/api/transactions/${created.id}`, { amount: 1 }), 404, 40401, 'member put');
-      assertError(await b.del(`/api/transactions/${created.id}`), 404, 40401, 'member delete');
+      assertError(await b.delete(`/api/transactions/${created.id}`), 404, 40401, 'member delete');
       assertError(await c.get(`/api/transactions/${created.id}`), 404, 40401, 'outsider get');
       assert.equal((await a.get(`/api/transactions/${created.id}`)).json().amount, 12.5);
     });
@@ -304,7 +303,7 @@ describe('transactions', () => {
       const bobsTx = (await b.post('/api/transactions', { ...valid(), category_id: bobsCat.id, note: 'bob private', tag_ids: [bobsTag.id] })).json();
       assertError(await a.get(`/api/transactions/${bobsTx.id}`), 404, 40401, 'get');
       assertError(await a.put(`/api/transactions/${bobsTx.id}`, { note: 'mine now' }), 404, 40401, 'put');
-      assertError(await a.del(`/api/transactions/${bobsTx.id}`), 404, 40401, 'delete');
+      assertError(await a.delete(`/api/transactions/${bobsTx.id}`), 404, 40401, 'delete');
       assertError(await a.post('/api/transactions', { ...valid(), category_id: bobsCat.id }), 400, 40001, 'category ref');
       assertError(await a.post('/api/transactions', { ...valid(), tag_ids: [bobsTag.id] }), 400, 40001, 'tag ref');
       const mine = (await a.post('/api/transactions', valid())).json();
@@ -321,9 +320,9 @@ describe('transactions', () => {
     });
 
     it('requires authentication', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/transactions' });
+      const res = await t.anon.get('/api/transactions');
       assertError(res, 401, 40101);
-      const post = await t.app.inject({ method: 'POST', url: '/api/transactions', payload: valid() });
+      const post = await t.anon.post('/api/transactions', valid());
       assertError(post, 401, 40101);
     });
   });
@@ -337,7 +336,7 @@ describe('transactions', () => {
 
     before(async () => {
       lena = await createUser(t.db, { nickname: 'Lena' });
-      l = client(t.app, await loginAs(t.app, lena));
+      l = t.as(lena);
       cats = {
         food: (await createCategory(t.db, lena.id, { name: 'L food', kind: 'expense' })).id,
         travel: (await createCategory(t.db, lena.id, { name: 'L travel', kind: 'expense' })).id,
@@ -357,7 +356,7 @@ describe('transactions', () => {
       for (const [name, kind, amountCents, categoryId, note, date, tagList] of rows) {
         const tx = await createTransaction(t.db, lena.id, { kind: kind as 'expense' | 'income', amountCents, categoryId, note, date });
         ids[name] = tx.id;
-        if (tagList.length) await t.db.insert(transactionTags).values(tagList.map((tagId) => ({ transactionId: tx.id, tagId })));
+        await tagTransaction(t.db, tx.id, tagList);
       }
     });
 
@@ -481,7 +480,7 @@ describe('transactions', () => {
       await createTransaction(t.db, owner.id, { groupId: other.id, amountCents: 1600, date: '2026-05-05' });
       await t.db.delete(groupMembers).where(and(eq(groupMembers.groupId, g.id), eq(groupMembers.userId, leaver.id)));
 
-      const m = client(t.app, await loginAs(t.app, member));
+      const m = t.as(member);
       const view = (await m.get(`/api/transactions?group_id=${g.id}`)).json();
       assert.deepEqual(
         view.list.map((x: { id: number }) => x.id),
@@ -503,9 +502,9 @@ describe('transactions', () => {
         [personal.id, m1.id],
       );
       assertError(await m.get(`/api/transactions?user_id=${owner.id}`), 400, 40001, 'user_id without group');
-      const out = client(t.app, await loginAs(t.app, outsider));
+      const out = t.as(outsider);
       assertError(await out.get(`/api/transactions?group_id=${g.id}`), 403, 40302, 'outsider');
-      const gone = client(t.app, await loginAs(t.app, leaver));
+      const gone = t.as(leaver);
       assertError(await gone.get(`/api/transactions?group_id=${g.id}`), 403, 40302, 'leaver');
       assert.equal((await gone.get('/api/transactions')).json().total, 1, 'the leaver still sees their own');
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, g.id));
@@ -528,21 +527,21 @@ describe('transactions', () => {
 
     it('answers a repeat with the first response and writes nothing', async () => {
       const dave = await createUser(t.db);
-      const d = client(t.app, await loginAs(t.app, dave));
+      const d = t.as(dave);
       const cat = await firstCategory(t.db, dave.id);
       const body = { kind: 'expense', amount: '8.80', category_id: cat.id, date: '2026-06-01', note: 'coffee' };
-      const first = await d.post('/api/transactions', body, { 'idempotency-key': 'key-1' });
+      const first = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'key-1' } });
       assert.equal(first.statusCode, 201);
       assert.equal(first.headers['idempotent-replayed'], undefined);
-      const again = await d.post('/api/transactions', { note: 'coffee', date: '2026-06-01', category_id: cat.id, amount: '8.80', kind: 'expense' }, { 'idempotency-key': 'key-1' });
+      const again = await d.post('/api/transactions', { note: 'coffee', date: '2026-06-01', category_id: cat.id, amount: '8.80', kind: 'expense' }, { headers: { 'idempotency-key': 'key-1' } });
       assert.equal(again.statusCode, 201);
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.deepEqual(again.json(), first.json());
       assert.equal(await count(dave.id), 1);
-      const other = await d.post('/api/transactions', { ...body, amount: '9' }, { 'idempotency-key': 'key-1' });
+      const other = await d.post('/api/transactions', { ...body, amount: '9' }, { headers: { 'idempotency-key': 'key-1' } });
       assertError(other, 422, 42202, 'different body');
       assert.equal(await count(dave.id), 1);
-      const fresh = await d.post('/api/transactions', body, { 'idempotency-key': 'key-2' });
+      const fresh = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'key-2' } });
       assert.equal(fresh.statusCode, 201);
       assert.notEqual(fresh.json().id, first.json().id);
       const none = await d.post('/api/transactions', body);
@@ -550,7 +549,7 @@ describe('transactions', () => {
       assert.equal(await count(dave.id), 3);
       // keys are per user: the same key is free for someone else
       const eveCat = await firstCategory(t.db, carol.id);
-      const eve = await c.post('/api/transactions', { ...body, category_id: eveCat.id }, { 'idempotency-key': 'key-1' });
+      const eve = await c.post('/api/transactions', { ...body, category_id: eveCat.id }, { headers: { 'idempotency-key': 'key-1' } });
       assert.equal(eve.statusCode, 201);
       assert.equal(eve.json().user_id, carol.id);
     });
@@ -558,62 +557,60 @@ describe('transactions', () => {
     it('validates the key: 1 to 64 visible ASCII characters', async () => {
       const body = valid();
       for (const key of ['', 'x'.repeat(65), 'has space', 'tab\tkey', 'ключ', 'a\u007f']) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/transactions', headers: { ...(await loginAs(t.app, alice)), 'idempotency-key': key }, payload: body });
+        const res = await a.post('/api/transactions', body, { headers: { 'idempotency-key': key } });
         assertError(res, 400, 40001, JSON.stringify(key));
       }
       for (const key of ['x'.repeat(64), '!~#$%&*+-./:;<=>?@[]^_`{|}', 'a']) {
-        assert.equal((await a.post('/api/transactions', body, { 'idempotency-key': key })).statusCode, 201, key);
+        assert.equal((await a.post('/api/transactions', body, { headers: { 'idempotency-key': key } })).statusCode, 201, key);
       }
     });
 
     it('releases the key when the first attempt fails, so that a retry runs', async () => {
       const dave = await createUser(t.db);
-      const d = client(t.app, await loginAs(t.app, dave));
+      const d = t.as(dave);
       const cat = await firstCategory(t.db, dave.id);
       const g = await createGroup(t.db, alice.id);
       const body = { kind: 'expense', amount: 5, category_id: cat.id, date: '2026-06-02', group_id: g.id };
-      assertError(await d.post('/api/transactions', body, { 'idempotency-key': 'retry-me' }), 403, 40302, 'not yet a member');
+      assertError(await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'retry-me' } }), 403, 40302, 'not yet a member');
       assert.equal((await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, dave.id))).length, 0);
       await addMember(t.db, g.id, dave.id);
-      const retry = await d.post('/api/transactions', body, { 'idempotency-key': 'retry-me' });
+      const retry = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'retry-me' } });
       assert.equal(retry.statusCode, 201, retry.body);
       assert.equal(await count(dave.id), 1);
       // a failure with another body does not poison the key either
-      assertError(await d.post('/api/transactions', { ...body, amount: 0 }, { 'idempotency-key': 'bad-then-good' }), 400, 40001);
-      assert.equal((await d.post('/api/transactions', body, { 'idempotency-key': 'bad-then-good' })).statusCode, 201);
+      assertError(await d.post('/api/transactions', { ...body, amount: 0 }, { headers: { 'idempotency-key': 'bad-then-good' } }), 400, 40001);
+      assert.equal((await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'bad-then-good' } })).statusCode, 201);
     });
 
     it('answers 40903 while the first request is still running, and forgets keys after 24 hours', async () => {
       const dave = await createUser(t.db);
-      const d = client(t.app, await loginAs(t.app, dave));
+      const d = t.as(dave);
       const cat = await firstCategory(t.db, dave.id);
       const body = { kind: 'expense', amount: 5, category_id: cat.id, date: '2026-06-03' };
-      const first = await d.post('/api/transactions', body, { 'idempotency-key': 'busy' });
+      const first = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'busy' } });
       assert.equal(first.statusCode, 201);
       await t.db.update(idempotencyKeys).set({ status: 'pending', responseStatus: null, responseBody: null }).where(eq(idempotencyKeys.userId, dave.id));
-      assertError(await d.post('/api/transactions', body, { 'idempotency-key': 'busy' }), 409, 40903, 'pending');
-      assertError(await d.post('/api/transactions', { ...body, amount: 6 }, { 'idempotency-key': 'busy' }), 422, 42202, 'pending, other body');
+      assertError(await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'busy' } }), 409, 40903, 'pending');
+      assertError(await d.post('/api/transactions', { ...body, amount: 6 }, { headers: { 'idempotency-key': 'busy' } }), 422, 42202, 'pending, other body');
       await t.db
         .update(idempotencyKeys)
         .set({ status: 'done', createdAt: new Date(Date.now() - 25 * 3_600_000) })
         .where(eq(idempotencyKeys.userId, dave.id));
-      const later = await d.post('/api/transactions', { ...body, amount: 7 }, { 'idempotency-key': 'busy' });
+      const later = await d.post('/api/transactions', { ...body, amount: 7 }, { headers: { 'idempotency-key': 'busy' } });
       assert.equal(later.statusCode, 201, 'an expired key is used afresh');
       assert.equal(later.json().amount, 7);
       assert.equal(await count(dave.id), 2);
-      const replay = await d.post('/api/transactions', { ...body, amount: 7 }, { 'idempotency-key': 'busy' });
+      const replay = await d.post('/api/transactions', { ...body, amount: 7 }, { headers: { 'idempotency-key': 'busy' } });
       assert.equal(replay.json().id, later.json().id);
     });
 
     it(`creates exactly one transaction from 10 parallel requests with one key (${onPostgres ? 'PostgreSQL, truly concurrent' : 'embedded database'})`, async () => {
       const dave = await createUser(t.db);
-      const headers = await loginAs(t.app, dave);
+      const asDave = t.as(dave);
       const cat = await firstCategory(t.db, dave.id);
       const body = { kind: 'expense', amount: '42.00', category_id: cat.id, date: '2026-06-04', note: 'parallel' };
       const results = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          t.app.inject({ method: 'POST', url: '/api/transactions', headers: { ...headers, 'idempotency-key': 'same-key' }, payload: body }),
-        ),
+        Array.from({ length: 10 }, () => asDave.post('/api/transactions', body, { headers: { 'idempotency-key': 'same-key' } })),
       );
       assert.equal(await count(dave.id), 1);
       const created = results.filter((r) => r.statusCode === 201);
@@ -621,7 +618,7 @@ describe('transactions', () => {
       for (const r of results) assert.ok(r.statusCode === 201 || r.json().code === 40903, r.body);
       const ids = new Set(created.map((r) => r.json().id));
       assert.equal(ids.size, 1);
-      const after = await t.app.inject({ method: 'POST', url: '/api/transactions', headers: { ...headers, 'idempotency-key': 'same-key' }, payload: body });
+      const after = await asDave.post('/api/transactions', body, { headers: { 'idempotency-key': 'same-key' } });
       assert.equal(after.statusCode, 201);
       assert.equal(after.json().id, [...ids][0]);
       assert.equal(await count(dave.id), 1);

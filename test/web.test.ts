@@ -3,24 +3,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { webRoot } from '../src/plugins/web.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
+import { build, type TestApp } from './helpers/index.ts';
 // @ts-expect-error: a plain ES module script without type declarations
 import { ensureWebBuild } from '../scripts/build-web.mjs';
 // @ts-expect-error: a plain ES module script without type declarations
 import { firstScreenChunks, sizes } from '../scripts/web-sizes.mjs';
 
 describe('web client serving (the built web/dist)', () => {
-  let t: TestContext;
+  let t: TestApp;
   let index: string;
   before(async () => {
     await (ensureWebBuild as () => Promise<boolean>)();
     index = readFileSync(path.join(webRoot, 'index.html'), 'utf8');
-    t = await createTestApp();
+    t = await build();
   });
   after(async () => t.close());
 
   it('answers the HTML shell at / with a module entry from /assets and a strict script policy', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const res = await t.anon.get('/');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(res.body, /<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);
@@ -43,7 +43,7 @@ describe('web client serving (the built web/dist)', () => {
     const files = readdirSync(path.join(webRoot, 'assets'));
     assert.ok(files.some((f) => f.endsWith('.js')) && files.some((f) => f.endsWith('.css')));
     for (const file of files.filter((f) => /\.(js|css)$/.test(f)).slice(0, 6)) {
-      const res = await t.app.inject({ method: 'GET', url: `/assets/${file}` });
+      const res = await t.anon.get(`/assets/${file}`);
       assert.equal(res.statusCode, 200, file);
       assert.match(String(res.headers['content-type']), file.endsWith('.js') ? /javascript/ : /^text\/css/, file);
       assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable', file);
@@ -52,24 +52,24 @@ describe('web client serving (the built web/dist)', () => {
 
   it('answers client routes with the index page, and a missing asset with 404', async () => {
     for (const url of ['/books', '/stats?period=year', '/admin/users', '/groups/']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.anon.get(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(String(res.headers['content-type']), /^text\/html/, url);
       assert.equal(res.body, index, url);
     }
-    const missing = await t.app.inject({ method: 'GET', url: '/assets/index-missing.js' });
+    const missing = await t.anon.get('/assets/index-missing.js');
     assert.equal(missing.statusCode, 404);
     assert.doesNotMatch(String(missing.headers['content-type']), /html/);
   });
 
   it('still answers unknown API routes with the JSON 404', async () => {
     for (const url of ['/api/unknown', '/api/books/nothing', '/api']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.anon.get(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /application\/json/);
       assert.equal(res.json().code, 40401);
     }
-    const withToken = await t.app.inject({ method: 'GET', url: '/api/unknown', headers: { authorization: 'Bearer whatever' } });
+    const withToken = await t.withToken('whatever').get('/api/unknown');
     assert.equal(withToken.json().code, 40401);
   });
 
@@ -85,7 +85,7 @@ describe('web client serving (the built web/dist)', () => {
 
   it('does not serve files outside the build folder', async () => {
     for (const url of ['/../package.json', '/%2e%2e/package.json', '/../src/config.ts']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.anon.get(url);
       assert.ok(!res.body.includes('"dependencies"') && !res.body.includes('loadConfig'), url);
     }
   });

@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import type { Database, Db } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { accessToken, clientOf, loginAs, type Client } from './http.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789abcdef';
 
@@ -37,29 +38,51 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
   });
 }
 
-export interface TestContext {
+export interface TestApp {
   app: FastifyInstance;
   db: Db;
   database: Database;
   testDb: TestDatabase;
+  /** requests signed in as this user (a fresh access token per client) */
+  as(user: { id: number; role?: string | null }): Client;
+  /** a freshly signed access token for this user, for a `?token=` or a hand-made header */
+  tokenFor(user: { id: number; role?: string | null }): Promise<string>;
+  /** requests with no credentials */
+  anon: Client;
+  /** requests carrying this bearer token (from a login response, or made by hand) */
+  withToken(token: string): Client;
+  /** requests sending these headers (another scheme, a forged header, ...) */
+  withHeaders(headers: Record<string, string>): Client;
   close(): Promise<void>;
 }
 
 /**
- * An app on a fresh database of its own. Call once per test file (in `before`) and close in `after`.
- * Pass `database` to put a second app instance on the same database.
+ * An app on a fresh database of its own: call once per test file (in `before`), close in `after`.
+ * With `opts.database`, a second app instance on that same database (closing it leaves the database).
  */
-export async function createTestApp(overrides: Partial<Config> = {}, shared?: TestDatabase): Promise<TestContext> {
+export async function build(overrides: Partial<Config> = {}, opts: { database?: TestDatabase } = {}): Promise<TestApp> {
+  const shared = opts.database;
   const testDb = shared ?? (await createTestDatabase());
   // TEST_LOG=debug shows the app's log on stderr while debugging a test
   const logger = process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }, pino.destination(2)) : undefined;
-  const app = await buildApp(testConfig(overrides), { database: testDb.database, logger });
-  await app.ready();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(testConfig(overrides), { database: testDb.database, logger });
+    await app.ready();
+  } catch (err) {
+    if (!shared) await testDb.drop();
+    throw err;
+  }
   return {
     app,
     db: testDb.database.db,
     database: testDb.database,
     testDb,
+    as: (user) => clientOf(app, () => loginAs(app, user)),
+    tokenFor: (user) => accessToken(app, user),
+    anon: clientOf(app, () => ({})),
+    withToken: (token) => clientOf(app, () => ({ authorization: `Bearer ${token}` })),
+    withHeaders: (headers) => clientOf(app, () => headers),
     async close() {
       await app.close();
       if (!shared) await testDb.drop();

@@ -23,21 +23,52 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await runMigrations(database);
     return { database, url: null, drop: () => database.close() };
   }
-  const name = `ledger_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const database = await createDatabase({ databaseUrl: url.toString(), embeddedDbDir: null, poolSize: 30 });
+  const blank = await blankPgDatabase('ledger_test');
+  const database = await createDatabase({ databaseUrl: blank.url, embeddedDbDir: null, poolSize: 30 });
   await runMigrations(database);
   return {
     database,
-    url: url.toString(),
+    url: blank.url,
     async drop() {
       await database.close();
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await blank.drop();
+    },
+  };
+}
+
+/** A PostgreSQL server for tests that need one even on the embedded suite: the suite's own, else the local one. */
+export const PG_SERVER = TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** PG_SERVER without its credentials, for skip messages. */
+export const pgServerLabel = (): string => PG_SERVER.replace(/\/\/[^@]*@/, '//');
+
+/** Whether PG_SERVER answers within three seconds. */
+export async function pgServerAnswers(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: PG_SERVER, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+/** A blank database (no tables at all) on PG_SERVER, and how to drop it. */
+export async function blankPgDatabase(prefix = 'ledger_blank'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_SERVER });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(PG_SERVER);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_SERVER });
       await c.connect();
       await c.query(`drop database if exists "${name}" with (force)`);
       await c.end();

@@ -9,6 +9,20 @@ import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrationsFolder, query, runMigrations, tableExists, type Database, type Db, type Executor } from '../../db/client.ts';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  BackupError,
+  BackupLineCheck,
+  checkSchemaVersion,
+  checkTargetTables,
+  isGzip,
+  orderByForeignKeys,
+  type BackupHeader,
+  type BackupSummary,
+} from './backups.check.ts';
+
+export { BACKUP_FORMAT, BACKUP_VERSION, BackupError, type BackupHeader, type BackupSummary } from './backups.check.ts';
 
 /**
  * The backup file: a gzip of JSON lines.
@@ -18,15 +32,8 @@ import { migrationsFolder, query, runMigrations, tableExists, type Database, typ
  * Values are kept exactly: bytea as base64, timestamps as ISO 8601 with microseconds, 64-bit integers
  * and numerics as strings, calendar dates as YYYY-MM-DD, JSON as JSON; ids are kept.
  */
-export const BACKUP_FORMAT = 'ledger-backup';
-export const BACKUP_VERSION = 1;
 const BATCH_ROWS = 1000;
 const INSERT_BATCH_BYTES = 4 * 1024 * 1024;
-
-/** A backup file that cannot be restored here; the message says why. Nothing was changed. */
-export class BackupError extends Error {
-  override name = 'BackupError';
-}
 
 export interface ColumnInfo {
   name: string;
@@ -41,15 +48,6 @@ export interface TableInfo {
   columns: ColumnInfo[];
   /** primary key columns; empty: rows are paged by their physical position */
   key: string[];
-}
-
-export interface BackupHeader {
-  format: string;
-  version: number;
-  schema_version: string;
-  schema_tag: string | null;
-  created_at: string;
-  tables: { name: string; columns: string[] }[];
 }
 
 interface Journal {
@@ -123,23 +121,7 @@ export async function describeTables(db: Executor): Promise<TableInfo[]> {
   }
   for (const k of keys) tables.get(k.table)?.key.push(k.name);
 
-  // topological order; a table referencing itself only depends on itself
-  const parents = new Map<string, Set<string>>([...tables.keys()].map((n) => [n, new Set<string>()]));
-  for (const fk of fks) if (fk.child !== fk.parent && tables.has(fk.parent)) parents.get(fk.child)?.add(fk.parent);
-  const ordered: TableInfo[] = [];
-  const done = new Set<string>();
-  const visiting = new Set<string>();
-  const visit = (name: string) => {
-    if (done.has(name)) return;
-    if (visiting.has(name)) throw new Error(`foreign keys form a cycle through ${name}`);
-    visiting.add(name);
-    for (const p of [...parents.get(name)!].sort()) visit(p);
-    visiting.delete(name);
-    done.add(name);
-    ordered.push(tables.get(name)!);
-  };
-  for (const name of [...tables.keys()].sort()) visit(name);
-  return ordered;
+  return orderByForeignKeys(tables, fks);
 }
 
 /** The SQL expression that renders one column losslessly into JSON. */
@@ -269,21 +251,6 @@ async function* backupLines(file: string): AsyncGenerator<string> {
   }
 }
 
-function parseLine(line: string, n: number): Row {
-  try {
-    const v = JSON.parse(line) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Row;
-  } catch {
-    // reported below
-  }
-  throw new BackupError(`line ${n} is not a JSON object`);
-}
-
-export interface BackupSummary {
-  header: BackupHeader;
-  rows: Record<string, number>;
-}
-
 /**
  * Reads the whole file once and checks it: gzip, our format and version, every line well formed,
  * tables in the header's order, and the trailer present with the row counts actually found.
@@ -295,62 +262,13 @@ export async function inspectBackup(file: string): Promise<BackupSummary> {
   try {
     const magic = Buffer.alloc(2);
     const { bytesRead } = await fh.read(magic, 0, 2, 0);
-    if (bytesRead < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b) throw new BackupError('not a gzip file');
+    if (!isGzip(magic.subarray(0, bytesRead))) throw new BackupError('not a gzip file');
   } finally {
     await fh.close();
   }
-  let header: BackupHeader | null = null;
-  let trailer: Row | null = null;
-  const counts: Record<string, number> = {};
-  let tableIndex = -1;
-  let n = 0;
-  for await (const line of backupLines(file)) {
-    n++;
-    if (trailer) {
-      if (line.trim() === '') continue;
-      throw new BackupError(`line ${n} follows the end marker`);
-    }
-    if (!header) {
-      const h = (() => {
-        try {
-          return parseLine(line, n);
-        } catch {
-          throw new BackupError('not a ledger backup (no header line)');
-        }
-      })();
-      if (h.format !== BACKUP_FORMAT) throw new BackupError('not a ledger backup');
-      if (h.version !== BACKUP_VERSION) throw new BackupError(`backup format version ${String(h.version)} is not supported (expected ${BACKUP_VERSION})`);
-      if (typeof h.schema_version !== 'string' || !Array.isArray(h.tables)) throw new BackupError('the backup header is incomplete');
-      for (const t of h.tables as unknown[]) {
-        const ok = t && typeof t === 'object' && typeof (t as Row).name === 'string' && Array.isArray((t as Row).columns);
-        if (!ok) throw new BackupError('the backup header lists a malformed table');
-      }
-      header = h as unknown as BackupHeader;
-      for (const t of header.tables) counts[t.name] = 0;
-      continue;
-    }
-    const obj = parseLine(line, n);
-    if (obj.end === true) {
-      trailer = obj;
-      continue;
-    }
-    const t = obj.t;
-    if (typeof t !== 'string' || !obj.r || typeof obj.r !== 'object' || Array.isArray(obj.r)) throw new BackupError(`line ${n} is not a table row`);
-    const idx = header.tables.findIndex((x) => x.name === t);
-    if (idx < 0) throw new BackupError(`line ${n} belongs to table "${t}", which the header does not list`);
-    if (idx < tableIndex) throw new BackupError(`line ${n}: rows of "${t}" are out of order`);
-    tableIndex = idx;
-    counts[t]!++;
-  }
-  if (!header) throw new BackupError('the file is empty');
-  if (!trailer) throw new BackupError('the file is truncated (no end marker)');
-  const declared = (trailer.rows ?? {}) as Record<string, unknown>;
-  for (const t of header.tables) {
-    if (declared[t.name] !== counts[t.name]) {
-      throw new BackupError(`table "${t.name}" holds ${counts[t.name]} rows but the end marker says ${String(declared[t.name])}`);
-    }
-  }
-  return { header, rows: counts };
+  const check = new BackupLineCheck();
+  for await (const line of backupLines(file)) check.line(line);
+  return check.finish();
 }
 
 function toHex(base64: unknown): unknown {
@@ -364,12 +282,7 @@ function toHex(base64: unknown): unknown {
  */
 export async function restoreBackup(database: Database, file: string, log: (msg: string) => void = () => {}): Promise<BackupSummary> {
   const summary = await inspectBackup(file);
-  const build = buildSchemaVersion();
-  if (summary.header.schema_version !== build.version) {
-    throw new BackupError(
-      `the backup's schema (${summary.header.schema_tag ?? '?'} ${summary.header.schema_version.slice(0, 12)}) differs from this build's (${build.tag ?? '?'} ${build.version.slice(0, 12)})`,
-    );
-  }
+  checkSchemaVersion(summary.header, buildSchemaVersion());
   const db = database.db;
   if (await tableExists(db, 'users')) {
     const [row] = await query<{ any: boolean }>(db, sql`select exists (select 1 from users) as any`);
@@ -379,12 +292,7 @@ export async function restoreBackup(database: Database, file: string, log: (msg:
 
   await runMigrations(database);
   const target = new Map((await describeTables(db)).map((t) => [t.name, t]));
-  for (const t of summary.header.tables) {
-    const info = target.get(t.name);
-    if (!info) throw new BackupError(`table "${t.name}" does not exist in this database`);
-    const missing = t.columns.filter((c) => !info.columns.some((x) => x.name === c));
-    if (missing.length) throw new BackupError(`table "${t.name}" has no column ${missing.join(', ')}`);
-  }
+  checkTargetTables(summary.header, target);
 
   await db.transaction(async (tx) => {
     // an empty database may still hold rows written at start-up (system settings): the backup's replace them

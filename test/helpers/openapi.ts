@@ -81,14 +81,3 @@ export function referenceKeys(route: DocumentedRoute): string[] {
     ...route.bodyFields.filter(isReferenceField).map((f) => `${route.key} b.${f}`),
   ];
 }
-
-/** A multipart body holding one file in the field `file`. */
-export function multipartFile(content: string, filename: string, type: string) {
-  const boundary = `----privacy${Date.now().toString(16)}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
-    Buffer.from(content),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}

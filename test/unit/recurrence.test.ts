@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dueOccurrences, firstOnOrAfter, indexOnOrAfter, occurrence, occurrencesUntil, type Schedule } from '../src/lib/recurrence.ts';
+import fc from 'fast-check';
+import { addDays } from '../../src/lib/dates.ts';
+import { dueOccurrences, firstOnOrAfter, indexOnOrAfter, occurrence, occurrencesUntil, type Schedule } from '../../src/lib/recurrence.ts';
 
 const rule = (frequency: Schedule['frequency'], startDate: string, interval = 1, endDate: string | null = null): Schedule => ({
   frequency,
@@ -144,5 +146,51 @@ describe('recurrence: due occurrences (catch-up)', () => {
       '2032-02-29',
       '2033-02-28',
     ]);
+  });
+});
+
+describe('recurrence (properties)', () => {
+  const schedule = fc.record({
+    frequency: fc.constantFrom<Schedule['frequency']>('daily', 'weekly', 'monthly', 'yearly'),
+    interval: fc.integer({ min: 1, max: 365 }),
+    startDate: fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    endDate: fc.constant(null),
+  });
+  const offset = fc.integer({ min: -400, max: 4000 });
+
+  it('finds the first occurrence on or after any date: not before it, and the one before is', () => {
+    fc.assert(
+      fc.property(schedule, offset, (s, k) => {
+        const date = addDays(s.startDate, k);
+        const n = indexOnOrAfter(s, date);
+        assert.ok(occurrence(s, n) >= date || n === 0);
+        if (n > 0) assert.ok(occurrence(s, n - 1) < date);
+        assert.ok(occurrence(s, n) >= s.startDate);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('lists due dates strictly increasing, ending at today, resumable from where it stopped', () => {
+    fc.assert(
+      fc.property(schedule, fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 1, max: 5 }), (s, k, max) => {
+        const today = addDays(s.startDate, k);
+        const all = dueOccurrences(s, s.startDate, today);
+        for (let i = 1; i < all.dates.length; i++) assert.ok(all.dates[i - 1]! < all.dates[i]!);
+        for (const d of all.dates) assert.ok(d >= s.startDate && d <= today);
+        assert.ok(all.next !== null && all.next > today);
+        // taken a few at a time, resuming from each answer's next date, the same dates come out
+        const pieces: string[] = [];
+        let from = s.startDate;
+        for (let guard = 0; guard < 2000; guard++) {
+          const part = dueOccurrences(s, from, today, max);
+          pieces.push(...part.dates);
+          if (part.dates.length < max || part.next === null) break;
+          from = part.next;
+        }
+        assert.deepEqual(pieces, all.dates);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

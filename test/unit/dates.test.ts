@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import {
   addDays,
   addMonthsClamped,
@@ -16,7 +17,7 @@ import {
   previousPeriodRange,
   todayIn,
   type Period,
-} from '../src/lib/dates.ts';
+} from '../../src/lib/dates.ts';
 
 describe('todayIn', () => {
   const cases: [string, string, string][] = [
@@ -195,4 +196,51 @@ describe('addMonthsClamped', () => {
   for (const [start, n, day, expected] of cases) {
     it(`${start} + ${n} month(s)${day ? ` on day ${day}` : ''} is ${expected}`, () => assert.equal(addMonthsClamped(start, n, day), expected));
   }
+});
+
+describe('calendar arithmetic (properties)', () => {
+  const day = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9998-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  const span = fc.integer({ min: -3000, max: 3000 });
+
+  it('adds and subtracts days as inverses, and diffDays measures the step', () => {
+    fc.assert(
+      fc.property(day, span, (d, n) => {
+        const moved = addDays(d, n);
+        if (moved < '0001-01-01') return;
+        assert.ok(isValidDate(moved), moved);
+        assert.equal(addDays(moved, -n), d);
+        assert.equal(diffDays(d, moved), n);
+        assert.equal(isoWeekday(moved), ((((isoWeekday(d) - 1 + n) % 7) + 7) % 7) + 1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('puts every date inside its week, month and year, right after the previous period', () => {
+    fc.assert(
+      fc.property(day.filter((d) => d >= '0002-01-01'), fc.constantFrom<Period>('week', 'month', 'year'), (d, period) => {
+        const { start, end } = periodRange(period, d);
+        assert.ok(start <= d && d <= end, `${start} ${d} ${end}`);
+        const prev = previousPeriodRange(period, d);
+        assert.equal(addDays(prev.end, 1), start);
+        assert.equal(eachDay(start, end).length, diffDays(start, end) + 1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('adds months keeping the day where the month has it, else its last day', () => {
+    fc.assert(
+      fc.property(day, fc.integer({ min: -120, max: 120 }), (d, n) => {
+        const moved = addMonthsClamped(d, n);
+        const [y, m] = moved.split('-').map(Number) as [number, number];
+        // outside the years 1 to 9999 there is no YYYY-MM-DD form to check
+        if (y < 1 || y > 9999) return;
+        assert.ok(isValidDate(moved), moved);
+        assert.equal(Number(moved.slice(8)), Math.min(Number(d.slice(8)), daysInMonth(y, m)));
+        assert.equal(y * 12 + m - (Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7))), n);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

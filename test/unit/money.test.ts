@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../src/lib/errors.ts';
-import { parseAmount, parseAmountBound, toMajor } from '../src/lib/money.ts';
+import fc from 'fast-check';
+import { AppError } from '../../src/lib/errors.ts';
+import { parseAmount, parseAmountBound, toMajor } from '../../src/lib/money.ts';
+import { centsToDecimal } from '../../src/modules/export-import/export.format.ts';
 
 function rejects(fn: () => unknown, label: string): void {
   assert.throws(fn, (err: unknown) => err instanceof AppError && err.code === 40001 && err.status === 400, label);
@@ -100,4 +102,39 @@ describe('toMajor', () => {
   for (const [input, major] of cases) {
     it(`turns ${String(input)} cents into ${major}`, () => assert.equal(toMajor(input), major));
   }
+});
+
+describe('money (properties)', () => {
+  const cents = fc.integer({ min: 1, max: 99_999_999_999_999 });
+
+  it('parses back every amount it writes: as decimal text and as a JSON number', () => {
+    fc.assert(
+      fc.property(cents, (c) => {
+        assert.equal(parseAmount(centsToDecimal(c)), c);
+        assert.equal(parseAmount(toMajor(c)), c);
+        assert.equal(parseAmount(JSON.parse(JSON.stringify(toMajor(c)))), c);
+        assert.equal(toMajor(String(c)), toMajor(c));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads integer and one-decimal forms as the same cents', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: 0, max: 9 }), (units, tenth) => {
+        assert.equal(parseAmount(String(units)), units * 100);
+        assert.equal(parseAmount(`${units}.${tenth}`), units * 100 + tenth * 10);
+        assert.equal(parseAmount(`${units}.${tenth}0`), units * 100 + tenth * 10);
+      }),
+    );
+  });
+
+  it('refuses more than two decimals, a sign, an exponent or blanks, whatever the digits', () => {
+    fc.assert(
+      fc.property(cents, fc.integer({ min: 1, max: 9 }), (c, extra) => {
+        const text = centsToDecimal(c);
+        for (const bad of [`${text}${extra}`, `-${text}`, `+${text}`, ` ${text}`, `${text} `, `${text}e0`]) rejects(() => parseAmount(bad), bad);
+      }),
+    );
+  });
 });

@@ -1,0 +1,80 @@
+import { stringify } from 'csv-stringify/sync';
+import { toMajor } from '../../lib/money.ts';
+import type { ExportRow } from './export-import.repo.ts';
+
+/*
+ * How exported rows are written: CSV cells and lines, JSON records. Pure functions of the rows,
+ * so the file format can be checked without a database (and against the import's parser).
+ */
+
+export const EXPORT_COLUMNS = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at'] as const;
+
+/** Text that starts like a formula, or like an already neutralized one (apostrophes, then = + - @ tab or CR). */
+export const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * A text cell that a spreadsheet would run as a formula gets a leading apostrophe. Text that
+ * already looks neutralized ('=x) gets one too, so that the import, which removes exactly one,
+ * gives back the original text.
+ */
+export function neutralizeFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** Integer cents (as text or number) to a plain decimal with two places: 1250 -> "12.50", 5 -> "0.05". */
+export function centsToDecimal(cents: string | number): string {
+  const s = String(cents);
+  if (s.startsWith('-')) return `-${centsToDecimal(s.slice(1))}`;
+  if (s.length > 2) return `${s.slice(0, -2)}.${s.slice(-2)}`;
+  return s.length === 2 ? `0.${s}` : `0.0${s}`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS[.ffffff]` (UTC) to ISO 8601 with milliseconds. */
+export function isoFromUtcText(s: string): string {
+  return `${s.slice(0, 10)}T${s.slice(11, 19)}.${s.slice(20, 23).padEnd(3, '0')}Z`;
+}
+
+export interface ExportPage {
+  rows: ExportRow[];
+  /** tag names by transaction id */
+  tags: Map<number, string[]>;
+  /** category names by id */
+  categories: Map<number, string>;
+}
+
+export const NO_TAGS: string[] = [];
+
+// A cell with a quote, comma or line break is quoted by csv-stringify; any other cell is written
+// as is, which is exactly what csv-stringify writes for it. Sending only those few cells through
+// csv-stringify keeps its escaping rules while a million-row export stays cheap on the CPU.
+const NEEDS_QUOTING = /[",\r\n]/;
+const QUOTE_ONE = { eof: false } as const;
+
+export function csvCell(value: string): string {
+  return NEEDS_QUOTING.test(value) ? stringify([[value]], QUOTE_ONE) : value;
+}
+
+/** The CSV lines of one page of rows (no header), in EXPORT_COLUMNS order. */
+export function csvLines({ rows, tags, categories }: ExportPage): string {
+  let out = '';
+  for (const r of rows) {
+    out +=
+      `${r.date},${r.kind},${centsToDecimal(r.cents)},${csvCell(neutralizeFormula(categories.get(Number(r.category_id)) ?? ''))},${csvCell(neutralizeFormula(r.note))},` +
+      `${csvCell(neutralizeFormula((tags.get(Number(r.id)) ?? NO_TAGS).join('|')))},${r.group_id === null ? '' : Number(r.group_id)},${isoFromUtcText(r.created_utc)}\n`;
+  }
+  return out;
+}
+
+/** One row as its JSON export record. */
+export function jsonRecord(r: ExportRow, tags: string[], category: string) {
+  return {
+    date: r.date,
+    kind: r.kind,
+    amount: toMajor(r.cents),
+    category,
+    note: r.note,
+    tags,
+    group_id: r.group_id === null ? null : Number(r.group_id),
+    created_at: isoFromUtcText(r.created_utc),
+  };
+}

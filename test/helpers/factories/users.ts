@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../../../src/db/client.ts';
+import { refreshTokens, users } from '../../../src/db/schema/index.ts';
+import { createDefaultCategories } from '../../../src/modules/categories/categories.defaults.ts';
+import { unique } from './seq.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** A user with the default categories. */
+export async function createUser(db: Executor, overrides: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {
+  const n = unique();
+  const [user] = await db
+    .insert(users)
+    .values({ provider: 'wechat', providerSubject: `openid-${n}`, nickname: `user${n}`, ...overrides })
+    .returning();
+  await createDefaultCategories(db, user!.id);
+  return user!;
+}
+
+export async function createAdmin(db: Executor, overrides: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {
+  return createUser(db, { role: 'admin', ...overrides });
+}
+
+/** A live refresh token row (valid for a day unless told). */
+export async function createRefreshToken(db: Executor, userId: number, overrides: Partial<typeof refreshTokens.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(refreshTokens)
+    .values({ userId, jtiHash: randomUUID(), family: randomUUID(), expiresAt: new Date(Date.now() + 86_400_000), ...overrides })
+    .returning();
+  return row!;
+}
