@@ -122,6 +122,7 @@ describe('books in the browser (desktop, English)', () => {
     await donut.locator('canvas').waitFor();
     await page().locator('[data-testid="trend"] canvas').waitFor();
     await accessible('statistics');
+    await until(async () => (await page().locator('.toast').count()) === 0, 'the toasts to go');
     await page().screenshot({ path: 'docs/screenshots/desktop.png' });
     const legend = await page().locator('ul.legend li').allInnerTexts();
     assert.ok(legend.length > 1);
