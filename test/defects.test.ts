@@ -10,8 +10,7 @@ import { badTextIn, jsonDepthExceeds } from '../src/lib/text.ts';
 import { lockDataDir } from '../src/lib/datadir-lock.ts';
 import { isDatabaseUnavailable } from '../src/db/errors.ts';
 import { assertError } from './helpers/assert.ts';
-import { createTestApp, type TestContext } from './helpers/app.ts';
-import { createTransaction, createUser, loginAs, type UserRow } from './helpers/factories.ts';
+import { build, createTransaction, createUser, loginAs, type UserRow, type TestApp } from './helpers/index.ts';
 
 const PORT = 3310;
 
@@ -31,11 +30,11 @@ function raw(port: number, text: string): Promise<{ status: number; body: string
 }
 
 describe('hostile input found by the outside probe', () => {
-  let t: TestContext;
+  let t: TestApp;
   let user: UserRow;
   let auth: { authorization: string };
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     user = await createUser(t.db);
     auth = await loginAs(t.app, user);
   });
@@ -136,7 +135,7 @@ describe('hostile input found by the outside probe', () => {
   });
 
   it('counts requests refused by authentication against the client address', async () => {
-    const limited = await createTestApp({ rateLimit: { enabled: true, global: 5, auth: 30, demo: 5 } }, t.testDb);
+    const limited = await build({ rateLimit: { enabled: true, global: 5, auth: 30, demo: 5 } }, { database: t.testDb });
     try {
       const codes: number[] = [];
       for (let i = 0; i < 7; i++) codes.push((await limited.app.inject({ url: '/api/me', headers: { authorization: 'Bearer nope' }, remoteAddress: '10.7.7.7' })).statusCode);
@@ -153,7 +152,7 @@ describe('hostile input found by the outside probe', () => {
 
 describe('the OpenAPI document and the log', () => {
   it('declares JSON errors on binary routes, the 401 of refresh and logout, 413/415 only with a body, and named shared schemas', async () => {
-    const t = await createTestApp();
+    const t = await build();
     try {
       const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
       const op = (p: string, m: string) => doc.paths[p][m];

@@ -3,9 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { createTestApp, type TestContext } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/db.ts';
-import { createAdmin, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs } from '../helpers/factories.ts';
+import { build, createAdmin, createGroup, createTag, createTransaction, createUser, firstCategory, loginAs, type TestApp } from '../helpers/index.ts';
 
 /**
  * Generated hostile input for every operation of the OpenAPI document: requests built from each
@@ -38,7 +37,7 @@ const BAD_IDS = ['0', '-1', '0x10', '1e3', '+1', '01', '1.0', ' 1', '99999999999
 const BAD_TYPES = ['text/plain', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/xml', ''];
 
 describe(`generated hostile input over every operation (${onPostgres ? 'PostgreSQL' : 'embedded database'})`, () => {
-  let t: TestContext;
+  let t: TestApp;
   let doc: Json;
   const ajv = new Ajv.default({ strict: false, allErrors: false, validateFormats: true });
   addFormats.default(ajv);
@@ -48,7 +47,7 @@ describe(`generated hostile input over every operation (${onPostgres ? 'PostgreS
   let tokens: Record<'user' | 'admin', string>;
 
   before(async () => {
-    t = await createTestApp();
+    t = await build();
     const res = await t.app.inject({ url: '/api/openapi.json' });
     doc = res.json();
     ajv.addSchema({ $id: 'doc', components: doc.components });
