@@ -16,7 +16,7 @@ try {
     mod = await import(pathToFileURL(path.join(root, 'src/db/embedded-template.ts')).href);
   } catch (err) {
     const compiled = path.join(root, 'dist/db/embedded-template.js');
-    if (!existsSync(compiled)) throw new Error(`neither tsx nor dist/ is available (${err.message})`);
+    if (!existsSync(compiled)) throw new Error(`neither tsx nor dist/ is available (${err.message})`, { cause: err });
     mod = await import(pathToFileURL(compiled).href);
   }
   const file = await mod.writeTemplate();
