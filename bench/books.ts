@@ -85,7 +85,7 @@ async function apiSummaryMs(port: number, token: string, runs: number): Promise<
 export async function run() {
   const data = await ensureBenchData();
   const tokens = createTokenService(SECRET);
-  const server = await startBenchServer({ DATABASE_URL: data.url, JWT_SECRET: SECRET, PORT: '39191' });
+  const server = await startBenchServer({ DATABASE_URL: data.url, JWT_SECRET: SECRET, PORT: process.env.BENCH_PORT ?? '39191' });
   const base = `http://127.0.0.1:${server.port}`;
   const c = new pg.Client({ connectionString: data.url });
   await c.connect();

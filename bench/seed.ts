@@ -5,7 +5,8 @@ import { createDatabase, runMigrations } from '../src/db/client.ts';
 import { createDefaultCategories } from '../src/modules/categories/categories.defaults.ts';
 import { PG_URL } from './lib.ts';
 
-export const BENCH_DB = 'ledger_bench';
+// BENCH_DB_NAME gives a run a database of its own (dropped by hand afterwards)
+export const BENCH_DB = process.env.BENCH_DB_NAME || 'ledger_bench';
 const SEED_VERSION = 'seed-v1';
 
 export function benchUrl(): string {
