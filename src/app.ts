@@ -73,6 +73,12 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
     keepAliveTimeout: config.timeouts.keepAliveMs,
     requestTimeout: config.timeouts.requestMs,
     routerOptions: { ignoreTrailingSlash: true },
+    // Node checks header and request timeouts only every connectionsCheckingInterval (30 s by
+    // default): a slow-header client would hold its connection long past HEADERS_TIMEOUT_MS
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.floor(config.timeouts.headersMs / 4))),
+    },
     // on close, idle keep-alive connections go at once while requests in flight finish (the server
     // cuts what is left when the grace period ends); a request arriving on an open connection while
     // closing is still served, with `Connection: close`

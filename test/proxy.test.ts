@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { connect } from 'node:net';
 import { build, type TestApp } from './helpers/index.ts';
 
 describe('client address behind a proxy', () => {
@@ -38,5 +39,31 @@ describe('client address behind a proxy', () => {
     assert.equal(plain.app.server.headersTimeout, 10_000);
     assert.equal(plain.app.server.keepAliveTimeout, 72_000);
     assert.equal(plain.app.server.requestTimeout, 60_000);
+  });
+});
+
+describe('a client that sends its headers slowly', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await build({ timeouts: { requestMs: 5_000, headersMs: 1_000, keepAliveMs: 5_000, connectionMs: 0 } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => t.close());
+
+  it('is cut soon after HEADERS_TIMEOUT_MS, not at Node\'s 30-second check', async () => {
+    const { port } = t.app.server.address() as import('node:net').AddressInfo;
+    const started = Date.now();
+    const closedAfter = await new Promise<number>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n'));
+      // one more header line now and then, never the blank line that ends them
+      const drip = setInterval(() => socket.write('X-Slow: 1\r\n'), 200);
+      socket.on('close', () => {
+        clearInterval(drip);
+        resolve(Date.now() - started);
+      });
+      socket.on('error', () => {});
+      setTimeout(() => reject(new Error('still open after 10 s')), 10_000).unref();
+    });
+    assert.ok(closedAfter >= 900 && closedAfter < 4_000, `closed after ${closedAfter} ms`);
   });
 });

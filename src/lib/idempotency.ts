@@ -108,20 +108,22 @@ const running = new Map<string, string>();
 
 /**
  * Runs `run` at most once per (user, scope, key) within 24 hours and answers repeats from storage.
- * With a key, `run` gets the open transaction that also claims the key and records the answer:
- * every write of the operation must go through it so that they commit (or vanish) together.
+ * With a key, `run` gets the open transaction that also claims the key and records the answer
+ * (`inTransaction` true): every write of the operation must go through it so that they commit (or
+ * vanish) together. Without a key it gets the database handle (`inTransaction` false), so that the
+ * operation may take its usual path (creates are then batched with others).
  *
  *     const out = await withIdempotency(app.db, { userId, scope: 'transactions.create', key: req.headers['idempotency-key'], body: req.body },
- *       async (tx) => ({ status: 201, body: await service.create(userId, req.body, tx) }));
+ *       async (ex, inTx) => ({ status: 201, body: await service.create(userId, req.body, inTx ? ex : undefined) }));
  *     return reply.code(out.status).send(out.body);
  */
 export async function withIdempotency<T>(
   db: Db,
   req: IdempotencyRequest,
-  run: (ex: Executor) => Promise<IdempotentResponse<T>>,
+  run: (ex: Executor, inTransaction: boolean) => Promise<IdempotentResponse<T>>,
 ): Promise<IdempotentOutcome<T>> {
   const key = parseIdempotencyKey(req.key);
-  if (key === undefined) return { ...(await run(db)), replayed: false };
+  if (key === undefined) return { ...(await run(db, false)), replayed: false };
   const { userId, scope } = req;
   const hash = requestHash(req.body);
   const local = `${userId} ${scope} ${key}`;
@@ -143,7 +145,7 @@ export async function withIdempotency<T>(
         if (!row.stale) throw row.requestHash === hash ? Errors.idempotencyInProgress() : Errors.idempotencyMismatch();
       }
       await purgeExpiredFor(tx, userId);
-      const result = await run(tx);
+      const result = await run(tx, true);
       if (result.status >= 200 && result.status < 300) {
         // the stored body is what a replay answers, so it goes through JSON exactly like the first answer
         const stored = result.body === undefined ? null : JSON.parse(JSON.stringify(result.body));

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../lib/clock.ts';
 import type { Config } from '../../config.ts';
@@ -180,7 +180,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       return signInTransaction(async (tx) => {
         const zh = locale === 'zh';
         const user = await repo.insertUser(tx, {
-          nickname: `${zh ? '体验用户' : 'Demo'} ${randomUUID().slice(0, 4)}`,
+          // digits only: a Chinese screen shows no Latin letters, whatever the random draw
+          nickname: `${zh ? '体验用户' : 'Demo'} ${randomInt(1000, 10000)}`,
           isDemo: true,
           slogan: zh ? '随便试试' : 'Trying things out',
         });

@@ -40,7 +40,8 @@ export default async function transactionsRoutes(fastify: FastifyInstance) {
       const out = await withIdempotency(
         app.db,
         { userId, scope: 'transactions.create', key: req.headers['idempotency-key'], body: req.body },
-        async (tx) => ({ status: 201, body: await service.create(userId, req.body, tx) }),
+        // without a key the create joins the batch of creates arriving at the same moment
+        async (ex, inTx) => ({ status: 201, body: await service.create(userId, req.body, inTx ? ex : undefined) }),
       );
       if (out.replayed) reply.header('Idempotent-Replayed', 'true');
       return reply.code(out.status as 201).send(out.body);
