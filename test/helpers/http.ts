@@ -35,8 +35,6 @@ export interface Client {
   patch(url: string, body?: unknown, opts?: RequestOptions): Promise<Response>;
   delete(url: string, body?: unknown, opts?: RequestOptions): Promise<Response>;
   request(method: Method, url: string, body?: unknown, opts?: RequestOptions): Promise<Response>;
-  /** the headers this caller sends (the Authorization header for a signed-in user) */
-  headers(): Promise<Headers>;
 }
 
 function queryOf(query: Query | undefined): Record<string, string | string[]> | undefined {
@@ -73,7 +71,6 @@ export function clientOf(app: FastifyInstance, auth: () => Promise<Headers> | He
     patch: (url, body, opts) => request('PATCH', url, body, opts),
     delete: (url, body, opts) => request('DELETE', url, body, opts),
     request,
-    headers,
   };
 }
 
