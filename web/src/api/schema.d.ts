@@ -12,7 +12,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service health: 200 when the database answers, 503 otherwise */
+        /**
+         * Service health: 200 when the database answers a real read, 503 otherwise
+         * @description `status` is `degraded` while the database or the log file fails; only a database failure answers 503 (with `Retry-After`).
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -1385,13 +1388,411 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** Error */
+        Error: {
+            /** @description the numeric error code of the contract, e.g. 40001 */
+            code: number;
+            message: string;
+            details?: {
+                field: string;
+                message: string;
+            }[];
+            errors?: {
+                row: number;
+                message: string;
+            }[];
+        };
+        /** Transaction */
+        Transaction: {
+            id: number;
+            kind: "expense" | "income";
+            /** @description major units, e.g. 12.5 */
+            amount: number;
+            category_id: number;
+            category: {
+                id: number;
+                name: string;
+                /** @description #RRGGBB */
+                color: string;
+                kind: "expense" | "income";
+            };
+            note: string;
+            /** @description YYYY-MM-DD */
+            date: string;
+            group_id: number | null;
+            tags: {
+                id: number;
+                name: string;
+            }[];
+            user_id: number;
+            owner: {
+                id: number;
+                nickname: string;
+                avatar_url: string | null;
+            };
+            recurring_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** TransactionList */
+        TransactionList: {
+            list: components["schemas"]["Transaction"][];
+            total: number;
+            sums: {
+                /** @description income total of the whole filtered result */
+                income: number;
+                /** @description expense total of the whole filtered result */
+                expense: number;
+                /** @description income - expense */
+                balance: number;
+                /** @description number of transactions in the whole filtered result */
+                count: number;
+            };
+        };
+        /** Tag */
+        Tag: {
+            id: number;
+            name: string;
+            color: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /**
+         * FilterCriteria
+         * @description the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored
+         */
+        FilterCriteria: {
+            /** @description YYYY-MM-DD */
+            startDate?: string;
+            /** @description YYYY-MM-DD */
+            endDate?: string;
+            kind?: "expense" | "income" | "all";
+            /** @description ids of your own categories, any of them matches */
+            category_ids?: number[];
+            /** @description ids of your own tags, any of them matches */
+            tag_ids?: number[];
+            /** @description lowest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
+            min_amount?: number;
+            /** @description highest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
+            max_amount?: number;
+            /** @description text searched in the note */
+            keyword?: string;
+            group_id?: number;
+            /** @description one member; only with group_id */
+            user_id?: number;
+            /** @description date_desc (default), date_asc, amount_desc, amount_asc; ties broken by id */
+            sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
+        };
+        /** SavedFilter */
+        SavedFilter: {
+            id: number;
+            name: string;
+            criteria: components["schemas"]["FilterCriteria"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** Category */
+        Category: {
+            id: number;
+            name: string;
+            /** @description #RRGGBB */
+            color: string;
+            kind: "expense" | "income";
+            /** @description an icon key chosen by the client; empty when none */
+            icon: string;
+            /** @description position among the categories of its kind, ascending */
+            sort: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** CategoryList */
+        CategoryList: {
+            list: components["schemas"]["Category"][];
+        };
+        /** CategorySuggestions */
+        CategorySuggestions: {
+            list: {
+                category_id: number;
+                name: string;
+                /** @description #RRGGBB */
+                color: string;
+                /** @description 0 to 1, at most 4 decimals; higher is a better match */
+                score: number;
+            }[];
+        };
+        /** StatsOverview */
+        StatsOverview: {
+            /** @description YYYY-MM-DD */
+            start: string;
+            /** @description YYYY-MM-DD */
+            end: string;
+            /** @description income total of the period, major units */
+            income: number;
+            /** @description expense total of the period, major units */
+            expense: number;
+            /** @description income - expense, major units */
+            balance: number;
+            /** @description transactions of both kinds in the period */
+            count: number;
+            /** @description the `type` total divided by the period's days up to today (all days for a past period, at least 1), major units */
+            daily_average: number;
+        };
+        /** StatsCategoryShare */
+        StatsCategoryShare: {
+            /** @description the `type` total of the period, major units */
+            total: number;
+            /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
+            list: {
+                category_id: number;
+                /** @description every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id */
+                category_ids: number[];
+                name: string;
+                /** @description #RRGGBB */
+                color: string;
+                /** @description the category total, major units */
+                amount: number;
+                count: number;
+                /** @description share of the total, 0 to 100 with 2 decimals */
+                percent: number;
+            }[];
+        };
+        /** StatsTrend */
+        StatsTrend: {
+            unit: "day" | "month";
+            /** @description one point per day or month of the period, zero-filled, in order */
+            list: {
+                /** @description YYYY-MM-DD per day (week, month) or YYYY-MM per month (year) */
+                date: string;
+                /** @description the `type` total of that day or month, major units */
+                amount: number;
+                count: number;
+            }[];
+        };
+        /**
+         * StatsMax
+         * @description the largest single transaction of `type` in the period (ties: the latest), or null
+         */
+        StatsMax: {
+            transaction: components["schemas"]["Transaction"] | null;
+        };
+        /** StatsCompare */
+        StatsCompare: {
+            current: {
+                /** @description YYYY-MM-DD */
+                start: string;
+                /** @description YYYY-MM-DD */
+                end: string;
+                /** @description income total, major units */
+                income: number;
+                /** @description expense total, major units */
+                expense: number;
+            };
+            previous: {
+                /** @description YYYY-MM-DD */
+                start: string;
+                /** @description YYYY-MM-DD */
+                end: string;
+                /** @description income total, major units */
+                income: number;
+                /** @description expense total, major units */
+                expense: number;
+            };
+            change: {
+                income_percent: number | null;
+                expense_percent: number | null;
+            };
+        };
+        /** StatsSummary */
+        StatsSummary: {
+            overview: components["schemas"]["StatsOverview"];
+            category_share: components["schemas"]["StatsCategoryShare"];
+            trend: components["schemas"]["StatsTrend"];
+            max: components["schemas"]["StatsMax"];
+            compare: components["schemas"]["StatsCompare"];
+        };
+        /** PersonalBudget */
+        PersonalBudget: {
+            /** @description YYYY-MM */
+            month: string;
+            amount: number | null;
+            /** @description the caller's own expense that month (group ones included), major units */
+            spent: number;
+            remaining: number | null;
+        };
+        /** GroupBudget */
+        GroupBudget: {
+            /** @description YYYY-MM */
+            month: string;
+            group_id: number;
+            amount: number | null;
+            /** @description the group's expense that month (every member's), major units */
+            spent: number;
+            myAmount: number | null;
+            /** @description the caller's own expense in that group that month */
+            mySpent: number;
+        };
+        /**
+         * Group
+         * @description `role` is the caller's role in the group
+         */
+        Group: {
+            id: number;
+            name: string;
+            owner_id: number;
+            role: "owner" | "member";
+            member_count: number;
+            /** @description 8 characters of ABCDEFGHJKLMNPQRSTUVWXYZ23456789; shown to every member */
+            invite_code: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** Notification */
+        Notification: {
+            id: number;
+            /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
+            scope: "system" | "group" | "personal";
+            title: string;
+            content: string;
+            link_url: string | null;
+            image_url: string | null;
+            pinned: boolean;
+            /** @description a strong reminder: clients show it prominently until read */
+            strong: boolean;
+            publish_at: string | null;
+            expire_at: string | null;
+            group_id: number | null;
+            user_id: number | null;
+            /** @description whether the caller has read it */
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** Feedback */
+        Feedback: {
+            id: number;
+            content: string;
+            contact: string | null;
+            /** @description `pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied` */
+            status: "pending" | "replied" | "closed";
+            reply: string | null;
+            replied_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /**
+         * AdminFeedback
+         * @description feedback with its author
+         */
+        AdminFeedback: {
+            id: number;
+            content: string;
+            contact: string | null;
+            /** @description `pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied` */
+            status: "pending" | "replied" | "closed";
+            reply: string | null;
+            replied_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            user: {
+                id: number;
+                nickname: string;
+                avatar_url: string | null;
+            };
+        };
+        /** ImportResult */
+        ImportResult: {
+            imported: number;
+            /** @description rows that duplicate transactions the caller already has */
+            skipped: number;
+            errors: {
+                /** @description row 1 is the first data row (after the CSV header; the first element of a JSON array) */
+                row: number;
+                message: string;
+            }[];
+        };
+        /** RecurringRule */
+        RecurringRule: {
+            id: number;
+            kind: "expense" | "income";
+            /** @description major units, e.g. 12.5 */
+            amount: number;
+            category_id: number;
+            note: string;
+            tag_ids: number[];
+            group_id: number | null;
+            frequency: "daily" | "weekly" | "monthly" | "yearly";
+            interval: number;
+            /** @description YYYY-MM-DD */
+            start_date: string;
+            end_date: string | null;
+            next_date: string | null;
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
     headers: never;
     pathItems: never;
 }
+export type SchemaError = components['schemas']['Error'];
+export type SchemaTransaction = components['schemas']['Transaction'];
+export type SchemaTransactionList = components['schemas']['TransactionList'];
+export type SchemaTag = components['schemas']['Tag'];
+export type SchemaFilterCriteria = components['schemas']['FilterCriteria'];
+export type SchemaSavedFilter = components['schemas']['SavedFilter'];
+export type SchemaCategory = components['schemas']['Category'];
+export type SchemaCategoryList = components['schemas']['CategoryList'];
+export type SchemaCategorySuggestions = components['schemas']['CategorySuggestions'];
+export type SchemaStatsOverview = components['schemas']['StatsOverview'];
+export type SchemaStatsCategoryShare = components['schemas']['StatsCategoryShare'];
+export type SchemaStatsTrend = components['schemas']['StatsTrend'];
+export type SchemaStatsMax = components['schemas']['StatsMax'];
+export type SchemaStatsCompare = components['schemas']['StatsCompare'];
+export type SchemaStatsSummary = components['schemas']['StatsSummary'];
+export type SchemaPersonalBudget = components['schemas']['PersonalBudget'];
+export type SchemaGroupBudget = components['schemas']['GroupBudget'];
+export type SchemaGroup = components['schemas']['Group'];
+export type SchemaNotification = components['schemas']['Notification'];
+export type SchemaFeedback = components['schemas']['Feedback'];
+export type SchemaAdminFeedback = components['schemas']['AdminFeedback'];
+export type SchemaImportResult = components['schemas']['ImportResult'];
+export type SchemaRecurringRule = components['schemas']['RecurringRule'];
 export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
@@ -1412,6 +1813,8 @@ export interface operations {
                     "application/json": {
                         status: "ok" | "degraded";
                         db: "ok" | "error";
+                        /** @description error: the log file cannot be written; lines go to stdout meanwhile */
+                        log: "ok" | "error";
                         version: string;
                         uptime_s: number;
                         /** Format: date-time */
@@ -1425,19 +1828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -1446,19 +1837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -1467,19 +1846,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -1488,19 +1864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1512,6 +1876,8 @@ export interface operations {
                     "application/json": {
                         status: "ok" | "degraded";
                         db: "ok" | "error";
+                        /** @description error: the log file cannot be written; lines go to stdout meanwhile */
+                        log: "ok" | "error";
                         version: string;
                         uptime_s: number;
                         /** Format: date-time */
@@ -1554,19 +1920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -1575,19 +1929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -1596,19 +1938,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -1617,19 +1956,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1671,19 +2007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -1692,19 +2016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -1713,19 +2025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -1734,19 +2034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -1755,19 +2043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -1776,19 +2052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -1797,19 +2061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -1818,19 +2070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -1839,19 +2079,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -1860,19 +2097,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1923,19 +2157,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -1944,19 +2175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -1965,19 +2184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -1986,19 +2193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -2007,19 +2202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -2028,19 +2211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -2049,19 +2220,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -2070,19 +2238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2091,19 +2247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2147,19 +2291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -2168,19 +2300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -2189,61 +2309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -2252,19 +2318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -2273,19 +2327,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -2294,19 +2345,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2350,19 +2398,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -2371,19 +2416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -2392,19 +2425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -2413,19 +2434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -2434,19 +2443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -2455,19 +2452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -2476,19 +2461,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -2497,19 +2479,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2542,19 +2521,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -2563,19 +2539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -2584,19 +2548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -2605,19 +2557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -2626,19 +2566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -2647,19 +2575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -2668,19 +2584,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -2689,19 +2602,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2744,19 +2654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -2765,19 +2663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -2786,19 +2672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -2807,19 +2681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -2828,19 +2690,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -2849,19 +2708,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2915,19 +2771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -2936,19 +2780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -2957,19 +2789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -2978,19 +2798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -2999,19 +2807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -3020,19 +2816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -3041,19 +2825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -3062,19 +2834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -3083,19 +2843,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -3104,19 +2861,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3157,19 +2911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -3178,19 +2920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -3199,19 +2929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -3220,19 +2938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -3241,19 +2947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -3262,19 +2956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -3283,19 +2965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -3304,19 +2974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -3325,19 +2983,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -3346,19 +3001,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3392,58 +3044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/jpeg": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/webp": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/gif": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -3452,58 +3053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/jpeg": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/webp": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/gif": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -3512,58 +3062,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/jpeg": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/webp": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/gif": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -3572,58 +3080,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/jpeg": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/webp": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "image/gif": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3668,58 +3134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        list: {
-                            id: number;
-                            kind: "expense" | "income";
-                            /** @description major units, e.g. 12.5 */
-                            amount: number;
-                            category_id: number;
-                            category: {
-                                id: number;
-                                name: string;
-                                /** @description #RRGGBB */
-                                color: string;
-                                kind: "expense" | "income";
-                            };
-                            note: string;
-                            /** @description YYYY-MM-DD */
-                            date: string;
-                            group_id: number | null;
-                            tags: {
-                                id: number;
-                                name: string;
-                            }[];
-                            user_id: number;
-                            owner: {
-                                id: number;
-                                nickname: string;
-                                avatar_url: string | null;
-                            };
-                            recurring_id: number | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        sums: {
-                            /** @description income total of the whole filtered result */
-                            income: number;
-                            /** @description expense total of the whole filtered result */
-                            expense: number;
-                            /** @description income - expense */
-                            balance: number;
-                            /** @description number of transactions in the whole filtered result */
-                            count: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["TransactionList"];
                 };
             };
             /** @description validation failed (40001) */
@@ -3728,19 +3143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -3749,19 +3152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -3770,19 +3161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -3791,19 +3170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -3812,19 +3179,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -3833,19 +3197,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3884,45 +3245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        kind: "expense" | "income";
-                        /** @description major units, e.g. 12.5 */
-                        amount: number;
-                        category_id: number;
-                        category: {
-                            id: number;
-                            name: string;
-                            /** @description #RRGGBB */
-                            color: string;
-                            kind: "expense" | "income";
-                        };
-                        note: string;
-                        /** @description YYYY-MM-DD */
-                        date: string;
-                        group_id: number | null;
-                        tags: {
-                            id: number;
-                            name: string;
-                        }[];
-                        user_id: number;
-                        owner: {
-                            id: number;
-                            nickname: string;
-                            avatar_url: string | null;
-                        };
-                        recurring_id: number | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             /** @description validation failed (40001) */
@@ -3931,19 +3254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -3952,19 +3263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -3973,19 +3272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -3994,19 +3281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -4015,19 +3290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -4036,19 +3299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -4057,19 +3308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -4078,19 +3317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -4099,19 +3326,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -4120,19 +3344,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4154,45 +3375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        kind: "expense" | "income";
-                        /** @description major units, e.g. 12.5 */
-                        amount: number;
-                        category_id: number;
-                        category: {
-                            id: number;
-                            name: string;
-                            /** @description #RRGGBB */
-                            color: string;
-                            kind: "expense" | "income";
-                        };
-                        note: string;
-                        /** @description YYYY-MM-DD */
-                        date: string;
-                        group_id: number | null;
-                        tags: {
-                            id: number;
-                            name: string;
-                        }[];
-                        user_id: number;
-                        owner: {
-                            id: number;
-                            nickname: string;
-                            avatar_url: string | null;
-                        };
-                        recurring_id: number | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             /** @description validation failed (40001) */
@@ -4201,19 +3384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -4222,19 +3393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -4243,19 +3402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -4264,19 +3411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -4285,19 +3420,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -4306,19 +3438,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4356,45 +3485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        kind: "expense" | "income";
-                        /** @description major units, e.g. 12.5 */
-                        amount: number;
-                        category_id: number;
-                        category: {
-                            id: number;
-                            name: string;
-                            /** @description #RRGGBB */
-                            color: string;
-                            kind: "expense" | "income";
-                        };
-                        note: string;
-                        /** @description YYYY-MM-DD */
-                        date: string;
-                        group_id: number | null;
-                        tags: {
-                            id: number;
-                            name: string;
-                        }[];
-                        user_id: number;
-                        owner: {
-                            id: number;
-                            nickname: string;
-                            avatar_url: string | null;
-                        };
-                        recurring_id: number | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             /** @description validation failed (40001) */
@@ -4403,19 +3494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -4424,19 +3503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -4445,19 +3512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -4466,19 +3521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -4487,19 +3530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -4508,19 +3539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -4529,19 +3548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -4550,19 +3557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -4571,19 +3566,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -4592,19 +3584,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4633,19 +3622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -4654,19 +3631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -4675,19 +3640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -4696,19 +3649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -4717,61 +3658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -4780,19 +3667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -4801,19 +3676,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -4822,19 +3694,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4855,16 +3724,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            name: string;
-                            color: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        list: components["schemas"]["Tag"][];
                     };
                 };
             };
@@ -4874,19 +3734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -4895,19 +3743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -4916,19 +3752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -4937,19 +3761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -4958,19 +3770,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -4979,19 +3788,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5019,16 +3825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        color: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Tag"];
                 };
             };
             /** @description validation failed (40001) */
@@ -5037,19 +3834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -5058,19 +3843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -5079,19 +3852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -5100,19 +3861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -5121,19 +3870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -5142,19 +3879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -5163,19 +3888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -5184,19 +3897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -5205,19 +3906,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -5226,19 +3924,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5268,16 +3963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        color: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Tag"];
                 };
             };
             /** @description validation failed (40001) */
@@ -5286,19 +3972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -5307,19 +3981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -5328,19 +3990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -5349,19 +3999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -5370,19 +4008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -5391,19 +4017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -5412,19 +4026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -5433,19 +4035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -5454,19 +4044,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -5475,19 +4062,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5516,19 +4100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -5537,19 +4109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -5558,19 +4118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -5579,19 +4127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -5600,61 +4136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -5663,19 +4145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -5684,19 +4154,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -5705,19 +4172,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5738,41 +4202,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            name: string;
-                            /**
-                             * FilterCriteria
-                             * @description the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored
-                             */
-                            criteria: {
-                                /** @description YYYY-MM-DD */
-                                startDate?: string;
-                                /** @description YYYY-MM-DD */
-                                endDate?: string;
-                                kind?: "expense" | "income" | "all";
-                                /** @description ids of your own categories, any of them matches */
-                                category_ids?: number[];
-                                /** @description ids of your own tags, any of them matches */
-                                tag_ids?: number[];
-                                /** @description lowest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                                min_amount?: number;
-                                /** @description highest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                                max_amount?: number;
-                                /** @description text searched in the note */
-                                keyword?: string;
-                                group_id?: number;
-                                /** @description one member; only with group_id */
-                                user_id?: number;
-                                /** @description date_desc (default), date_asc, amount_desc, amount_asc; ties broken by id */
-                                sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        list: components["schemas"]["SavedFilter"][];
                     };
                 };
             };
@@ -5782,19 +4212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -5803,19 +4221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -5824,19 +4230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -5845,19 +4239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -5866,19 +4248,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -5887,19 +4266,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5916,32 +4292,7 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 30 characters after trimming */
                     name: string;
-                    /**
-                     * FilterCriteria
-                     * @description the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored
-                     */
-                    criteria: {
-                        /** @description YYYY-MM-DD */
-                        startDate?: string;
-                        /** @description YYYY-MM-DD */
-                        endDate?: string;
-                        kind?: "expense" | "income" | "all";
-                        /** @description ids of your own categories, any of them matches */
-                        category_ids?: number[];
-                        /** @description ids of your own tags, any of them matches */
-                        tag_ids?: number[];
-                        /** @description lowest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                        min_amount?: number;
-                        /** @description highest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                        max_amount?: number;
-                        /** @description text searched in the note */
-                        keyword?: string;
-                        group_id?: number;
-                        /** @description one member; only with group_id */
-                        user_id?: number;
-                        /** @description date_desc (default), date_asc, amount_desc, amount_asc; ties broken by id */
-                        sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
-                    };
+                    criteria: components["schemas"]["FilterCriteria"];
                 };
             };
         };
@@ -5952,41 +4303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /**
-                         * FilterCriteria
-                         * @description the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored
-                         */
-                        criteria: {
-                            /** @description YYYY-MM-DD */
-                            startDate?: string;
-                            /** @description YYYY-MM-DD */
-                            endDate?: string;
-                            kind?: "expense" | "income" | "all";
-                            /** @description ids of your own categories, any of them matches */
-                            category_ids?: number[];
-                            /** @description ids of your own tags, any of them matches */
-                            tag_ids?: number[];
-                            /** @description lowest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                            min_amount?: number;
-                            /** @description highest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                            max_amount?: number;
-                            /** @description text searched in the note */
-                            keyword?: string;
-                            group_id?: number;
-                            /** @description one member; only with group_id */
-                            user_id?: number;
-                            /** @description date_desc (default), date_asc, amount_desc, amount_asc; ties broken by id */
-                            sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
-                        };
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["SavedFilter"];
                 };
             };
             /** @description validation failed (40001) */
@@ -5995,19 +4312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -6016,19 +4321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -6037,19 +4330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -6058,19 +4339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -6079,19 +4348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -6100,19 +4357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -6121,19 +4366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -6142,19 +4375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -6163,19 +4384,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -6184,19 +4402,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6215,32 +4430,7 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 30 characters after trimming */
                     name?: string;
-                    /**
-                     * FilterCriteria
-                     * @description the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored
-                     */
-                    criteria?: {
-                        /** @description YYYY-MM-DD */
-                        startDate?: string;
-                        /** @description YYYY-MM-DD */
-                        endDate?: string;
-                        kind?: "expense" | "income" | "all";
-                        /** @description ids of your own categories, any of them matches */
-                        category_ids?: number[];
-                        /** @description ids of your own tags, any of them matches */
-                        tag_ids?: number[];
-                        /** @description lowest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                        min_amount?: number;
-                        /** @description highest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                        max_amount?: number;
-                        /** @description text searched in the note */
-                        keyword?: string;
-                        group_id?: number;
-                        /** @description one member; only with group_id */
-                        user_id?: number;
-                        /** @description date_desc (default), date_asc, amount_desc, amount_asc; ties broken by id */
-                        sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
-                    };
+                    criteria?: components["schemas"]["FilterCriteria"];
                 };
             };
         };
@@ -6251,41 +4441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /**
-                         * FilterCriteria
-                         * @description the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored
-                         */
-                        criteria: {
-                            /** @description YYYY-MM-DD */
-                            startDate?: string;
-                            /** @description YYYY-MM-DD */
-                            endDate?: string;
-                            kind?: "expense" | "income" | "all";
-                            /** @description ids of your own categories, any of them matches */
-                            category_ids?: number[];
-                            /** @description ids of your own tags, any of them matches */
-                            tag_ids?: number[];
-                            /** @description lowest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                            min_amount?: number;
-                            /** @description highest amount in major units, inclusive; 0 is a valid bound; at most 2 decimals */
-                            max_amount?: number;
-                            /** @description text searched in the note */
-                            keyword?: string;
-                            group_id?: number;
-                            /** @description one member; only with group_id */
-                            user_id?: number;
-                            /** @description date_desc (default), date_asc, amount_desc, amount_asc; ties broken by id */
-                            sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
-                        };
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["SavedFilter"];
                 };
             };
             /** @description validation failed (40001) */
@@ -6294,19 +4450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -6315,19 +4459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -6336,19 +4468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -6357,19 +4477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -6378,19 +4486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -6399,19 +4495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -6420,19 +4504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -6441,19 +4513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -6462,19 +4522,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -6483,19 +4540,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6524,19 +4578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -6545,19 +4587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -6566,19 +4596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -6587,19 +4605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -6608,61 +4614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -6671,19 +4623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -6692,19 +4632,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -6713,19 +4650,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6747,24 +4681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        list: {
-                            id: number;
-                            name: string;
-                            /** @description #RRGGBB */
-                            color: string;
-                            kind: "expense" | "income";
-                            /** @description an icon key chosen by the client; empty when none */
-                            icon: string;
-                            /** @description position among the categories of its kind, ascending */
-                            sort: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["CategoryList"];
                 };
             };
             /** @description validation failed (40001) */
@@ -6773,19 +4690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -6794,19 +4699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -6815,19 +4708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -6836,19 +4717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -6857,19 +4726,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -6878,19 +4744,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6922,22 +4785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @description #RRGGBB */
-                        color: string;
-                        kind: "expense" | "income";
-                        /** @description an icon key chosen by the client; empty when none */
-                        icon: string;
-                        /** @description position among the categories of its kind, ascending */
-                        sort: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description validation failed (40001) */
@@ -6946,19 +4794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -6967,19 +4803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -6988,19 +4812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -7009,19 +4821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -7030,19 +4830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -7051,19 +4839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -7072,19 +4848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -7093,19 +4857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -7114,19 +4866,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -7135,19 +4884,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7174,16 +4920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        list: {
-                            category_id: number;
-                            name: string;
-                            /** @description #RRGGBB */
-                            color: string;
-                            /** @description 0 to 1, at most 4 decimals; higher is a better match */
-                            score: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["CategorySuggestions"];
                 };
             };
             /** @description validation failed (40001) */
@@ -7192,19 +4929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -7213,19 +4938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -7234,19 +4947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -7255,19 +4956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -7276,19 +4965,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -7297,19 +4983,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7343,19 +5026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -7364,19 +5035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -7385,19 +5044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -7406,19 +5053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -7427,19 +5062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -7448,19 +5071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -7469,19 +5080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -7490,19 +5089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -7511,19 +5098,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -7532,19 +5116,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7579,22 +5160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @description #RRGGBB */
-                        color: string;
-                        kind: "expense" | "income";
-                        /** @description an icon key chosen by the client; empty when none */
-                        icon: string;
-                        /** @description position among the categories of its kind, ascending */
-                        sort: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description validation failed (40001) */
@@ -7603,19 +5169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -7624,19 +5178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -7645,19 +5187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -7666,19 +5196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -7687,19 +5205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -7708,19 +5214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -7729,19 +5223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -7750,19 +5232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -7771,19 +5241,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -7792,19 +5259,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7835,19 +5299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -7856,19 +5308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -7877,19 +5317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -7898,19 +5326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -7919,61 +5335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -7982,19 +5344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -8003,19 +5353,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -8024,19 +5371,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8076,19 +5420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -8097,19 +5429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -8118,19 +5438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -8139,19 +5447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -8160,19 +5456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -8181,19 +5465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -8202,19 +5474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -8223,19 +5483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -8244,19 +5492,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -8265,19 +5510,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8308,22 +5550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description YYYY-MM-DD */
-                        start: string;
-                        /** @description YYYY-MM-DD */
-                        end: string;
-                        /** @description income total of the period, major units */
-                        income: number;
-                        /** @description expense total of the period, major units */
-                        expense: number;
-                        /** @description income - expense, major units */
-                        balance: number;
-                        /** @description transactions of both kinds in the period */
-                        count: number;
-                        /** @description the `type` total divided by the period's days up to today (all days for a past period, at least 1), major units */
-                        daily_average: number;
-                    };
+                    "application/json": components["schemas"]["StatsOverview"];
                 };
             };
             /** @description validation failed (40001) */
@@ -8332,19 +5559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -8353,19 +5568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -8374,19 +5577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -8395,19 +5586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -8416,19 +5595,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -8437,19 +5613,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8480,24 +5653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the `type` total of the period, major units */
-                        total: number;
-                        /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
-                        list: {
-                            category_id: number;
-                            /** @description every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id */
-                            category_ids: number[];
-                            name: string;
-                            /** @description #RRGGBB */
-                            color: string;
-                            /** @description the category total, major units */
-                            amount: number;
-                            count: number;
-                            /** @description share of the total, 0 to 100 with 2 decimals */
-                            percent: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["StatsCategoryShare"];
                 };
             };
             /** @description validation failed (40001) */
@@ -8506,19 +5662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -8527,19 +5671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -8548,19 +5680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -8569,19 +5689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -8590,19 +5698,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -8611,19 +5716,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8654,17 +5756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        unit: "day" | "month";
-                        /** @description one point per day or month of the period, zero-filled, in order */
-                        list: {
-                            /** @description YYYY-MM-DD per day (week, month) or YYYY-MM per month (year) */
-                            date: string;
-                            /** @description the `type` total of that day or month, major units */
-                            amount: number;
-                            count: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["StatsTrend"];
                 };
             };
             /** @description validation failed (40001) */
@@ -8673,19 +5765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -8694,19 +5774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -8715,19 +5783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -8736,19 +5792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -8757,19 +5801,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -8778,19 +5819,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8821,47 +5859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        transaction: {
-                            id: number;
-                            kind: "expense" | "income";
-                            /** @description major units, e.g. 12.5 */
-                            amount: number;
-                            category_id: number;
-                            category: {
-                                id: number;
-                                name: string;
-                                /** @description #RRGGBB */
-                                color: string;
-                                kind: "expense" | "income";
-                            };
-                            note: string;
-                            /** @description YYYY-MM-DD */
-                            date: string;
-                            group_id: number | null;
-                            tags: {
-                                id: number;
-                                name: string;
-                            }[];
-                            user_id: number;
-                            owner: {
-                                id: number;
-                                nickname: string;
-                                avatar_url: string | null;
-                            };
-                            recurring_id: number | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["StatsMax"];
                 };
             };
             /** @description validation failed (40001) */
@@ -8870,19 +5868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -8891,19 +5877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -8912,19 +5886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -8933,19 +5895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -8954,19 +5904,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -8975,19 +5922,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9018,32 +5962,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        current: {
-                            /** @description YYYY-MM-DD */
-                            start: string;
-                            /** @description YYYY-MM-DD */
-                            end: string;
-                            /** @description income total, major units */
-                            income: number;
-                            /** @description expense total, major units */
-                            expense: number;
-                        };
-                        previous: {
-                            /** @description YYYY-MM-DD */
-                            start: string;
-                            /** @description YYYY-MM-DD */
-                            end: string;
-                            /** @description income total, major units */
-                            income: number;
-                            /** @description expense total, major units */
-                            expense: number;
-                        };
-                        change: {
-                            income_percent: number | null;
-                            expense_percent: number | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["StatsCompare"];
                 };
             };
             /** @description validation failed (40001) */
@@ -9052,19 +5971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -9073,19 +5980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -9094,19 +5989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -9115,19 +5998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -9136,19 +6007,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -9157,19 +6025,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9200,128 +6065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** StatsOverview */
-                        overview: {
-                            /** @description YYYY-MM-DD */
-                            start: string;
-                            /** @description YYYY-MM-DD */
-                            end: string;
-                            /** @description income total of the period, major units */
-                            income: number;
-                            /** @description expense total of the period, major units */
-                            expense: number;
-                            /** @description income - expense, major units */
-                            balance: number;
-                            /** @description transactions of both kinds in the period */
-                            count: number;
-                            /** @description the `type` total divided by the period's days up to today (all days for a past period, at least 1), major units */
-                            daily_average: number;
-                        };
-                        /** StatsCategoryShare */
-                        category_share: {
-                            /** @description the `type` total of the period, major units */
-                            total: number;
-                            /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
-                            list: {
-                                category_id: number;
-                                /** @description every category on this line: in a group view the categories of the same name (one per member) share one line; else just category_id */
-                                category_ids: number[];
-                                name: string;
-                                /** @description #RRGGBB */
-                                color: string;
-                                /** @description the category total, major units */
-                                amount: number;
-                                count: number;
-                                /** @description share of the total, 0 to 100 with 2 decimals */
-                                percent: number;
-                            }[];
-                        };
-                        /** StatsTrend */
-                        trend: {
-                            unit: "day" | "month";
-                            /** @description one point per day or month of the period, zero-filled, in order */
-                            list: {
-                                /** @description YYYY-MM-DD per day (week, month) or YYYY-MM per month (year) */
-                                date: string;
-                                /** @description the `type` total of that day or month, major units */
-                                amount: number;
-                                count: number;
-                            }[];
-                        };
-                        /**
-                         * StatsMax
-                         * @description the largest single transaction of `type` in the period (ties: the latest), or null
-                         */
-                        max: {
-                            transaction: {
-                                id: number;
-                                kind: "expense" | "income";
-                                /** @description major units, e.g. 12.5 */
-                                amount: number;
-                                category_id: number;
-                                category: {
-                                    id: number;
-                                    name: string;
-                                    /** @description #RRGGBB */
-                                    color: string;
-                                    kind: "expense" | "income";
-                                };
-                                note: string;
-                                /** @description YYYY-MM-DD */
-                                date: string;
-                                group_id: number | null;
-                                tags: {
-                                    id: number;
-                                    name: string;
-                                }[];
-                                user_id: number;
-                                owner: {
-                                    id: number;
-                                    nickname: string;
-                                    avatar_url: string | null;
-                                };
-                                recurring_id: number | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                            } | null;
-                        };
-                        /** StatsCompare */
-                        compare: {
-                            current: {
-                                /** @description YYYY-MM-DD */
-                                start: string;
-                                /** @description YYYY-MM-DD */
-                                end: string;
-                                /** @description income total, major units */
-                                income: number;
-                                /** @description expense total, major units */
-                                expense: number;
-                            };
-                            previous: {
-                                /** @description YYYY-MM-DD */
-                                start: string;
-                                /** @description YYYY-MM-DD */
-                                end: string;
-                                /** @description income total, major units */
-                                income: number;
-                                /** @description expense total, major units */
-                                expense: number;
-                            };
-                            change: {
-                                income_percent: number | null;
-                                expense_percent: number | null;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["StatsSummary"];
                 };
             };
             /** @description validation failed (40001) */
@@ -9330,19 +6074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -9351,19 +6083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -9372,19 +6092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -9393,19 +6101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -9414,19 +6110,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -9435,19 +6128,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9472,24 +6162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description YYYY-MM */
-                        month: string;
-                        amount: number | null;
-                        /** @description the caller's own expense that month (group ones included), major units */
-                        spent: number;
-                        remaining: number | null;
-                    } | {
-                        /** @description YYYY-MM */
-                        month: string;
-                        group_id: number;
-                        amount: number | null;
-                        /** @description the group's expense that month (every member's), major units */
-                        spent: number;
-                        myAmount: number | null;
-                        /** @description the caller's own expense in that group that month */
-                        mySpent: number;
-                    };
+                    "application/json": components["schemas"]["PersonalBudget"] | components["schemas"]["GroupBudget"];
                 };
             };
             /** @description validation failed (40001) */
@@ -9498,19 +6171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -9519,19 +6180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -9540,19 +6189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -9561,19 +6198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -9582,19 +6207,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -9603,19 +6225,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9644,24 +6263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description YYYY-MM */
-                        month: string;
-                        amount: number | null;
-                        /** @description the caller's own expense that month (group ones included), major units */
-                        spent: number;
-                        remaining: number | null;
-                    } | {
-                        /** @description YYYY-MM */
-                        month: string;
-                        group_id: number;
-                        amount: number | null;
-                        /** @description the group's expense that month (every member's), major units */
-                        spent: number;
-                        myAmount: number | null;
-                        /** @description the caller's own expense in that group that month */
-                        mySpent: number;
-                    };
+                    "application/json": components["schemas"]["PersonalBudget"] | components["schemas"]["GroupBudget"];
                 };
             };
             /** @description validation failed (40001) */
@@ -9670,19 +6272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -9691,19 +6281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -9712,19 +6290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -9733,19 +6299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -9754,19 +6308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -9775,19 +6317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -9796,19 +6326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -9817,19 +6335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -9838,19 +6344,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -9859,19 +6362,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9900,17 +6400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description YYYY-MM */
-                        month: string;
-                        group_id: number;
-                        amount: number | null;
-                        /** @description the group's expense that month (every member's), major units */
-                        spent: number;
-                        myAmount: number | null;
-                        /** @description the caller's own expense in that group that month */
-                        mySpent: number;
-                    };
+                    "application/json": components["schemas"]["GroupBudget"];
                 };
             };
             /** @description validation failed (40001) */
@@ -9919,19 +6409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -9940,19 +6418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -9961,19 +6427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -9982,19 +6436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -10003,19 +6445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -10024,19 +6454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -10045,19 +6463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -10066,19 +6472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -10087,19 +6481,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -10108,19 +6499,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10141,20 +6529,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            name: string;
-                            owner_id: number;
-                            role: "owner" | "member";
-                            member_count: number;
-                            /** @description 8 characters of ABCDEFGHJKLMNPQRSTUVWXYZ23456789; shown to every member */
-                            invite_code: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        list: components["schemas"]["Group"][];
                     };
                 };
             };
@@ -10164,19 +6539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -10185,19 +6548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -10206,19 +6557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -10227,19 +6566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -10248,19 +6575,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -10269,19 +6593,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10308,20 +6629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        owner_id: number;
-                        role: "owner" | "member";
-                        member_count: number;
-                        /** @description 8 characters of ABCDEFGHJKLMNPQRSTUVWXYZ23456789; shown to every member */
-                        invite_code: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
             /** @description validation failed (40001) */
@@ -10330,19 +6638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -10351,19 +6647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -10372,19 +6656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -10393,19 +6665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -10414,19 +6674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -10435,19 +6683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -10456,19 +6692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -10477,19 +6701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -10498,19 +6710,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -10519,19 +6728,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10558,20 +6764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        owner_id: number;
-                        role: "owner" | "member";
-                        member_count: number;
-                        /** @description 8 characters of ABCDEFGHJKLMNPQRSTUVWXYZ23456789; shown to every member */
-                        invite_code: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Group"];
                 };
             };
             /** @description validation failed (40001) */
@@ -10580,19 +6773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -10601,19 +6782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -10622,19 +6791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -10643,19 +6800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -10664,19 +6809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -10685,19 +6818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -10706,19 +6827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -10727,19 +6836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -10748,19 +6845,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -10769,19 +6863,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10810,19 +6901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -10831,19 +6910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -10852,19 +6919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -10873,19 +6928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -10894,61 +6937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -10957,19 +6946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -10978,19 +6955,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -10999,19 +6973,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11040,19 +7011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -11061,19 +7020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -11082,19 +7029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -11103,19 +7038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -11124,61 +7047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -11187,19 +7056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -11208,19 +7065,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -11229,19 +7083,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11274,19 +7125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -11295,19 +7134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -11316,19 +7143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -11337,19 +7152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -11358,61 +7161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -11421,19 +7170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -11442,19 +7179,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -11463,19 +7197,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11518,19 +7249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -11539,19 +7258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -11560,19 +7267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -11581,19 +7276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -11602,19 +7285,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -11623,19 +7303,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11670,19 +7347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -11691,19 +7356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -11712,19 +7365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -11733,19 +7374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -11754,19 +7383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -11775,19 +7392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -11796,19 +7401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -11817,19 +7410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -11838,19 +7419,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -11859,19 +7437,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11899,29 +7474,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
-                            scope: "system" | "group" | "personal";
-                            title: string;
-                            content: string;
-                            link_url: string | null;
-                            image_url: string | null;
-                            pinned: boolean;
-                            /** @description a strong reminder: clients show it prominently until read */
-                            strong: boolean;
-                            publish_at: string | null;
-                            expire_at: string | null;
-                            group_id: number | null;
-                            user_id: number | null;
-                            /** @description whether the caller has read it */
-                            read: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        list: components["schemas"]["Notification"][];
                         total: number;
                     };
                 };
@@ -11932,19 +7485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -11953,19 +7494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -11974,19 +7503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -11995,19 +7512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -12016,19 +7521,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -12037,19 +7539,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12088,29 +7587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
-                        scope: "system" | "group" | "personal";
-                        title: string;
-                        content: string;
-                        link_url: string | null;
-                        image_url: string | null;
-                        pinned: boolean;
-                        /** @description a strong reminder: clients show it prominently until read */
-                        strong: boolean;
-                        publish_at: string | null;
-                        expire_at: string | null;
-                        group_id: number | null;
-                        user_id: number | null;
-                        /** @description whether the caller has read it */
-                        read: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             /** @description validation failed (40001) */
@@ -12119,19 +7596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -12140,19 +7605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -12161,19 +7614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -12182,19 +7623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -12203,19 +7632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -12224,19 +7641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -12245,19 +7650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -12266,19 +7659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -12287,19 +7668,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -12308,19 +7686,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12344,29 +7719,7 @@ export interface operations {
                         /** @description unread visible notifications of every scope */
                         count: number;
                         /** @description the unread strong reminders, pinned first then newest first (at most 100) */
-                        strong: {
-                            id: number;
-                            /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
-                            scope: "system" | "group" | "personal";
-                            title: string;
-                            content: string;
-                            link_url: string | null;
-                            image_url: string | null;
-                            pinned: boolean;
-                            /** @description a strong reminder: clients show it prominently until read */
-                            strong: boolean;
-                            publish_at: string | null;
-                            expire_at: string | null;
-                            group_id: number | null;
-                            user_id: number | null;
-                            /** @description whether the caller has read it */
-                            read: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        strong: components["schemas"]["Notification"][];
                     };
                 };
             };
@@ -12376,19 +7729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -12397,19 +7738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -12418,19 +7747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -12439,19 +7756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -12460,19 +7765,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -12481,19 +7783,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12525,19 +7824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -12546,19 +7833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -12567,19 +7842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -12588,19 +7851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -12609,61 +7860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -12672,19 +7869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -12693,19 +7878,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -12714,19 +7896,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12755,19 +7934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -12776,19 +7943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -12797,19 +7952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -12818,19 +7961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -12839,61 +7970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -12902,19 +7979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -12923,19 +7988,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -12944,19 +8006,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12997,29 +8056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
-                        scope: "system" | "group" | "personal";
-                        title: string;
-                        content: string;
-                        link_url: string | null;
-                        image_url: string | null;
-                        pinned: boolean;
-                        /** @description a strong reminder: clients show it prominently until read */
-                        strong: boolean;
-                        publish_at: string | null;
-                        expire_at: string | null;
-                        group_id: number | null;
-                        user_id: number | null;
-                        /** @description whether the caller has read it */
-                        read: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             /** @description validation failed (40001) */
@@ -13028,19 +8065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -13049,19 +8074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -13070,19 +8083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -13091,19 +8092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -13112,19 +8101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -13133,19 +8110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -13154,19 +8119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -13175,19 +8128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -13196,19 +8137,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -13217,19 +8155,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13258,19 +8193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -13279,19 +8202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -13300,19 +8211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -13321,19 +8220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -13342,61 +8229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -13405,19 +8238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -13426,19 +8247,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -13447,19 +8265,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13487,29 +8302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
-                        scope: "system" | "group" | "personal";
-                        title: string;
-                        content: string;
-                        link_url: string | null;
-                        image_url: string | null;
-                        pinned: boolean;
-                        /** @description a strong reminder: clients show it prominently until read */
-                        strong: boolean;
-                        publish_at: string | null;
-                        expire_at: string | null;
-                        group_id: number | null;
-                        user_id: number | null;
-                        /** @description whether the caller has read it */
-                        read: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             /** @description validation failed (40001) */
@@ -13518,19 +8311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -13539,19 +8320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -13560,19 +8329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -13581,19 +8338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -13602,19 +8347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -13623,19 +8356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -13644,19 +8365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -13665,19 +8374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -13686,19 +8383,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -13707,19 +8401,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13747,29 +8438,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
-                            scope: "system" | "group" | "personal";
-                            title: string;
-                            content: string;
-                            link_url: string | null;
-                            image_url: string | null;
-                            pinned: boolean;
-                            /** @description a strong reminder: clients show it prominently until read */
-                            strong: boolean;
-                            publish_at: string | null;
-                            expire_at: string | null;
-                            group_id: number | null;
-                            user_id: number | null;
-                            /** @description whether the caller has read it */
-                            read: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        list: components["schemas"]["Notification"][];
                         total: number;
                     };
                 };
@@ -13780,19 +8449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -13801,19 +8458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -13822,19 +8467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -13843,19 +8476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -13864,19 +8485,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -13885,19 +8503,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13925,20 +8540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        content: string;
-                        contact: string | null;
-                        /** @description `pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied` */
-                        status: "pending" | "replied" | "closed";
-                        reply: string | null;
-                        replied_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Feedback"];
                 };
             };
             /** @description validation failed (40001) */
@@ -13947,19 +8549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -13968,19 +8558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -13989,19 +8567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -14010,19 +8576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -14031,19 +8585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -14052,19 +8594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -14073,19 +8603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -14094,19 +8612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -14115,19 +8621,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -14136,19 +8639,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14174,20 +8674,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            content: string;
-                            contact: string | null;
-                            /** @description `pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied` */
-                            status: "pending" | "replied" | "closed";
-                            reply: string | null;
-                            replied_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        list: components["schemas"]["Feedback"][];
                         total: number;
                     };
                 };
@@ -14198,19 +8685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -14219,19 +8694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -14240,19 +8703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -14261,19 +8712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -14282,19 +8721,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -14303,19 +8739,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14343,25 +8776,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            content: string;
-                            contact: string | null;
-                            /** @description `pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied` */
-                            status: "pending" | "replied" | "closed";
-                            reply: string | null;
-                            replied_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            user: {
-                                id: number;
-                                nickname: string;
-                                avatar_url: string | null;
-                            };
-                        }[];
+                        list: components["schemas"]["AdminFeedback"][];
                         total: number;
                     };
                 };
@@ -14372,19 +8787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -14393,19 +8796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -14414,19 +8805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -14435,19 +8814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -14456,19 +8823,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -14477,19 +8841,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14518,25 +8879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        content: string;
-                        contact: string | null;
-                        /** @description `pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied` */
-                        status: "pending" | "replied" | "closed";
-                        reply: string | null;
-                        replied_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        user: {
-                            id: number;
-                            nickname: string;
-                            avatar_url: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["AdminFeedback"];
                 };
             };
             /** @description validation failed (40001) */
@@ -14545,19 +8888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -14566,19 +8897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -14587,19 +8906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -14608,19 +8915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -14629,19 +8924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -14650,19 +8933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -14671,19 +8942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -14692,19 +8951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -14713,19 +8960,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -14734,19 +8978,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14775,25 +9016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        content: string;
-                        contact: string | null;
-                        /** @description `pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied` */
-                        status: "pending" | "replied" | "closed";
-                        reply: string | null;
-                        replied_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        user: {
-                            id: number;
-                            nickname: string;
-                            avatar_url: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["AdminFeedback"];
                 };
             };
             /** @description validation failed (40001) */
@@ -14802,19 +9025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -14823,19 +9034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -14844,19 +9043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -14865,19 +9052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -14886,19 +9061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -14907,19 +9070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -14928,19 +9079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -14949,19 +9088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -14970,19 +9097,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -14991,19 +9115,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15063,19 +9184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -15084,19 +9193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -15105,19 +9202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -15126,19 +9211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -15147,19 +9220,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -15168,19 +9238,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15235,19 +9302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -15256,19 +9311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -15277,19 +9320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -15298,19 +9329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -15319,19 +9338,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -15340,19 +9356,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15388,19 +9401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -15409,19 +9410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -15430,19 +9419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -15451,19 +9428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -15472,19 +9437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -15493,19 +9446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -15514,19 +9455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -15535,19 +9464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -15556,19 +9473,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -15577,19 +9491,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15634,19 +9545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -15655,19 +9554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -15676,19 +9563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -15697,19 +9572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -15718,61 +9581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -15781,19 +9590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -15802,19 +9599,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -15823,19 +9617,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15886,19 +9677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -15907,19 +9686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -15928,19 +9695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -15949,19 +9704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -15970,19 +9713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -15991,19 +9722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -16012,19 +9731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -16033,19 +9740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -16054,19 +9749,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -16075,19 +9767,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16138,19 +9827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -16159,19 +9836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -16180,19 +9845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -16201,19 +9854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -16222,19 +9863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -16243,19 +9872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -16264,19 +9881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -16285,19 +9890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -16306,19 +9899,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -16327,19 +9917,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16389,19 +9976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -16410,19 +9985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -16431,19 +9994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -16452,19 +10003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -16473,19 +10012,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -16494,19 +10030,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16537,19 +10070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -16558,19 +10079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -16579,19 +10088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -16600,19 +10097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -16621,61 +10106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -16684,19 +10115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -16705,19 +10124,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -16726,19 +10142,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16767,19 +10180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -16788,19 +10189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -16809,19 +10198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -16830,19 +10207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -16851,61 +10216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -16914,19 +10225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -16935,19 +10234,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -16956,19 +10252,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16999,19 +10292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -17020,19 +10301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -17041,19 +10310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -17062,19 +10319,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -17083,19 +10337,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17133,19 +10384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -17154,19 +10393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -17175,19 +10402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -17196,19 +10411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -17217,19 +10420,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -17238,19 +10438,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17300,19 +10497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -17321,19 +10506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -17342,19 +10515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -17363,19 +10524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -17384,19 +10533,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -17405,19 +10551,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17467,19 +10610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -17488,19 +10619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -17509,19 +10628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -17530,19 +10637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -17551,19 +10646,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -17572,19 +10664,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17623,19 +10712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -17644,19 +10721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -17665,19 +10730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -17686,19 +10739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -17707,19 +10748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -17728,19 +10757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -17749,19 +10766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -17770,19 +10775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -17791,19 +10784,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -17812,19 +10802,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17871,19 +10858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -17892,19 +10867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -17913,19 +10876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -17934,19 +10885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -17955,19 +10894,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -17976,19 +10912,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18044,19 +10977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -18065,19 +10986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -18086,19 +10995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -18107,19 +11004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -18128,19 +11013,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -18149,19 +11031,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18210,19 +11089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -18231,19 +11098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -18252,19 +11107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -18273,19 +11116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -18294,19 +11125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -18315,19 +11134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -18336,19 +11143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -18357,19 +11152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -18378,19 +11161,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -18399,19 +11179,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18450,32 +11227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -18484,32 +11236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -18518,32 +11245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -18552,32 +11254,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -18586,32 +11272,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18646,16 +11316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        imported: number;
-                        /** @description rows that duplicate transactions the caller already has */
-                        skipped: number;
-                        errors: {
-                            /** @description row 1 is the first data row (after the CSV header; the first element of a JSON array) */
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
             /** @description validation failed (40001) */
@@ -18664,19 +11325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -18685,19 +11334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -18706,19 +11343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -18727,19 +11352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -18748,19 +11361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -18769,19 +11370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -18790,19 +11379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -18811,19 +11388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -18832,19 +11397,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -18853,19 +11415,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18886,28 +11445,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        list: {
-                            id: number;
-                            kind: "expense" | "income";
-                            /** @description major units, e.g. 12.5 */
-                            amount: number;
-                            category_id: number;
-                            note: string;
-                            tag_ids: number[];
-                            group_id: number | null;
-                            frequency: "daily" | "weekly" | "monthly" | "yearly";
-                            interval: number;
-                            /** @description YYYY-MM-DD */
-                            start_date: string;
-                            end_date: string | null;
-                            next_date: string | null;
-                            active: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                        }[];
+                        list: components["schemas"]["RecurringRule"][];
                     };
                 };
             };
@@ -18917,19 +11455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -18938,19 +11464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -18959,19 +11473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -18980,19 +11482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -19001,19 +11491,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -19022,19 +11509,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19079,28 +11563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        kind: "expense" | "income";
-                        /** @description major units, e.g. 12.5 */
-                        amount: number;
-                        category_id: number;
-                        note: string;
-                        tag_ids: number[];
-                        group_id: number | null;
-                        frequency: "daily" | "weekly" | "monthly" | "yearly";
-                        interval: number;
-                        /** @description YYYY-MM-DD */
-                        start_date: string;
-                        end_date: string | null;
-                        next_date: string | null;
-                        active: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["RecurringRule"];
                 };
             };
             /** @description validation failed (40001) */
@@ -19109,19 +11572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -19130,19 +11581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -19151,19 +11590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -19172,19 +11599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -19193,19 +11608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -19214,19 +11617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -19235,19 +11626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -19256,19 +11635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -19277,19 +11644,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -19298,19 +11662,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19354,28 +11715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        kind: "expense" | "income";
-                        /** @description major units, e.g. 12.5 */
-                        amount: number;
-                        category_id: number;
-                        note: string;
-                        tag_ids: number[];
-                        group_id: number | null;
-                        frequency: "daily" | "weekly" | "monthly" | "yearly";
-                        interval: number;
-                        /** @description YYYY-MM-DD */
-                        start_date: string;
-                        end_date: string | null;
-                        next_date: string | null;
-                        active: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["RecurringRule"];
                 };
             };
             /** @description validation failed (40001) */
@@ -19384,19 +11724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -19405,19 +11733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -19426,19 +11742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -19447,19 +11751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -19468,19 +11760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description body or file too large (41301) */
@@ -19489,19 +11769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type (41501) */
@@ -19510,19 +11778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -19531,19 +11787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -19552,19 +11796,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -19573,19 +11814,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19614,19 +11852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not authenticated (40101, 40102, 40103, 40104) */
@@ -19635,19 +11861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description administrator required (40301) or not allowed in that group (40302) */
@@ -19656,19 +11870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found or not visible to the caller (40401) */
@@ -19677,19 +11879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict (40901, 40902, 40903) */
@@ -19698,61 +11888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description body or file too large (41301) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description unsupported media type (41501) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
@@ -19761,19 +11897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate limited (42901) */
@@ -19782,19 +11906,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description internal error (50001, 50002) */
@@ -19803,19 +11924,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the numeric error code of the contract, e.g. 40001 */
-                        code: number;
-                        message: string;
-                        details?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        errors?: {
-                            row: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
