@@ -27,7 +27,9 @@ if (!files.length) {
   process.exit(1);
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
+// no test may hang CI: one that runs longer than this fails (TEST_TIMEOUT_MS to change it)
+const timeout = process.env.TEST_TIMEOUT_MS ?? '300000';
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, NODE_ENV: 'test' },
 });

@@ -167,21 +167,25 @@ describe('database faults (PostgreSQL)', () => {
     const workers = load(() => stop, tally);
     let terminated = 0;
     const recoveries: number[] = [];
-    for (let round = 0; round < 4; round++) {
-      // strike while an import's transaction is writing, so that requests are surely in flight
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        const [row] = await sqlOn<{ n: number }>(PG_SERVER, `select count(*)::int as n from pg_stat_activity where datname = $1 and state <> 'idle'`, [db!.name]);
-        if (row!.n > 0) break;
-        await sleep(10);
+    // the workers stop whatever happens below: a failing round must fail the test, not leave load running forever
+    try {
+      for (let round = 0; round < 4; round++) {
+        // strike while an import's transaction is writing, so that requests are surely in flight
+        const deadline = Date.now() + 10_000;
+        while (Date.now() < deadline) {
+          const [row] = await sqlOn<{ n: number }>(PG_SERVER, `select count(*)::int as n from pg_stat_activity where datname = $1 and state <> 'idle'`, [db!.name]);
+          if (row!.n > 0) break;
+          await sleep(10);
+        }
+        const [killed] = await terminateAll();
+        terminated += killed!.n;
+        recoveries.push(await recovery(users[1]!, 1000));
+        await sleep(700);
       }
-      const [killed] = await terminateAll();
-      terminated += killed!.n;
-      recoveries.push(await recovery(users[1]!, 1000));
-      await sleep(700);
+    } finally {
+      stop = true;
+      await Promise.all(workers);
     }
-    stop = true;
-    await Promise.all(workers);
     assert.ok(terminated > 0, 'backends were terminated');
     assert.deepEqual(tally.bad, [], 'every failure is 503 with code 50301 and Retry-After');
     assert.equal(tally.hung, 0, 'no request hung');
