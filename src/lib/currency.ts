@@ -64,11 +64,9 @@ export function parseMinor(value: unknown, currency: CurrencyInfo, field = 'amou
   return signed === 0 ? 0 : signed;
 }
 
-/** A JSON number's decimal text without an exponent (1e-7 -> "0.0000001"), so that parseMinor can judge its decimals. */
+/** A JSON number's text; an exponent form (1e-7, 1e21) then fails the decimal pattern and is refused. */
 function numberText(n: number): string {
-  const s = String(n);
-  if (!/e/i.test(s)) return s;
-  return n.toFixed(20).replace(/\.?0+$/, '');
+  return String(n);
 }
 
 /** Minor units to a JSON number in major units (exact to the currency's decimals when printed). */
