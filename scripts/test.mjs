@@ -29,7 +29,8 @@ if (!files.length) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // no test may hang CI: one that runs longer than this fails (TEST_TIMEOUT_MS to change it)
 const timeout = process.env.TEST_TIMEOUT_MS ?? '300000';
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], {
+// a file whose tests are all done exits even if a handle (a socket, a timer) would keep it alive
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, NODE_ENV: 'test' },
 });
