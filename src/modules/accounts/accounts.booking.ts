@@ -44,13 +44,16 @@ export async function defaultAccount(db: Executor, userId: number): Promise<Acco
   return row;
 }
 
-/** One of the caller's accounts; anyone else's, or none, 40401. */
-export async function requireAccount(db: Executor, userId: number, accountId: number): Promise<AccountRef> {
+/**
+ * One of the caller's accounts. Anyone else's, or none: 40401 when the account is what the request
+ * is about (its path), 40001 on `field` when the request names it as a reference in a body.
+ */
+export async function requireAccount(db: Executor, userId: number, accountId: number, opts: { field?: string } = {}): Promise<AccountRef> {
   const [row] = await db
     .select({ id: accounts.id, currency: accounts.currency, archived: accounts.archived })
     .from(accounts)
     .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)));
-  if (!row) throw Errors.notFound('account');
+  if (!row) throw opts.field ? Errors.field(opts.field, 'must be one of your accounts') : Errors.notFound('account');
   return row;
 }
 

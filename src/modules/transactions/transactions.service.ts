@@ -118,7 +118,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       await requireCategory(ex, userId, body.category_id, { kind: body.kind });
       await requireTags(ex, userId, tagIds);
       if (groupId !== null) await requireWritableGroup(ex, groupId, userId);
-      const account = accountId === null ? await defaultAccount(ex, userId) : await requireAccount(ex, userId, accountId);
+      const account = accountId === null ? await defaultAccount(ex, userId) : await requireAccount(ex, userId, accountId, { field: 'account_id' });
       // every check passed: the account is in another currency than the base, and the row is booked with a conversion
       if (account.currency !== (await baseCurrencyOf(ex, userId)).code) return createConverted(ex, row, account, tx !== undefined);
       throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
