@@ -37,7 +37,7 @@ export async function personalFigures(db: Executor, userId: number, month: strin
     db,
     sql`select
           (select b.amount_cents from budgets b where b.user_id = ${userId} and b.group_id is null and b.month = ${month}) as amount,
-          (select coalesce(sum(t.amount_cents), 0) from transactions t
+          (select coalesce(sum(t.base_amount), 0) from transactions t
             where t.user_id = ${userId} and t.kind = 'expense' and t.date between ${range.start}::date and ${range.end}::date) as spent`,
   );
   return { amount: row!.amount === null ? null : Number(row!.amount), spent: Number(row!.spent) };
@@ -51,8 +51,8 @@ export async function groupFigures(db: Executor, groupId: number, userId: number
           (select b.amount_cents from budgets b where b.group_id = ${groupId} and b.user_id is null and b.month = ${month}) as amount,
           (select b.amount_cents from budgets b where b.group_id = ${groupId} and b.user_id = ${userId} and b.month = ${month}) as my_amount,
           s.spent, s.my_spent
-        from (select coalesce(sum(t.amount_cents), 0) as spent,
-                     coalesce(sum(t.amount_cents) filter (where t.user_id = ${userId}), 0) as my_spent
+        from (select coalesce(sum(t.base_amount), 0) as spent,
+                     coalesce(sum(t.base_amount) filter (where t.user_id = ${userId}), 0) as my_spent
               from transactions t
               where t.group_id = ${groupId} and t.kind = 'expense' and t.date between ${range.start}::date and ${range.end}::date) s`,
   );

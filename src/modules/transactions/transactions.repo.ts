@@ -308,8 +308,8 @@ export async function listTotals(db: Executor, f: ListFilter): Promise<{ count: 
     db
       .select({
         count: sql<string>`count(*)`,
-        income: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'income'), 0)`,
-        expense: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'expense'), 0)`,
+        income: sql<string>`coalesce(sum(${transactions.baseAmount}) filter (where ${transactions.kind} = 'income'), 0)`,
+        expense: sql<string>`coalesce(sum(${transactions.baseAmount}) filter (where ${transactions.kind} = 'expense'), 0)`,
       })
       .from(transactions)
       .where(conditions(shape))
