@@ -197,15 +197,16 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     let cents = 0;
     const amount = typeof rec.amount === 'string' ? rec.amount.trim() : rec.amount;
     try {
-      if (currency === undefined && categorized) cents = parseAmount(amount);
+      if (currency === undefined && kind !== 'transfer' && kind !== 'adjustment') cents = parseAmount(amount);
       // an adjustment's sign is its direction
       else cents = parseMinor(amount, currency ?? CENTS, 'amount', { allowNegative: kind === 'adjustment' });
     } catch (err) {
       problems.push(err instanceof AppError ? err.message.replace(/ \(XXX\)$| in XXX$/, '') : 'amount is invalid');
     }
 
-    const category = categorized ? text(rec.category) : given(rec.category);
-    if (categorized && (category === undefined || length(category) < 1 || length(category) > 20)) problems.push('category must be 1 to 20 characters');
+    const moves = kind === 'transfer' || kind === 'adjustment';
+    const category = moves ? given(rec.category) : text(rec.category);
+    if (!moves && (category === undefined || length(category) < 1 || length(category) > 20)) problems.push('category must be 1 to 20 characters');
     if ((kind === 'transfer' || kind === 'adjustment') && category !== undefined) problems.push('a transfer or an adjustment has no category');
 
     let note = '';
