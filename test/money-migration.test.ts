@@ -38,7 +38,7 @@ describe('the migration to money accounts', () => {
         client.release();
       }
     } else {
-      database = await createDatabase({ databaseUrl: undefined, embeddedDbDir: null, blank: true });
+      database = await createDatabase({ databaseUrl: null, embeddedDbDir: null, blank: true });
       await migratePglite(database.db as never, { migrationsFolder: folder });
     }
     // yesterday's books: a Chinese-speaking user with rows, an English-speaking one without any

@@ -397,7 +397,7 @@ export interface paths {
         };
         /** The caller's profile */
         get: operations["getMe"];
-        /** Edit nickname, avatar_url, slogan or time zone */
+        /** Edit nickname, avatar_url, slogan, time zone or base currency */
         put: operations["putMe"];
         post?: never;
         delete?: never;
@@ -522,6 +522,179 @@ export interface paths {
         post?: never;
         /** Delete a transaction (owner only) */
         delete: operations["deleteTransactionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's accounts with their balances, and the net worth
+         * @description Ordered by sort, then id. Archived accounts are left out unless `include_archived=true` (they still count in `net_worth`). With `date`: balances as of the end of that day (the opening balance counts from its opening date). Net worth: each account's balance converted into the base currency at the latest rate dated on or before the day (today by default), rounded half away from zero per account, then summed; accounts without a rate are left out and their currencies listed in `missing_rates`.
+         */
+        get: operations["getAccounts"];
+        put?: never;
+        /**
+         * Open an account
+         * @description Name 1 to 30 characters; `currency` an ISO 4217 code (default: the base currency); `opening_balance` with at most the currency's decimals (may be negative); `opening_date` defaults to today. `is_default: true` makes it the default account. More than 100 accounts: 42201. Placed last.
+         */
+        post: operations["postAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/net-worth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Net worth at the end of each month
+         * @description The last `months` months, oldest first, the current one as of today. Each account is converted at the latest rate dated on or before the end of the month (when there is none so early, the earliest one known).
+         */
+        get: operations["getAccountsNetWorth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/sort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the accounts
+         * @description `ids` must hold every one of the caller's accounts (archived included), each once (anything else: 40001). Applied in one transaction.
+         */
+        put: operations["putAccountsSort"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One account with its balance (optionally as of the end of `date`) */
+        get: operations["getAccountsById"];
+        /**
+         * Change an account
+         * @description Any subset of the fields. The currency only while the account has no transactions (42201). `is_default: true` moves the default here; the default account cannot be archived (42201). `archived: true` hides it from the list, never from history or net worth.
+         */
+        put: operations["putAccountsById"];
+        post?: never;
+        /**
+         * Delete an account without transactions
+         * @description An account with transactions (42201) can be archived or merged into another; the default account cannot be deleted (42201).
+         */
+        delete: operations["deleteAccountsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge the account into another of the same currency
+         * @description In one transaction: every row moves to `target_id`, transfers between the two are removed (their fees stay as expenses), opening balances add up, the account is deleted (the default passes to the target). Another currency: 42201; not one of your accounts or the same: 40001.
+         */
+        post: operations["postAccountsByIdMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's rows with the running balance
+         * @description Newest first; `balance` is the balance after the row, opening balance included, counting rows in (date, id) order.
+         */
+        get: operations["getAccountsByIdLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile the balance with what the bank shows
+         * @description `balance` is what the bank shows at the end of `date` (default today). The difference to the computed balance of that day is booked as an `adjustment` row (signed, no category, never in statistics or budgets); `adjustment` is null when they already agree.
+         */
+        post: operations["postAccountsByIdReconcile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's exchange rates
+         * @description Each: on `date`, one unit of `currency` is worth `rate` units of the base currency (an exact decimal string). Newest first. A row in another currency is converted once, at the latest rate dated on or before its date (or one given with it), rounded half away from zero.
+         */
+        get: operations["getRates"];
+        /**
+         * Set or delete rates by hand
+         * @description Each item sets the rate of a currency on a date (replacing a fetched one), or deletes it with `rate: null`. All or none. The base currency, an unknown code, a rate that is not a positive decimal with at most 12 decimals: 40001. Transactions already booked keep the rate they were booked with.
+         */
+        put: operations["putRates"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1700,17 +1873,24 @@ export interface components {
         /** Transaction */
         Transaction: {
             id: number;
-            kind: "expense" | "income";
-            /** @description major units, e.g. 12.5 */
+            kind: "expense" | "income" | "transfer" | "adjustment";
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction */
             amount: number;
-            category_id: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            account_id: number | null;
+            to_account_id: number | null;
+            to_amount: number | null;
+            rate: string | null;
+            parent_id: number | null;
+            category_id: number | null;
             category: {
                 id: number;
                 name: string;
                 /** @description #RRGGBB */
                 color: string;
                 kind: "expense" | "income";
-            };
+            } | null;
             note: string;
             /** @description YYYY-MM-DD */
             date: string;
@@ -1742,15 +1922,153 @@ export interface components {
             list: components["schemas"]["Transaction"][];
             total: number;
             sums: {
-                /** @description income total of the whole filtered result */
+                /** @description income total of the whole filtered result, in the base currency (base amounts fixed at booking) */
                 income: number;
-                /** @description expense total of the whole filtered result */
+                /** @description expense total of the whole filtered result, in the base currency (transfers and adjustments never count) */
                 expense: number;
                 /** @description income - expense */
                 balance: number;
                 /** @description number of transactions in the whole filtered result */
                 count: number;
             };
+        };
+        /** Account */
+        Account: {
+            id: number;
+            name: string;
+            /** @description cash, debit_card, credit_card, e_wallet, investment, loan or other */
+            type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description major units of `currency` */
+            opening_balance: number;
+            /** @description YYYY-MM-DD */
+            opening_date: string;
+            /** @description major units of `currency`: opening balance + incomes - expenses - transfers out + transfers in ± adjustments (as of `date` when asked for one) */
+            balance: number;
+            balance_in_base: number | null;
+            archived: boolean;
+            /** @description the account a transaction goes to when none is named; exactly one per user */
+            is_default: boolean;
+            sort: number;
+            /** @description #RRGGBB */
+            color: string;
+            icon: string;
+            note: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** AccountList */
+        AccountList: {
+            list: components["schemas"]["Account"][];
+            /** @description ISO 4217 currency code */
+            base_currency: string;
+            /** @description major units of the base currency: the sum over every account (archived ones included) of its balance converted at the latest rate on or before the date, each rounded half away from zero to the minor unit */
+            net_worth: number;
+            /** @description currencies of accounts left out of net_worth because there is no rate for them */
+            missing_rates: string[];
+        };
+        /** NetWorthHistory */
+        NetWorthHistory: {
+            /** @description ISO 4217 currency code */
+            base_currency: string;
+            /** @description oldest first */
+            list: {
+                /** @description YYYY-MM */
+                month: string;
+                /** @description at the end of the month (today for the current one), major units of the base currency */
+                net_worth: number;
+                missing_rates: string[];
+            }[];
+        };
+        /** LedgerEntry */
+        LedgerEntry: {
+            id: number;
+            kind: "expense" | "income" | "transfer" | "adjustment";
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            account_id: number | null;
+            to_account_id: number | null;
+            to_amount: number | null;
+            rate: string | null;
+            parent_id: number | null;
+            category_id: number | null;
+            category: {
+                id: number;
+                name: string;
+                /** @description #RRGGBB */
+                color: string;
+                kind: "expense" | "income";
+            } | null;
+            note: string;
+            /** @description YYYY-MM-DD */
+            date: string;
+            group_id: number | null;
+            tags: {
+                id: number;
+                name: string;
+            }[];
+            user_id: number;
+            owner: {
+                id: number;
+                nickname: string;
+                avatar_url: string | null;
+            };
+            recurring_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /** @description what the row did to this account's balance, in major units of the account's currency */
+            delta: number;
+            /** @description the running balance after the row (opening balance included), rows in (date, id) order */
+            balance: number;
+        };
+        /** Ledger */
+        Ledger: {
+            /** @description newest first (date, then id, descending) */
+            list: components["schemas"]["LedgerEntry"][];
+            total: number;
+            account: components["schemas"]["Account"];
+        };
+        /** Reconciliation */
+        Reconciliation: {
+            account: components["schemas"]["Account"];
+            adjustment: components["schemas"]["Transaction"] | null;
+        };
+        /** ExchangeRate */
+        ExchangeRate: {
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description YYYY-MM-DD */
+            date: string;
+            /** @description exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; positive, at most 12 decimals */
+            rate: string;
+            source: "manual" | "fetched";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** ExchangeRateList */
+        ExchangeRateList: {
+            /** @description newest first, then by currency */
+            list: components["schemas"]["ExchangeRate"][];
+            total: number;
+            /** @description ISO 4217 currency code */
+            base_currency: string;
         };
         /** Tag */
         Tag: {
@@ -2067,6 +2385,14 @@ export interface components {
 export type SchemaError = components['schemas']['Error'];
 export type SchemaTransaction = components['schemas']['Transaction'];
 export type SchemaTransactionList = components['schemas']['TransactionList'];
+export type SchemaAccount = components['schemas']['Account'];
+export type SchemaAccountList = components['schemas']['AccountList'];
+export type SchemaNetWorthHistory = components['schemas']['NetWorthHistory'];
+export type SchemaLedgerEntry = components['schemas']['LedgerEntry'];
+export type SchemaLedger = components['schemas']['Ledger'];
+export type SchemaReconciliation = components['schemas']['Reconciliation'];
+export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
+export type SchemaExchangeRateList = components['schemas']['ExchangeRateList'];
 export type SchemaTag = components['schemas']['Tag'];
 export type SchemaFilterCriteria = components['schemas']['FilterCriteria'];
 export type SchemaSavedFilter = components['schemas']['SavedFilter'];
@@ -5103,6 +5429,8 @@ export interface operations {
                         last_sign_in_at: string | null;
                         /** @description failed password sign-ins since the sign-in before the current one */
                         failed_sign_ins: number;
+                        /** @description ISO 4217 code statistics, budgets and net worth are in */
+                        base_currency: string;
                     };
                 };
             };
@@ -5196,6 +5524,8 @@ export interface operations {
                     /** @description 0 to 60 characters after trimming */
                     slogan?: string;
                     timezone?: string | null;
+                    /** @description ISO 4217 code. Only while you have no transactions and no exchange rates (else 42201): stored base amounts and rates are in the old base currency and would silently change meaning. Accounts in the old base currency with a zero opening balance (the starting cash account) follow. */
+                    base_currency?: string;
                 };
             };
         };
@@ -5226,6 +5556,8 @@ export interface operations {
                         last_sign_in_at: string | null;
                         /** @description failed password sign-ins since the sign-in before the current one */
                         failed_sign_ins: number;
+                        /** @description ISO 4217 code statistics, budgets and net worth are in */
+                        base_currency: string;
                     };
                 };
             };
@@ -5942,7 +6274,8 @@ export interface operations {
                 startDate?: string;
                 /** @description YYYY-MM-DD, inclusive */
                 endDate?: string;
-                kind?: "expense" | "income" | "all";
+                /** @description one kind, or all (default) */
+                kind?: "expense" | "income" | "transfer" | "adjustment" | "all";
                 /** @description comma list of category ids, any of */
                 category_ids?: string;
                 /** @description comma list of tag ids, any of */
@@ -6065,10 +6398,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    kind: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description expense or income (with `category_id`), or transfer (with `to_account_id`); adjustments come from reconciling an account */
+                    kind: "expense" | "income" | "transfer";
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount: number | string;
-                    category_id: number;
+                    category_id?: number;
+                    account_id?: number;
+                    to_account_id?: number;
+                    /** @description transfer: what the receiving account gets, in its currency; required when the currencies differ, else equal to amount */
+                    to_amount?: number | string;
+                    /** @description transfer: a fee in the sending account's currency, booked as an expense of `fee_category_id` that goes with the transfer */
+                    fee?: number | string;
+                    fee_category_id?: number;
+                    /** @description base currency units per unit of the account's currency, exact decimal; default: your latest rate on or before `date`. Ignored in the base currency. */
+                    rate?: string | number;
                     /** @description YYYY-MM-DD */
                     date: string;
                     /** @description 0 to 200 characters after trimming */
@@ -6306,9 +6649,17 @@ export interface operations {
             content: {
                 "application/json": {
                     kind?: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount?: number | string;
                     category_id?: number;
+                    account_id?: number;
+                    to_account_id?: number;
+                    /** @description transfer only */
+                    to_amount?: number | string;
+                    fee?: (number | string) | null;
+                    fee_category_id?: number;
+                    /** @description base currency units per unit of the account's currency, exact decimal; default: your latest rate on or before `date`. Ignored in the base currency. */
+                    rate?: string | number;
                     /** @description YYYY-MM-DD */
                     date?: string;
                     /** @description 0 to 200 characters after trimming */
@@ -6495,6 +6846,1478 @@ export interface operations {
             };
             /** @description conflict (40901, 40902, 40903) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccounts: {
+        parameters: {
+            query?: {
+                /** @description also list archived accounts (they always count in net worth) */
+                include_archived?: boolean;
+                /** @description YYYY-MM-DD */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 30 characters after trimming */
+                    name: string;
+                    /** @description cash, debit_card, credit_card, e_wallet, investment, loan or other */
+                    type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                    /** @description ISO 4217 code; default: the base currency */
+                    currency?: string;
+                    /** @description major units of the account's currency, may be negative (a card's debt), at most as many decimals as the currency has */
+                    opening_balance?: number | string;
+                    /** @description YYYY-MM-DD */
+                    opening_date?: string;
+                    /** @description #RRGGBB */
+                    color?: string;
+                    /** @description at most 50 characters */
+                    icon?: string;
+                    /** @description 0 to 200 characters after trimming */
+                    note?: string;
+                    /**
+                     * @description make it the default account (the previous default stops being one)
+                     * @enum {boolean}
+                     */
+                    is_default?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountsNetWorth: {
+        parameters: {
+            query?: {
+                /** @description how many months, ending with the current one */
+                months?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetWorthHistory"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountsSort: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description every one of the caller's accounts (archived included), each once, in the new order */
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountsById: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                date?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 30 characters after trimming */
+                    name?: string;
+                    /** @description cash, debit_card, credit_card, e_wallet, investment, loan or other */
+                    type?: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                    /** @description only while the account has no transactions (else 42201) */
+                    currency?: string;
+                    /** @description major units of the account's currency, may be negative (a card's debt), at most as many decimals as the currency has */
+                    opening_balance?: number | string;
+                    /** @description YYYY-MM-DD */
+                    opening_date?: string;
+                    /** @description #RRGGBB */
+                    color?: string;
+                    /** @description at most 50 characters */
+                    icon?: string;
+                    /** @description 0 to 200 characters after trimming */
+                    note?: string;
+                    /** @description the default account cannot be archived (42201) */
+                    archived?: boolean;
+                    /**
+                     * @description make it the default account; to change the default, set it on another account
+                     * @enum {boolean}
+                     */
+                    is_default?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountsByIdMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    target_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description transactions moved to the target account */
+                        moved: number;
+                        /** @description transfers between the two accounts, removed (their fees stay as expenses of the target) */
+                        removed_transfers: number;
+                        account: components["schemas"]["Account"];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountsByIdLedger: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 to 1,000,000 */
+                page?: number;
+                /** @description rows per page, 1 to 100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ledger"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountsByIdReconcile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description major units of the account's currency, may be negative (a card's debt), at most as many decimals as the currency has */
+                    balance: number | string;
+                    /** @description YYYY-MM-DD */
+                    date?: string;
+                    /** @description 0 to 200 characters after trimming */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reconciliation"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRates: {
+        parameters: {
+            query?: {
+                /** @description one currency */
+                currency?: string;
+                /** @description YYYY-MM-DD */
+                startDate?: string;
+                /** @description YYYY-MM-DD */
+                endDate?: string;
+                /** @description page number, from 1 to 1,000,000 */
+                page?: number;
+                /** @description rows per page, 1 to 100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeRateList"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rates: {
+                        /** @description ISO 4217 code other than the base currency */
+                        currency: string;
+                        /** @description YYYY-MM-DD */
+                        date: string;
+                        rate: (string | number) | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        written: number;
+                        deleted: number;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14375,7 +16198,7 @@ export interface operations {
             content: {
                 "application/json": {
                     kind: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount: number | string;
                     category_id: number;
                     /** @description 0 to 200 characters after trimming */
@@ -14530,7 +16353,7 @@ export interface operations {
             content: {
                 "application/json": {
                     kind?: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount?: number | string;
                     category_id?: number;
                     /** @description 0 to 200 characters after trimming */
