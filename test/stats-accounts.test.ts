@@ -129,7 +129,7 @@ describe('statistics, budgets and list sums with accounts, transfers and adjustm
     assert.ok(l.list.some((r: Json) => r.kind === 'adjustment'));
   });
 
-  it('filters by account (the caller\'s own: another user\'s is 40401)', async () => {
+  it('filters by account (the caller\'s own: another user\'s is 40001, like any reference)', async () => {
     const b: Json = expectOk(await asAlice.get(`/api/stats/overview?${M}&account_id=${bank}`));
     assert.deepEqual([b.income, b.expense, b.count], [1000, 52, 3]);
     const w: Json = expectOk(await asAlice.get(`/api/stats/category-share?${M}&account_id=${wallet}`));
@@ -139,8 +139,8 @@ describe('statistics, budgets and list sums with accounts, transfers and adjustm
     );
     const c: Json = expectOk(await asAlice.get(`/api/stats/summary?${M}&account_id=${cash}`));
     assert.deepEqual([c.overview.expense, c.overview.income, c.max.transaction.amount], [100, 0, 100]);
-    assertError(await asAlice.get(`/api/stats/overview?${M}&account_id=${bobBank}`), 404, 40401);
-    assertError(await asAlice.get(`/api/stats/overview?${M}&account_id=2147483000`), 404, 40401);
+    assertError(await asAlice.get(`/api/stats/overview?${M}&account_id=${bobBank}`), 400, 40001);
+    assertError(await asAlice.get(`/api/stats/overview?${M}&account_id=2147483000`), 400, 40001);
     assertError(await asAlice.get(`/api/stats/overview?${M}&account_id=${bank}&group_id=${groupId}`), 400, 40001);
     assertError(await asAlice.get(`/api/stats/overview?${M}&account_id=abc`), 400, 40001);
   });

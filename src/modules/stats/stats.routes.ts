@@ -7,7 +7,7 @@ import { createStatsService } from './stats.service.ts';
 const COMMON =
   'Query: `period` week|month (default)|year around `date` (default today in the caller\'s zone), `type` expense (default)|income, ' +
   '`group_id` (members only, 40302: every member\'s transactions of that group), `tag_id` (one of the caller\'s tags, else 40001). ' +
-  "`account_id` (one of the caller's accounts, else 40401; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. " +
+  "`account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. " +
   "Without `group_id` the caller's own transactions count, those recorded in groups included. " +
   'Only income and expense count: transfers between accounts and balance adjustments never do. ' +
   "Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.";

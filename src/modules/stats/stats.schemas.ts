@@ -22,7 +22,7 @@ export const StatsQuery = Type.Object({
     Type.Integer({
       minimum: 1,
       maximum: 2147483647,
-      description: "only transactions of this account (one of the caller's accounts, else 40401); personal view only (with group_id: 40001)",
+      description: "only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001)",
     }),
   ),
   user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'one member of the group (group view only: without group_id 40001)' })),
