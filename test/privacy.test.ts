@@ -49,6 +49,8 @@ interface IdRoute {
 /** Routes whose path parameter is not a private row's id, and why. */
 const NOT_PRIVATE: Record<string, string> = {
   'GET /api/avatars/{key}': 'public by contract: stored images under generated names',
+  'GET /api/budgets/{month}': "a month, not a resource: always the caller's own budget",
+  'PUT /api/budgets/{month}': "a month, not a resource: always the caller's own budget",
 };
 
 describe('privacy across users', () => {
@@ -530,10 +532,19 @@ describe('privacy across users', () => {
       assertField(await B.post('/api/auth/passkeys/register/verify', foreignCredential({ clientDataJSON: clientData, attestationObject: 'AA' })), 'credential', 'passkey registration');
     cases['POST /api/auth/passkeys/login/verify b.credential.id'] = async () =>
       assertError(await B.post('/api/auth/passkeys/login/verify', foreignCredential({ clientDataJSON: clientData, authenticatorData: 'AA', signature: 'AA' })), 401, 40106, 'passkey sign-in');
-    for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary']) {
+    const adaAccount = ok<{ list: { id: number }[] }>(await A.get('/api/accounts'), 200).list[0]!.id;
+    for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary', 'accounts']) {
       cases[`GET /api/stats/${path} q.tag_id`] = async () => assertField(await B.get(`/api/stats/${path}?tag_id=${tagA.id}&date=2025-06-10`), 'tag_id', `stats ${path}`);
-      cases[`GET /api/stats/${path} q.group_id`] = async () => assertError(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 403, 40302, `stats ${path}`);
+      cases[`GET /api/stats/${path} q.account_id`] = async () => assertField(await B.get(`/api/stats/${path}?account_id=${adaAccount}&date=2025-06-10`), 'account_id', `stats ${path}`);
+      // a member filter outside a group view, and Ada in Ben's own group view, show nothing of Ada's
+      cases[`GET /api/stats/${path} q.user_id`] = async () => assertField(await B.get(`/api/stats/${path}?user_id=${ada.id}&date=2025-06-10`), 'user_id', `stats ${path}`);
+      cases[`GET /api/stats/${path} q.group_id`] =
+        path === 'accounts'
+          ? async () => assertField(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 'group_id', `stats ${path}`)
+          : async () => assertError(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 403, 40302, `stats ${path}`);
     }
+    // (a reference inside an array item is not listed by the document walk: checked here on its own)
+    assertError(await B.put('/api/budgets/2025-06', { categories: [{ category_id: catA.id, amount: 1 }] }), 400, 40001, 'category budget');
 
     // the table covers every reference field of every non-administrator route
     const expected: string[] = [];

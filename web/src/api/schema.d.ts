@@ -901,7 +901,7 @@ export interface paths {
         };
         /**
          * Income, expense, balance, count and daily average of a period
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsOverview"];
         put?: never;
@@ -921,7 +921,7 @@ export interface paths {
         };
         /**
          * The `type` total of a period by category
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsCategoryShare"];
         put?: never;
@@ -941,7 +941,7 @@ export interface paths {
         };
         /**
          * The `type` total per day (week, month) or per month (year), zero-filled
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsTrend"];
         put?: never;
@@ -961,7 +961,7 @@ export interface paths {
         };
         /**
          * The largest single transaction of `type` in the period
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsMax"];
         put?: never;
@@ -981,9 +981,29 @@ export interface paths {
         };
         /**
          * Income and expense of the period against the period just before
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included. A change percent is null when the previous value is 0.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them. A change percent is null when the previous value is 0.
          */
         get: operations["getStatsCompare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stats/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Income and expense of a period by account
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them. Personal view only: `group_id` is 40001 (a group view is split by member with `user_id`).
+         */
+        get: operations["getStatsAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1001,7 +1021,7 @@ export interface paths {
         };
         /**
          * Overview, category share, trend, max and compare in one response
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included. Each part is exactly what its own operation answers.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them. Each part is exactly what its own operation answers.
          */
         get: operations["getStatsSummary"];
         put?: never;
@@ -1021,7 +1041,7 @@ export interface paths {
         };
         /**
          * A month's budget and spending
-         * @description Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month. With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. Amounts not set are null, never 0.
+         * @description Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month in the base currency (GET /api/budgets/{month} adds the category lines and carry-over). With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. Amounts not set are null, never 0.
          */
         get: operations["getBudget"];
         /**
@@ -1029,6 +1049,30 @@ export interface paths {
          * @description `amount: null` clears. With `group_id` only the group owner may set it (40302), and not in a dissolved group (40902). Answers as GET for that month (the group view with `group_id`).
          */
         put: operations["putBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budgets/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's personal budget of a month, in total and per category
+         * @description Amounts in the caller's base currency (`currency`), spending is expense only (each row's base amount fixed at booking; transfers and adjustments never count), group rows of the caller included. `amount`/`remaining` are null when no month total is set. Carry-over: a total or a category line marked `carry_over` passes what remains of it at the month's end (only a positive remainder; overspending is not taken from the next month) to the same budget of the next month, where it shows as `carried_in` and adds to `remaining` (and, per category, to `available`); chains of consecutive carrying months are followed back up to 120 months. `categories` lists the month's category lines, each with its own spent and remaining, independent of the total.
+         */
+        get: operations["getBudgetsByMonth"];
+        /**
+         * Set the caller's personal budget of a month: total, carry-over and per-category lines
+         * @description Every part is optional and left as it is when absent, all written in one transaction. `amount`: the month total (null clears it, its carry-over flag with it). `carry_over`: whether what remains of the total at the month's end carries into the next month (true without a total: 40001). `categories`: `[{category_id, amount, carry_over?}]` REPLACES the month's category lines (an empty array removes them; at most 200); each category_id must be one of the caller's expense categories, named once (else 40001). Amounts are in the base currency, positive, with its decimals (else 40001). Group budgets are set with PUT /api/budget as before. Answers as GET.
+         */
+        put: operations["putBudgetsByMonth"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1769,7 +1813,7 @@ export interface paths {
         };
         /**
          * Download the caller's transactions as a CSV or JSON file (streamed)
-         * @description Authorized by `Authorization: Bearer <access token>`, or by `?token=` holding an access token or the token of POST /api/export/prepare (whose parameters then win over the query; startDate and endDate may then be left out). A bad, expired or foreign token: 40101. The caller's own transactions (including those recorded in groups) from startDate to endDate inclusive, of `type` (expense, income or all, default all), ordered by date then id. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at`; amount a plain decimal with two places (`12.50`), tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC. A text cell (category, note, tags) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Answered with Content-Disposition: attachment; filename="transactions-<startDate>-<endDate>.<csv|json>", Cache-Control: no-store and Referrer-Policy: no-referrer. The file is streamed page by page: memory does not grow with the number of rows.
+         * @description Authorized by `Authorization: Bearer <access token>`, or by `?token=` holding an access token or the token of POST /api/export/prepare (whose parameters then win over the query; startDate and endDate may then be left out). A bad, expired or foreign token: 40101. The caller's own transactions (including those recorded in groups) from startDate to endDate inclusive, of `type` (expense, income, transfer, adjustment or all, default all), ordered by date then id. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` CNY, `1200` JPY; an adjustment's amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC, `account` the name of the account the money left or arrived in (empty for a group row recorded for another payer), `currency` its ISO 4217 code, `to_account` and `to_amount` (in the receiving account's currency) for transfers only, `rate` the base-currency units per unit of `currency` used at booking (empty in the base currency). A transfer's fee is an expense row of its own. A text cell (category, note, tags, accounts) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Answered with Content-Disposition: attachment; filename="transactions-<startDate>-<endDate>.<csv|json>", Cache-Control: no-store and Referrer-Policy: no-referrer. The file is streamed page by page: memory does not grow with the number of rows.
          */
         get: operations["getExport"];
         put?: never;
@@ -1791,7 +1835,7 @@ export interface paths {
         put?: never;
         /**
          * Import transactions from a CSV or JSON file (multipart field `file`)
-         * @description The file as the export writes it. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at`; amount a plain decimal with two places (`12.50`), tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC. A text cell (category, note, tags) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Import reads UTF-8 (with or without BOM) and GB18030/GBK, recognised from the bytes, and CSV or JSON, recognised from the content. CSV needs a header row naming at least date, kind, amount and category (note, tags, group_id, created_at optional, other columns ignored; the `'` formula prefix is removed). At most 20 MiB and 100000 rows (more: 41301). A file that is not CSV or JSON at all: 40001. All or nothing: any invalid row answers 422 code 42203 with `errors: [{row, message}]` listing every bad row (row 1 = the first data row) and nothing is written. A row counts as a duplicate (skipped) while the caller already has as many transactions with the same date, kind, amount, category and note as the file holds so far; so importing the same file twice, or one's own export, adds nothing. Unknown category names are created with the row's kind (refused past 200 categories per user), unknown tag names are created. A group_id is kept only when the caller is a member of that live group; otherwise the row is imported as personal. created_at is kept when given, else the import time. `?dry_run=true` answers 200 with what a real run would do and writes nothing: with invalid rows, `imported: 0, skipped: 0` and the `errors`. An optional Idempotency-Key header (1 to 64 visible characters) replays the first answer for the same file and dry_run.
+         * @description The file as the export writes it. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` CNY, `1200` JPY; an adjustment's amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC, `account` the name of the account the money left or arrived in (empty for a group row recorded for another payer), `currency` its ISO 4217 code, `to_account` and `to_amount` (in the receiving account's currency) for transfers only, `rate` the base-currency units per unit of `currency` used at booking (empty in the base currency). A transfer's fee is an expense row of its own. A text cell (category, note, tags, accounts) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Import reads UTF-8 (with or without BOM) and GB18030/GBK, recognised from the bytes, and CSV or JSON, recognised from the content. CSV needs a header row naming at least date, kind, amount and category (note, tags, group_id, created_at, account, currency, to_account, to_amount and rate optional, other columns ignored; the `'` formula prefix is removed). A file without the account columns still imports: its rows go to the default account, amounts in its currency. An `account` (or `to_account`) name the caller does not have is CREATED by the import (type other, in the row's `currency`, else the base currency, opening balance 0 on the date of its first row) and the answer's `accounts_created` names it; archived accounts are matched by name as well. Row errors of the money columns: a `currency` other than its account's, more decimals than that currency has, a row in a foreign currency without `rate` and without a rate in the caller's rates on or before its date, a transfer without to_account, to the same account, or between currencies without to_amount, a category on a transfer or an adjustment, a transfer or an adjustment in a group. At most 20 MiB and 100000 rows (more: 41301). A file that is not CSV or JSON at all: 40001. All or nothing: any invalid row answers 422 code 42203 with `errors: [{row, message}]` listing every bad row (row 1 = the first data row) and nothing is written. A row counts as a duplicate (skipped) while the caller already has as many transactions with the same date, kind, amount, category, note and account as the file holds so far; so importing the same file twice, or one's own export, adds nothing. Unknown category names are created with the row's kind (refused past 200 categories per user), unknown tag names are created. A group_id is kept only when the caller is a member of that live group; otherwise the row is imported as personal. created_at is kept when given, else the import time. `?dry_run=true` answers 200 with what a real run would do and writes nothing: with invalid rows, `imported: 0, skipped: 0` and the `errors`. An optional Idempotency-Key header (1 to 64 visible characters) replays the first answer for the same file and dry_run.
          */
         post: operations["postImport"];
         delete?: never;
@@ -2156,20 +2200,20 @@ export interface components {
             start: string;
             /** @description YYYY-MM-DD */
             end: string;
-            /** @description income total of the period, major units */
+            /** @description income total of the period, major units of the caller's base currency */
             income: number;
-            /** @description expense total of the period, major units */
+            /** @description expense total of the period, major units of the caller's base currency */
             expense: number;
-            /** @description income - expense, major units */
+            /** @description income - expense, major units of the caller's base currency */
             balance: number;
             /** @description transactions of both kinds in the period */
             count: number;
-            /** @description the `type` total divided by the period's days up to today (all days for a past period, at least 1), major units */
+            /** @description the `type` total divided by the period's days up to today (all days for a past period, at least 1), major units of the caller's base currency */
             daily_average: number;
         };
         /** StatsCategoryShare */
         StatsCategoryShare: {
-            /** @description the `type` total of the period, major units */
+            /** @description the `type` total of the period, major units of the caller's base currency */
             total: number;
             /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
             list: {
@@ -2179,7 +2223,7 @@ export interface components {
                 name: string;
                 /** @description #RRGGBB */
                 color: string;
-                /** @description the category total, major units */
+                /** @description the category total, major units of the caller's base currency */
                 amount: number;
                 count: number;
                 /** @description share of the total, 0 to 100 with 2 decimals */
@@ -2193,7 +2237,7 @@ export interface components {
             list: {
                 /** @description YYYY-MM-DD per day (week, month) or YYYY-MM per month (year) */
                 date: string;
-                /** @description the `type` total of that day or month, major units */
+                /** @description the `type` total of that day or month, major units of the caller's base currency */
                 amount: number;
                 count: number;
             }[];
@@ -2212,9 +2256,9 @@ export interface components {
                 start: string;
                 /** @description YYYY-MM-DD */
                 end: string;
-                /** @description income total, major units */
+                /** @description income total, major units of the caller's base currency */
                 income: number;
-                /** @description expense total, major units */
+                /** @description expense total, major units of the caller's base currency */
                 expense: number;
             };
             previous: {
@@ -2222,15 +2266,49 @@ export interface components {
                 start: string;
                 /** @description YYYY-MM-DD */
                 end: string;
-                /** @description income total, major units */
+                /** @description income total, major units of the caller's base currency */
                 income: number;
-                /** @description expense total, major units */
+                /** @description expense total, major units of the caller's base currency */
                 expense: number;
             };
             change: {
                 income_percent: number | null;
                 expense_percent: number | null;
             };
+        };
+        /** StatsByAccount */
+        StatsByAccount: {
+            /** @description YYYY-MM-DD */
+            start: string;
+            /** @description YYYY-MM-DD */
+            end: string;
+            /** @description ISO 4217 currency code */
+            base_currency: string;
+            /** @description income total of the period over all accounts, major units of the caller's base currency */
+            income: number;
+            /** @description expense total of the period over all accounts, major units of the caller's base currency */
+            expense: number;
+            /** @description one line per account with income or expense in the period, in the accounts' order; transfers and adjustments never count */
+            list: {
+                account_id: number;
+                name: string;
+                type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                /** @description ISO 4217 currency code */
+                currency: string;
+                /** @description #RRGGBB */
+                color: string;
+                archived: boolean;
+                /** @description income booked in this account (converted at booking time), major units of the caller's base currency */
+                income: number;
+                /** @description expense booked in this account (a transfer fee included), major units of the caller's base currency */
+                expense: number;
+                /** @description income - expense of the period (not the account balance), major units of the caller's base currency */
+                balance: number;
+                /** @description income and expense rows of the account in the period */
+                count: number;
+                /** @description the account's share of the expense total, 0 to 100 with 2 decimals */
+                expense_percent: number;
+            }[];
         };
         /** StatsSummary */
         StatsSummary: {
@@ -2240,12 +2318,15 @@ export interface components {
             max: components["schemas"]["StatsMax"];
             compare: components["schemas"]["StatsCompare"];
         };
-        /** PersonalBudget */
-        PersonalBudget: {
+        /**
+         * MonthBudget
+         * @description the month total only; GET /api/budgets/{month} has the category lines and carry-over
+         */
+        MonthBudget: {
             /** @description YYYY-MM */
             month: string;
             amount: number | null;
-            /** @description the caller's own expense that month (group ones included), major units */
+            /** @description the caller's own expense that month (group ones included; transfers and adjustments never count), major units */
             spent: number;
             remaining: number | null;
         };
@@ -2260,6 +2341,57 @@ export interface components {
             myAmount: number | null;
             /** @description the caller's own expense in that group that month */
             mySpent: number;
+        };
+        /** CategoryBudgetLine */
+        CategoryBudgetLine: {
+            category_id: number;
+            name: string;
+            /** @description #RRGGBB */
+            color: string;
+            /** @description this category's budget for the month, major units of the base currency */
+            amount: number;
+            /** @description what remains of this line at the month's end is added to the same category's line of the next month */
+            carry_over: boolean;
+            /** @description what the line of the month before carried into this one (0 when none; never negative) */
+            carried_in: number;
+            /** @description amount + carried_in */
+            available: number;
+            /** @description the caller's expense in this category that month (transfers and adjustments never count) */
+            spent: number;
+            /** @description available - spent (negative when over budget) */
+            remaining: number;
+            /** @description spent as a share of available, 2 decimals; above 100 when over budget */
+            percent: number;
+        };
+        /** PersonalBudget */
+        PersonalBudget: {
+            /** @description YYYY-MM */
+            month: string;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            amount: number | null;
+            /** @description the caller's own expense that month (group ones included; transfers and adjustments never count), in the base currency */
+            spent: number;
+            remaining: number | null;
+            /** @description what remains of the month total at the month's end is added to the next month's total */
+            carry_over: boolean;
+            /** @description what the month before carried into this month's total (0 when none) */
+            carried_in: number;
+            /** @description the month's budget per expense category, in the categories' order; independent of the total */
+            categories: components["schemas"]["CategoryBudgetLine"][];
+        };
+        /** MonthBudgetBody */
+        MonthBudgetBody: {
+            amount?: (number | string) | null;
+            carry_over?: boolean;
+            /** @description replaces every category line of the month (an empty array removes them all) */
+            categories?: {
+                category_id: number;
+                /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
+                amount: number | string;
+                /** @default false */
+                carry_over: boolean;
+            }[];
         };
         /**
          * Group
@@ -2351,6 +2483,8 @@ export interface components {
                 row: number;
                 message: string;
             }[];
+            /** @description names of the accounts the import created (or, in a dry run, would create); absent when none */
+            accounts_created?: string[];
         };
         /** RecurringRule */
         RecurringRule: {
@@ -2404,9 +2538,13 @@ export type SchemaStatsCategoryShare = components['schemas']['StatsCategoryShare
 export type SchemaStatsTrend = components['schemas']['StatsTrend'];
 export type SchemaStatsMax = components['schemas']['StatsMax'];
 export type SchemaStatsCompare = components['schemas']['StatsCompare'];
+export type SchemaStatsByAccount = components['schemas']['StatsByAccount'];
 export type SchemaStatsSummary = components['schemas']['StatsSummary'];
-export type SchemaPersonalBudget = components['schemas']['PersonalBudget'];
+export type SchemaMonthBudget = components['schemas']['MonthBudget'];
 export type SchemaGroupBudget = components['schemas']['GroupBudget'];
+export type SchemaCategoryBudgetLine = components['schemas']['CategoryBudgetLine'];
+export type SchemaPersonalBudget = components['schemas']['PersonalBudget'];
+export type SchemaMonthBudgetBody = components['schemas']['MonthBudgetBody'];
 export type SchemaGroup = components['schemas']['Group'];
 export type SchemaNotification = components['schemas']['Notification'];
 export type SchemaFeedback = components['schemas']['Feedback'];
@@ -10201,6 +10339,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -10304,6 +10446,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -10407,6 +10553,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -10510,6 +10660,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -10613,6 +10767,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -10703,6 +10861,113 @@ export interface operations {
             };
         };
     };
+    getStatsAccounts: {
+        parameters: {
+            query?: {
+                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
+                period?: "week" | "month" | "year";
+                /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
+                date?: string;
+                /** @description expense (default) or income; anything else is 40001 */
+                type?: "expense" | "income";
+                /** @description a group's view: every member's transactions of that group (members only, else 40302) */
+                group_id?: number;
+                /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
+                tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsByAccount"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getStatsSummary: {
         parameters: {
             query?: {
@@ -10716,6 +10981,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -10826,7 +11095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PersonalBudget"] | components["schemas"]["GroupBudget"];
+                    "application/json": components["schemas"]["MonthBudget"] | components["schemas"]["GroupBudget"];
                 };
             };
             /** @description validation failed (40001) */
@@ -10927,7 +11196,237 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PersonalBudget"] | components["schemas"]["GroupBudget"];
+                    "application/json": components["schemas"]["MonthBudget"] | components["schemas"]["GroupBudget"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBudgetsByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description YYYY-MM */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalBudget"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putBudgetsByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description YYYY-MM */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonthBudgetBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalBudget"];
                 };
             };
             /** @description validation failed (40001) */
@@ -15723,8 +16222,8 @@ export interface operations {
                     startDate: string;
                     /** @description YYYY-MM-DD */
                     endDate: string;
-                    /** @description default all */
-                    type?: "expense" | "income" | "all";
+                    /** @description default all (every kind: expense, income, transfer and adjustment rows) */
+                    type?: "expense" | "income" | "transfer" | "adjustment" | "all";
                     /** @description default csv */
                     format?: "csv" | "json";
                 };
@@ -15864,8 +16363,8 @@ export interface operations {
                 startDate?: string;
                 /** @description YYYY-MM-DD */
                 endDate?: string;
-                /** @description default all */
-                type?: "expense" | "income" | "all";
+                /** @description default all (every kind: expense, income, transfer and adjustment rows) */
+                type?: "expense" | "income" | "transfer" | "adjustment" | "all";
                 /** @description default csv */
                 format?: "csv" | "json";
             };
