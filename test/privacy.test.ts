@@ -758,7 +758,10 @@ describe('privacy across users', () => {
     );
     const benJune = ok<{ sums: { expense: number; count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30'), 200).sums;
     assert.equal(stats.overview.expense, benJune.expense);
-    assert.equal(stats.overview.count, benJune.count);
+    // statistics count income and expense rows; the list also holds Ben's transfers and adjustments
+    const benIncome = ok<{ sums: { count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30&kind=income'), 200).sums;
+    const benExpense = ok<{ sums: { count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30&kind=expense'), 200).sums;
+    assert.equal(stats.overview.count, benIncome.count + benExpense.count);
     assert.ok(stats.category_share.list.every((c) => c.category_id !== catA.id));
     assert.equal(ok<{ spent: number }>(await B.get('/api/budget?month=2025-06'), 200).spent, benJune.expense);
     const adaJune = ok<{ overview: { expense: number } }>(await A.get('/api/stats/summary?date=2025-06-10'), 200);
