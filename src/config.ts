@@ -92,6 +92,11 @@ export interface Config {
   timeouts: ServerTimeouts;
   /** ISO 4217 code of the currency the web client shows */
   defaultCurrency: string;
+  /**
+   * RATES_URL: where the scheduler fetches the day's exchange rates once a day, in the ECB daily XML
+   * format (euro reference rates); null (the default) fetches nothing
+   */
+  ratesUrl?: string | null;
   /** on SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
   shutdownGraceMs: number;
 }
@@ -265,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
     defaultCurrency,
+    ratesUrl: parseUrl('RATES_URL', env.RATES_URL, ['http:', 'https:']),
     shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),
   });
 }

@@ -12,6 +12,7 @@ import {
   backups,
   exchangeRates,
   budgets,
+  categoryBudgets,
   idempotencyKeys,
   images,
   recurringRules,
@@ -92,10 +93,11 @@ async function fillEveryTable(db: Executor) {
   );
   await db.insert(savedFilters).values({ userId: u.id, name: 'mine', criteria: { category_ids: [cat.id], min_amount: 0, keyword: '%_' } });
   await db.insert(budgets).values([
-    { userId: u.id, month: '2026-02', amountCents: 50000 },
+    { userId: u.id, month: '2026-02', amountCents: 50000, carryOver: true },
     { groupId: g.id, month: '2026-02', amountCents: 90000 },
     { userId: u.id, groupId: g.id, month: '2026-02', amountCents: 10000 },
   ]);
+  await db.insert(categoryBudgets).values({ userId: u.id, month: '2026-02', categoryId: cat.id, amountCents: 12345, carryOver: true });
   const n = await createNotification(db, { scope: 'group', title: 'hello', content: 'world', groupId: g.id, createdBy: admin.id, pinned: true, publishAt: new Date('2026-01-01T00:00:00.123Z'), linkUrl: 'https://example.com/?a=1&b=2' });
   await markRead(db, n.id, u.id);
   await createFeedback(db, u.id, { content: 'please', contact: 'mail', status: 'replied', reply: 'ok', repliedAt: new Date(), repliedBy: admin.id });

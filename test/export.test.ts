@@ -23,7 +23,7 @@ import {
   type UserRow,
 } from './helpers/index.ts';
 
-const HEADER = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at'];
+const HEADER = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at', 'account', 'currency', 'to_account', 'to_amount', 'rate'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('export', () => {
@@ -128,7 +128,21 @@ describe('export', () => {
     const lunch = list.find((r: { note: string }) => r.note.startsWith('lunch'));
     assert.deepEqual(
       { ...lunch, created_at: 'x' },
-      { date: '2026-01-10', kind: 'expense', amount: 12.5, category: 'Food', note: 'lunch, with "friends"\nsecond line', tags: ['alpha', 'zeta'], group_id: null, created_at: 'x' },
+      {
+        date: '2026-01-10',
+        kind: 'expense',
+        amount: 12.5,
+        category: 'Food',
+        note: 'lunch, with "friends"\nsecond line',
+        tags: ['alpha', 'zeta'],
+        group_id: null,
+        created_at: 'x',
+        account: 'Cash',
+        currency: 'CNY',
+        to_account: null,
+        to_amount: null,
+        rate: null,
+      },
     );
     assert.match(lunch.created_at, ISO);
     // JSON is not opened by spreadsheets: text is exported as is
@@ -140,7 +154,7 @@ describe('export', () => {
   it('answers an empty range with only the header', async () => {
     const res = await asAlice.get('/api/export?startDate=2000-01-01&endDate=2000-12-31');
     assert.equal(res.statusCode, 200);
-    assert.equal(res.body, '\ufeffdate,kind,amount,category,note,tags,group_id,created_at\n');
+    assert.equal(res.body, '\ufeffdate,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate\n');
   });
 
   it('validates ExportParams with 40001', async () => {

@@ -49,6 +49,8 @@ interface IdRoute {
 /** Routes whose path parameter is not a private row's id, and why. */
 const NOT_PRIVATE: Record<string, string> = {
   'GET /api/avatars/{key}': 'public by contract: stored images under generated names',
+  'GET /api/budgets/{month}': "a month, not a resource: always the caller's own budget",
+  'PUT /api/budgets/{month}': "a month, not a resource: always the caller's own budget",
 };
 
 describe('privacy across users', () => {
@@ -75,6 +77,8 @@ describe('privacy across users', () => {
   let feedbackA: { id: number };
   let noticeA: { id: number };
   let adaExpenseIds: number[];
+  let accA: { id: number };
+  let accA2: { id: number };
 
   // Ben's rows
   let catB: number;
@@ -84,6 +88,8 @@ describe('privacy across users', () => {
   let filterB: { id: number };
   let groupB: { id: number; invite_code: string };
   let noticeB: { id: number };
+  let accB: { id: number };
+  let accB2: { id: number };
 
   let seq = 0;
   const uniq = (prefix: string) => `${prefix} ${++seq}`;
@@ -104,6 +110,7 @@ describe('privacy across users', () => {
 
   const benTx = async () => ok<{ id: number }>(await B.post('/api/transactions', { kind: 'expense', amount: 2, category_id: catB, date: '2025-06-11', note: uniq('ben tx') }));
   const benCategory = async () => ok<{ id: number }>(await B.post('/api/categories', { name: uniq('ben cat'), color: '#445566', kind: 'expense' }));
+  const benAccount = async () => ok<{ id: number }>(await B.post('/api/accounts', { name: uniq('ben acct'), type: 'cash' }));
   const benGroupNotice = async () =>
     ok<{ id: number }>(await B.post('/api/notifications', { scope: 'group', group_id: groupB.id, title: uniq('ben notice'), content: 'for the flat' }));
 
@@ -139,6 +146,10 @@ describe('privacy across users', () => {
     feedbackA = ok(await A.post('/api/feedback', { content: `${MARK} feedback` }));
     ok(await root.post(`/api/admin/feedback/${feedbackA.id}/reply`, { reply: `${MARK} reply` }), 200);
     noticeA = ok(await root.post('/api/notifications', { scope: 'personal', user_id: ada.id, title: `${MARK} notice`, content: 'for Ada only', strong: true }));
+    accA = ok(await A.post('/api/accounts', { name: `${MARK} acct`, type: 'debit_card', note: `${MARK} account note`, opening_balance: '424.24' }));
+    accA2 = ok(await A.post('/api/accounts', { name: `${MARK} acct 2`, type: 'e_wallet' }));
+    ok(await A.post('/api/transactions', { kind: 'transfer', amount: '12.34', account_id: accA.id, to_account_id: accA2.id, date: '2025-06-10', note: `${MARK} transfer` }));
+    ok(await A.put('/api/rates', { rates: [{ currency: 'USD', date: '2025-06-01', rate: '7.4242' }] }), 200);
     adaExpenseIds = (ok<{ list: { id: number }[] }>(await A.get('/api/categories?kind=expense'), 200)).list.map((c) => c.id);
     adaPasskey = await passkeyOf(ada.id);
     adaSession = await sessionOf(ada.id);
@@ -154,6 +165,9 @@ describe('privacy across users', () => {
     filterB = ok(await B.post('/api/filters', { name: 'ben filter', criteria: { category_ids: [catB] } }));
     groupB = ok(await B.post('/api/groups', { name: 'Ben flat' }));
     noticeB = await benGroupNotice();
+    accB = ok<{ list: { id: number }[] }>(await B.get('/api/accounts'), 200).list[0]!;
+    accB2 = await benAccount();
+    ok(await B.put('/api/rates', { rates: [{ currency: 'EUR', date: '2025-06-01', rate: '8' }] }), 200);
     ok(await B.post('/api/feedback', { content: 'ben feedback' }));
     ok(await root.post('/api/notifications', { scope: 'personal', user_id: ben.id, title: 'for Ben', content: 'for Ben only', strong: true }));
   });
@@ -354,6 +368,28 @@ describe('privacy across users', () => {
         },
         ownStatus: 204,
       },
+      { method: 'GET', path: '/api/accounts/{id}', foreign: () => accA.id, expect: [404, 40401], own: async () => (await benAccount()).id, ownStatus: 200 },
+      { method: 'PUT', path: '/api/accounts/{id}', foreign: () => accA.id, body: () => ({ name: 'taken', archived: true }), expect: [404, 40401], own: async () => (await benAccount()).id, ownStatus: 200 },
+      { method: 'DELETE', path: '/api/accounts/{id}', foreign: () => accA.id, expect: [404, 40401], own: async () => (await benAccount()).id, ownStatus: 204 },
+      { method: 'GET', path: '/api/accounts/{id}/ledger', foreign: () => accA.id, expect: [404, 40401], own: async () => (await benAccount()).id, ownStatus: 200 },
+      {
+        method: 'POST',
+        path: '/api/accounts/{id}/reconcile',
+        foreign: () => accA.id,
+        body: () => ({ balance: 1, date: '2025-06-20' }),
+        expect: [404, 40401],
+        own: async () => (await benAccount()).id,
+        ownStatus: 200,
+      },
+      {
+        method: 'POST',
+        path: '/api/accounts/{id}/merge',
+        foreign: () => accA.id,
+        body: () => ({ target_id: accB.id }),
+        expect: [404, 40401],
+        own: async () => (await benAccount()).id,
+        ownStatus: 200,
+      },
       {
         method: 'GET',
         path: '/api/backup/{id}/download',
@@ -482,6 +518,29 @@ describe('privacy across users', () => {
       'PUT /api/recurring/{id} b.category_id': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { category_id: catA.id }), 'category_id', 'rule update'),
       'PUT /api/recurring/{id} b.tag_ids': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { tag_ids: [tagA.id] }), 'tag_ids', 'rule update'),
       'PUT /api/recurring/{id} b.group_id': async () => assertError(await B.put(`/api/recurring/${ruleB.id}`, { group_id: groupA.id }), 403, 40302, 'rule into group'),
+      'POST /api/transactions b.account_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, account_id: accA.id }), 'account_id', 'create in her account'),
+      'POST /api/transactions b.to_account_id': async () =>
+        assertField(await B.post('/api/transactions', { kind: 'transfer', amount: 1, date: '2025-06-11', account_id: accB.id, to_account_id: accA.id }), 'to_account_id', 'transfer to her'),
+      'POST /api/transactions b.fee_category_id': async () =>
+        assertField(
+          await B.post('/api/transactions', { kind: 'transfer', amount: 1, date: '2025-06-11', account_id: accB.id, to_account_id: accB2.id, fee: 1, fee_category_id: catA.id }),
+          'fee_category_id',
+          'fee in her category',
+        ),
+      'PUT /api/transactions/{id} b.account_id': async () => assertField(await B.put(`/api/transactions/${txB.id}`, { account_id: accA.id, amount: 1 }), 'account_id', 'move into her account'),
+      'PUT /api/transactions/{id} b.to_account_id': async () => {
+        const transfer = ok<{ id: number }>(await B.post('/api/transactions', { kind: 'transfer', amount: 1, date: '2025-06-11', account_id: accB.id, to_account_id: accB2.id }));
+        assertField(await B.put(`/api/transactions/${transfer.id}`, { to_account_id: accA.id }), 'to_account_id', 'redirect to her');
+        assertField(await B.put(`/api/transactions/${transfer.id}`, { fee: 1, fee_category_id: catA.id }), 'fee_category_id', 'fee in her category');
+        assert.equal((await B.delete(`/api/transactions/${transfer.id}`)).statusCode, 204);
+      },
+      'PUT /api/transactions/{id} b.fee_category_id': async () => assertField(await B.put(`/api/transactions/${txB.id}`, { fee_category_id: catA.id }), 'fee_category_id', 'fee on an expense'),
+      'POST /api/accounts/{id}/merge b.target_id': async () => assertField(await B.post(`/api/accounts/${accB2.id}/merge`, { target_id: accA.id }), 'target_id', 'merge into hers'),
+      'PUT /api/accounts/sort b.ids': async () => {
+        const mine = ok<{ list: { id: number }[] }>(await B.get('/api/accounts?include_archived=true'), 200).list.map((x) => x.id);
+        assertField(await B.put('/api/accounts/sort', { ids: [...mine, accA.id] }), 'ids', 'with hers');
+        assertField(await B.put('/api/accounts/sort', { ids: [...mine.slice(1), accA.id] }), 'ids', 'one swapped for hers');
+      },
       'POST /api/categories/{id}/migrate b.target_id': async () => assertField(await B.post(`/api/categories/${spare}/migrate`, { target_id: catA.id }), 'target_id', 'migrate'),
       'DELETE /api/categories/{id} q.migrate_to': async () => {
         assertField(await B.delete(`/api/categories/${spare}?migrate_to=${catA.id}`), 'migrate_to', 'delete with target');
@@ -531,10 +590,19 @@ describe('privacy across users', () => {
       assertField(await B.post('/api/auth/passkeys/register/verify', foreignCredential({ clientDataJSON: clientData, attestationObject: 'AA' })), 'credential', 'passkey registration');
     cases['POST /api/auth/passkeys/login/verify b.credential.id'] = async () =>
       assertError(await B.post('/api/auth/passkeys/login/verify', foreignCredential({ clientDataJSON: clientData, authenticatorData: 'AA', signature: 'AA' })), 401, 40106, 'passkey sign-in');
-    for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary']) {
+    const adaAccount = ok<{ list: { id: number }[] }>(await A.get('/api/accounts'), 200).list[0]!.id;
+    for (const path of ['overview', 'category-share', 'trend', 'max', 'compare', 'summary', 'accounts']) {
       cases[`GET /api/stats/${path} q.tag_id`] = async () => assertField(await B.get(`/api/stats/${path}?tag_id=${tagA.id}&date=2025-06-10`), 'tag_id', `stats ${path}`);
-      cases[`GET /api/stats/${path} q.group_id`] = async () => assertError(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 403, 40302, `stats ${path}`);
+      cases[`GET /api/stats/${path} q.account_id`] = async () => assertField(await B.get(`/api/stats/${path}?account_id=${adaAccount}&date=2025-06-10`), 'account_id', `stats ${path}`);
+      // a member filter outside a group view, and Ada in Ben's own group view, show nothing of Ada's
+      cases[`GET /api/stats/${path} q.user_id`] = async () => assertField(await B.get(`/api/stats/${path}?user_id=${ada.id}&date=2025-06-10`), 'user_id', `stats ${path}`);
+      cases[`GET /api/stats/${path} q.group_id`] =
+        path === 'accounts'
+          ? async () => assertField(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 'group_id', `stats ${path}`)
+          : async () => assertError(await B.get(`/api/stats/${path}?group_id=${groupA.id}&date=2025-06-10`), 403, 40302, `stats ${path}`);
     }
+    // (a reference inside an array item is not listed by the document walk: checked here on its own)
+    assertError(await B.put('/api/budgets/2025-06', { categories: [{ category_id: catA.id, amount: 1 }] }), 400, 40001, 'category budget');
 
     // the table covers every reference field of every non-administrator route
     const expected: string[] = [];
@@ -583,6 +651,7 @@ describe('privacy across users', () => {
       filters: ok<{ list: unknown[] }>(await B.get('/api/filters'), 200).list.length,
       categories: ok<{ list: unknown[] }>(await B.get('/api/categories'), 200).list.length,
       groups: ok<{ list: unknown[] }>(await B.get('/api/groups'), 200).list.length,
+      accounts: ok<{ list: unknown[] }>(await B.get('/api/accounts?include_archived=true'), 200).list.length,
     };
   }
 
@@ -641,6 +710,8 @@ describe('privacy across users', () => {
       ['/api/me/passkeys', (b) => (b.list as { id: number }[]).map((x) => x.id)],
       ['/api/me/sessions', (b) => (b.list as { id: number }[]).map((x) => x.id)],
       ['/api/me/tokens', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/accounts?include_archived=true', (b) => (b.list as { id: number }[]).map((x) => x.id)],
+      ['/api/rates', (b) => (b.list as { currency: string }[]).map((x) => (x.currency === 'USD' ? 1 : 2))],
     ];
     const adaIds: Record<string, number[]> = {
       '/api/transactions?pageSize=100': [txA.id, groupTxA.id],
@@ -655,12 +726,15 @@ describe('privacy across users', () => {
       '/api/me/passkeys': [adaPasskey.id],
       '/api/me/sessions': [adaSession],
       '/api/me/tokens': [adaToken],
+      '/api/accounts?include_archived=true': [accA.id, accA2.id],
+      // Ada's rate is her USD one (1), Ben's his EUR one (2)
+      '/api/rates': [1],
     };
     for (const [url, idsOf] of lists) {
       const mine = await A.get(url);
       assert.equal(mine.statusCode, 200, mine.body);
       for (const id of adaIds[url]!) assert.ok(idsOf(mine.json()).includes(id), `Ada's ${url} shows her row ${id}`);
-      assert.ok(mine.body.includes(MARK));
+      assert.ok(mine.body.includes(MARK) || url === '/api/rates');
 
       const theirs = await B.get(url);
       assert.equal(theirs.statusCode, 200, theirs.body);
@@ -669,6 +743,12 @@ describe('privacy across users', () => {
       assert.ok(ids.length > 0, `Ben's ${url} is not empty`);
       for (const id of adaIds[url]!) assert.ok(!ids.includes(id), `Ben's ${url} holds Ada's ${id}`);
     }
+    // no balance, rate or net worth of Ada's reaches Ben
+    const benAccounts = await B.get('/api/accounts?include_archived=true');
+    assert.ok(!benAccounts.body.includes('424.24') && !benAccounts.body.includes('12.34'), benAccounts.body);
+    assert.ok(!(await B.get('/api/rates')).body.includes('7.4242'));
+    assert.ok(!(await B.get('/api/accounts/net-worth')).body.includes('424.24'));
+    assert.ok((await A.get('/api/accounts')).body.includes('424.24'));
     // the reply to Ada's feedback reached Ada only
     assert.ok((await A.get('/api/notifications?scope=personal&pageSize=100')).body.includes(`${MARK} reply`));
 
@@ -679,7 +759,10 @@ describe('privacy across users', () => {
     );
     const benJune = ok<{ sums: { expense: number; count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30'), 200).sums;
     assert.equal(stats.overview.expense, benJune.expense);
-    assert.equal(stats.overview.count, benJune.count);
+    // statistics count income and expense rows; the list also holds Ben's transfers and adjustments
+    const benIncome = ok<{ sums: { count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30&kind=income'), 200).sums;
+    const benExpense = ok<{ sums: { count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30&kind=expense'), 200).sums;
+    assert.equal(stats.overview.count, benIncome.count + benExpense.count);
     assert.ok(stats.category_share.list.every((c) => c.category_id !== catA.id));
     assert.equal(ok<{ spent: number }>(await B.get('/api/budget?month=2025-06'), 200).spent, benJune.expense);
     const adaJune = ok<{ overview: { expense: number } }>(await A.get('/api/stats/summary?date=2025-06-10'), 200);

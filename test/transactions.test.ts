@@ -25,6 +25,8 @@ const TX_KEYS = [
   'currency',
   'to_account_id',
   'to_amount',
+  'rate',
+  'parent_id',
   'amount',
   'category',
   'category_id',

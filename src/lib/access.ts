@@ -3,6 +3,7 @@ import { isValidTimezone } from '../config.ts';
 import type { Executor } from '../db/client.ts';
 import { categories, groupMembers, groups, tags, users } from '../db/schema/index.ts';
 import { kindLabel, type CategoryKind } from './domain.ts';
+import { bookableCurrencies } from './currency.ts';
 import { Errors } from './errors.ts';
 
 export type GroupRow = typeof groups.$inferSelect;
@@ -19,6 +20,7 @@ const MESSAGES = {
   category: 'must be one of your categories',
   tag: 'must be one of your tags',
   group: 'must be a group you belong to',
+  account: 'must be one of your accounts',
 } as const;
 
 /**
@@ -29,6 +31,7 @@ export const notYours = {
   category: (field: string) => Errors.field(field, MESSAGES.category),
   tag: (field: string) => Errors.field(field, MESSAGES.tag),
   group: (field: string) => Errors.field(field, MESSAGES.group),
+  account: (field: string) => Errors.field(field, MESSAGES.account),
 };
 
 // ---- categories ----
@@ -148,15 +151,26 @@ export async function requireGroupReference(db: Executor, groupId: number, userI
  * The rules above as SQL conditions, for statements that check and write in one round trip (the
  * transaction insert). Arguments are SQL expressions: bound values or columns of the statement.
  */
+// the one-statement insert reads amounts with 2 decimals: an account in a currency with another
+// number of minor digits (JPY 0, KWD 3) is booked by the service instead
+const NOT_TWO_DIGITS = sql.raw(
+  `array[${bookableCurrencies()
+    .filter((c) => c.digits !== 2)
+    .map((c) => `'${c.code}'`)
+    .join(',')}]::text[]`,
+);
+
 export const accessSql = {
-  /** `alias` (a row of categories) is the user's category of that kind */
   /**
    * `alias` (a row of accounts) is the user's account `accountId` (their default one when it is
-   * null) and in their base currency: an amount booked there needs no conversion
+   * null), not archived, in their base currency and that currency has 2 minor digits: an amount
+   * read with 2 decimals is booked there as is, without conversion
    */
   baseAccount: (alias: SQL, accountId: SQL, userId: SQL): SQL =>
     sql`${alias}.user_id = ${userId} and (case when ${accountId} is null then ${alias}.is_default else ${alias}.id = ${accountId} end)
+        and not ${alias}.archived and ${alias}.currency <> all(${NOT_TWO_DIGITS})
         and ${alias}.currency = (select u.base_currency from users u where u.id = ${userId})`,
+  /** `alias` (a row of categories) is the user's category of that kind */
   categoryOfKind: (alias: SQL, categoryId: SQL, userId: SQL, kind: SQL): SQL => sql`${alias}.id = ${categoryId} and ${alias}.user_id = ${userId} and ${alias}.kind = ${kind}`,
   /** every id of the int[] `tagIds` (distinct) is one of the user's tags */
   tags: (tagIds: SQL, userId: SQL): SQL => sql`(select count(*) from tags where user_id = ${userId} and id = any(${tagIds})) = cardinality(${tagIds})`,

@@ -34,7 +34,7 @@ export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'I
 export const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' });
 /** money in a request: a JSON number or a decimal string, checked exactly by parseAmount */
 export const AmountInput = Type.Union([Type.Number(), Type.String()], {
-  description: 'positive, at most 2 decimals and 12 integer digits; a number or a decimal string',
+  description: "positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string",
 });
 export const NoContent = Type.Null({ description: 'no content' });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import accountsRoutes from './accounts/accounts.routes.ts';
 import adminRoutes from './admin/admin.routes.ts';
 import apiTokensRoutes from './api-tokens/api-tokens.routes.ts';
 import authRoutes from './auth/auth.routes.ts';
@@ -13,6 +14,8 @@ import groupsRoutes from './groups/groups.routes.ts';
 import logsRoutes from './logs/logs.routes.ts';
 import meRoutes from './me/me.routes.ts';
 import notificationsRoutes from './notifications/notifications.routes.ts';
+import ratesRoutes from './rates/rates.routes.ts';
+import { ratesFetchTask } from './rates/rates.fetch.ts';
 import recurringRoutes from './recurring/recurring.routes.ts';
 import { recurringTask } from './recurring/recurring.task.ts';
 import type { SchedulerTask } from './scheduler.ts';
@@ -29,6 +32,8 @@ export const modules: ((app: FastifyInstance) => Promise<void>)[] = [
   meRoutes,
   apiTokensRoutes,
   transactionsRoutes,
+  accountsRoutes,
+  ratesRoutes,
   tagsRoutes,
   filtersRoutes,
   categoriesRoutes,
@@ -46,4 +51,4 @@ export const modules: ((app: FastifyInstance) => Promise<void>)[] = [
 ];
 
 /** Jobs of the minute scheduler, run at start-up and then every minute. */
-export const tasks: SchedulerTask[] = [recurringTask, demoPurgeTask];
+export const tasks: SchedulerTask[] = [recurringTask, demoPurgeTask, ratesFetchTask];

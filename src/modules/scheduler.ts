@@ -6,7 +6,7 @@ import type { UserStateCache } from '../plugins/auth.ts';
 /** What a scheduled task works with; an app instance has all of it. */
 export interface TaskDeps {
   db: Db;
-  config: Pick<Config, 'appTimezone'>;
+  config: Pick<Config, 'appTimezone' | 'ratesUrl'>;
   log: FastifyBaseLogger;
   userState: UserStateCache;
 }

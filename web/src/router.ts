@@ -10,6 +10,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/books', name: 'books', component: BooksView, meta: { title: 'nav.books', grouped: true } },
   // statistics (ECharts) and administration load on demand
   { path: '/stats', name: 'stats', component: () => import('./views/stats/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
+  { path: '/accounts', name: 'accounts', component: () => import('./views/accounts/AccountsView.vue'), meta: { title: 'nav.accounts' } },
   { path: '/budget', name: 'budget', component: () => import('./views/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
   { path: '/recurring', name: 'recurring', component: () => import('./views/RecurringView.vue'), meta: { title: 'nav.recurring' } },
   { path: '/categories', name: 'categories', component: () => import('./views/CategoriesView.vue'), meta: { title: 'nav.categories' } },

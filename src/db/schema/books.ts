@@ -168,8 +168,29 @@ export const budgets = pgTable(
     groupId: integer('group_id').references(() => groups.id, { onDelete: 'cascade' }),
     month: text('month').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** personal budgets only: what remains at the month's end is added to the next month's budget */
+    carryOver: boolean('carry_over').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [unique('budgets_owner_month_uq').on(t.userId, t.groupId, t.month).nullsNotDistinct()],
+);
+
+/**
+ * A personal budget of one expense category for one month, beside (and independent of) the month
+ * total. Minor units of the owner's base currency. With `carry_over`, what remains of it at the
+ * month's end is added to the same category's budget of the next month.
+ */
+export const categoryBudgets = pgTable(
+  'category_budgets',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    month: text('month').notNull(),
+    categoryId: integer('category_id').notNull().references(() => categories.id, { onDelete: 'cascade' }),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    carryOver: boolean('carry_over').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.month, t.categoryId] }), index('category_budgets_category_idx').on(t.categoryId)],
 );

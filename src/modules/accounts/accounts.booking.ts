@@ -1,7 +1,8 @@
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { accounts, exchangeRates, users } from '../../db/schema/index.ts';
-import { convertMinor, currencyInfo, parseRate, rateText, requireCurrency, type CurrencyInfo } from '../../lib/currency.ts';
+import { notYours } from '../../lib/access.ts';
+import { convertMinor, currencyInfo, parseMinor, parseRate, rateText, requireCurrency, type CurrencyInfo } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
 import type { Locale } from '../categories/categories.defaults.ts';
 
@@ -44,17 +45,35 @@ export async function defaultAccount(db: Executor, userId: number): Promise<Acco
   return row;
 }
 
-/**
- * One of the caller's accounts. Anyone else's, or none: 40401 when the account is what the request
- * is about (its path), 40001 on `field` when the request names it as a reference in a body.
- */
-export async function requireAccount(db: Executor, userId: number, accountId: number, opts: { field?: string } = {}): Promise<AccountRef> {
+/** One of the caller's accounts named in a body (`field`); anyone else's, or none, 40001 on that field. */
+export async function requireAccount(db: Executor, userId: number, accountId: number, field = 'account_id'): Promise<AccountRef> {
   const [row] = await db
     .select({ id: accounts.id, currency: accounts.currency, archived: accounts.archived })
     .from(accounts)
     .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)));
-  if (!row) throw opts.field ? Errors.field(opts.field, 'must be one of your accounts') : Errors.notFound('account');
+  if (!row) throw notYours.account(field);
   return row;
+}
+
+/** Like requireAccount, and one that still takes new rows (not archived): else 40001 on `field`. */
+export async function requireOpenAccount(db: Executor, userId: number, accountId: number, field = 'account_id'): Promise<AccountRef> {
+  const row = await requireAccount(db, userId, accountId, field);
+  if (row.archived) throw Errors.field(field, 'is archived: unarchive it to book new transactions in it');
+  return row;
+}
+
+/** Minor units of a request amount in `currency`: positive (or signed with `allowNegative`), at most the currency's decimals and 12 integer digits; else 40001 on `field`. */
+export function parseAmountIn(value: unknown, currency: CurrencyInfo, field = 'amount', opts: { allowNegative?: boolean; allowZero?: boolean } = {}): number {
+  const minor = parseMinor(value, currency, field, opts);
+  if (Math.abs(minor) >= 10 ** (12 + currency.digits)) throw Errors.field(field, 'must have at most 12 integer digits');
+  return minor;
+}
+
+/** The currency of a stored account, or 40001 on `field` when the code can no longer be booked. */
+export function accountCurrency(account: { currency: string }, field = 'account_id'): CurrencyInfo {
+  const info = currencyInfo(account.currency);
+  if (!info) throw Errors.field(field, 'has a currency that can no longer be booked');
+  return info;
 }
 
 export async function baseCurrencyOf(db: Executor, userId: number): Promise<CurrencyInfo> {

@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
-import { BudgetBody, BudgetQuery, BudgetView, GroupBudget, MyBudgetBody } from './budgets.schemas.ts';
+import { BudgetBody, BudgetQuery, BudgetView, GroupBudget, MonthBudgetBody, MonthParams, MyBudgetBody, PersonalBudget } from './budgets.schemas.ts';
 import { createBudgetService } from './budgets.service.ts';
+
+const BUDGET_TEXT =
+  "Amounts in the caller's base currency (`currency`), spending is expense only (each row's base amount fixed at booking; transfers and " +
+  'adjustments never count), group rows of the caller included. `amount`/`remaining` are null when no month total is set. ' +
+  'Carry-over: a total or a category line marked `carry_over` passes what remains of it at the month\'s end (only a positive remainder; ' +
+  'overspending is not taken from the next month) to the same budget of the next month, where it shows as `carried_in` and adds to ' +
+  '`remaining` (and, per category, to `available`); chains of consecutive carrying months are followed back up to 120 months. ' +
+  "`categories` lists the month's category lines, each with its own spent and remaining, independent of the total.";
 
 export default async function budgetsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -14,7 +22,7 @@ export default async function budgetsRoutes(fastify: FastifyInstance) {
       schema: {
         summary: "A month's budget and spending",
         description:
-          "Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month. " +
+          "Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month in the base currency (GET /api/budgets/{month} adds the category lines and carry-over). " +
           "With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. " +
           'Amounts not set are null, never 0.',
         querystring: BudgetQuery,
@@ -37,6 +45,39 @@ export default async function budgetsRoutes(fastify: FastifyInstance) {
       },
     },
     async (req) => service.set(userOf(req).id, req.body),
+  );
+
+  app.get(
+    '/api/budgets/:month',
+    {
+      schema: {
+        summary: "The caller's personal budget of a month, in total and per category",
+        description: BUDGET_TEXT,
+        params: MonthParams,
+        response: { 200: PersonalBudget },
+      },
+    },
+    async (req) => service.month(userOf(req).id, req.params.month),
+  );
+
+  app.put(
+    '/api/budgets/:month',
+    {
+      schema: {
+        summary: "Set the caller's personal budget of a month: total, carry-over and per-category lines",
+        description:
+          'Every part is optional and left as it is when absent, all written in one transaction. `amount`: the month total (null clears it, ' +
+          'its carry-over flag with it). `carry_over`: whether what remains of the total at the month\'s end carries into the next month ' +
+          '(true without a total: 40001). `categories`: `[{category_id, amount, carry_over?}]` REPLACES the month\'s category lines ' +
+          `(an empty array removes them; at most 200); each category_id must be one of the caller's expense categories, named once (else 40001). ` +
+          'Amounts are in the base currency, positive, with its decimals (else 40001). Group budgets are set with PUT /api/budget as before. ' +
+          'Answers as GET.',
+        params: MonthParams,
+        body: MonthBudgetBody,
+        response: { 200: PersonalBudget },
+      },
+    },
+    async (req) => service.setMonth(userOf(req).id, req.params.month, req.body),
   );
 
   app.put(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { AmountInput, Id, MonthString, Nullable } from '../../lib/schemas.ts';
+import { AmountInput, Color, CurrencyCode, Id, MonthString, Nullable } from '../../lib/schemas.ts';
 
 export const BudgetQuery = Type.Object({
   month: Type.Optional(Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: "YYYY-MM; default this month in the caller's time zone" })),
@@ -23,16 +23,68 @@ export const MyBudgetBody = Type.Object({
 });
 export type MyBudgetBody = Static<typeof MyBudgetBody>;
 
+export const LegacyPersonalBudget = Type.Object(
+  {
+    month: MonthString,
+    amount: Nullable(Type.Number({ description: 'the monthly budget, major units of the base currency; null when none is set' })),
+    spent: Type.Number({ description: "the caller's own expense that month (group ones included; transfers and adjustments never count), major units" }),
+    remaining: Nullable(Type.Number({ description: 'amount (plus what a carry-over brought in) - spent, negative when over budget; null when no budget is set' })),
+  },
+  { title: 'MonthBudget', description: 'the month total only; GET /api/budgets/{month} has the category lines and carry-over' },
+);
+export type LegacyPersonalBudget = Static<typeof LegacyPersonalBudget>;
+
+export const CategoryBudgetLine = Type.Object(
+  {
+    category_id: Id,
+    name: Type.String(),
+    color: Color,
+    amount: Type.Number({ description: "this category's budget for the month, major units of the base currency" }),
+    carry_over: Type.Boolean({ description: 'what remains of this line at the month\'s end is added to the same category\'s line of the next month' }),
+    carried_in: Type.Number({ description: 'what the line of the month before carried into this one (0 when none; never negative)' }),
+    available: Type.Number({ description: 'amount + carried_in' }),
+    spent: Type.Number({ description: "the caller's expense in this category that month (transfers and adjustments never count)" }),
+    remaining: Type.Number({ description: 'available - spent (negative when over budget)' }),
+    percent: Type.Number({ minimum: 0, description: 'spent as a share of available, 2 decimals; above 100 when over budget' }),
+  },
+  { title: 'CategoryBudgetLine' },
+);
+
 export const PersonalBudget = Type.Object(
   {
     month: MonthString,
-    amount: Nullable(Type.Number({ description: 'the monthly budget, major units; null when none is set' })),
-    spent: Type.Number({ description: "the caller's own expense that month (group ones included), major units" }),
-    remaining: Nullable(Type.Number({ description: 'amount - spent (negative when over budget); null when no budget is set' })),
+    currency: CurrencyCode,
+    amount: Nullable(Type.Number({ description: 'the monthly budget, major units of the base currency (`currency`); null when none is set' })),
+    spent: Type.Number({ description: "the caller's own expense that month (group ones included; transfers and adjustments never count), in the base currency" }),
+    remaining: Nullable(Type.Number({ description: 'amount + carried_in - spent (negative when over budget); null when no budget is set' })),
+    carry_over: Type.Boolean({ description: 'what remains of the month total at the month\'s end is added to the next month\'s total' }),
+    carried_in: Type.Number({ description: "what the month before carried into this month's total (0 when none)" }),
+    categories: Type.Array(CategoryBudgetLine, { description: "the month's budget per expense category, in the categories' order; independent of the total" }),
   },
   { title: 'PersonalBudget' },
 );
 export type PersonalBudget = Static<typeof PersonalBudget>;
+
+export const MonthParams = Type.Object({ month: MonthString });
+
+export const MonthBudgetBody = Type.Object(
+  {
+    amount: Type.Optional(Nullable(AmountInput)),
+    carry_over: Type.Optional(Type.Boolean()),
+    categories: Type.Optional(
+      Type.Array(
+        Type.Object({
+          category_id: Id,
+          amount: AmountInput,
+          carry_over: Type.Optional(Type.Boolean({ default: false })),
+        }),
+        { description: 'replaces every category line of the month (an empty array removes them all)' },
+      ),
+    ),
+  },
+  { title: 'MonthBudgetBody' },
+);
+export type MonthBudgetBody = Static<typeof MonthBudgetBody>;
 
 export const GroupBudget = Type.Object(
   {
@@ -47,5 +99,5 @@ export const GroupBudget = Type.Object(
 );
 export type GroupBudget = Static<typeof GroupBudget>;
 
-export const BudgetView = Type.Union([PersonalBudget, GroupBudget], { description: 'personal without group_id, the group view with it' });
+export const BudgetView = Type.Union([LegacyPersonalBudget, GroupBudget], { description: 'personal without group_id, the group view with it' });
 export type BudgetView = Static<typeof BudgetView>;

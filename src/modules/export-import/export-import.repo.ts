@@ -1,7 +1,7 @@
 import { and, eq, isNull, Param, sql } from 'drizzle-orm';
 import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { query, type Executor } from '../../db/client.ts';
-import { categories, groupMembers, groups, tags } from '../../db/schema/index.ts';
+import { accounts, categories, groupMembers, groups, tags } from '../../db/schema/index.ts';
 
 // ---- export ----
 
@@ -9,19 +9,28 @@ export interface ExportRow {
   id: number;
   date: string;
   kind: TransactionKind;
-  /** integer cents, as text */
+  /** integer minor units of `currency` (hundredths when it is absent), as text */
   cents: string;
-  category_id: number;
+  /** null for a transfer or an adjustment */
+  category_id: number | null;
   note: string;
   group_id: number | null;
   /** `YYYY-MM-DD HH:MM:SS[.ffffff]` in UTC */
   created_utc: string;
+  // the money columns (absent in rows built by hand: then the row reads as before accounts existed)
+  account?: string | null;
+  currency?: string | null;
+  to_account?: string | null;
+  /** minor units of to_currency, as text */
+  to_amount?: string | null;
+  to_currency?: string | null;
+  rate?: string | null;
 }
 
 export interface ExportFilter {
   startDate: string;
   endDate: string;
-  type: TransactionKind | 'all';
+  type: TransactionKind | 'transfer' | 'adjustment' | 'all';
 }
 
 /**
@@ -37,8 +46,11 @@ export async function exportPage(db: Executor, userId: number, f: ExportFilter, 
   return query<ExportRow>(
     db,
     sql`select t.id, t.date::text as date, t.kind, t.amount_cents::text as cents, t.category_id, t.note, t.group_id,
-          (t.created_at at time zone 'UTC')::text as created_utc
+          (t.created_at at time zone 'UTC')::text as created_utc,
+          a.name as account, t.currency, ta.name as to_account, t.to_amount::text as to_amount, t.to_currency, t.rate
         from transactions t
+        left join accounts a on a.id = t.account_id
+        left join accounts ta on ta.id = t.to_account_id
         where t.user_id = ${userId} and t.date between ${f.startDate}::date and ${f.endDate}::date
           ${f.type === 'all' ? sql`` : sql`and (t.kind = ${f.type}) is true`}
           ${after ? sql`and (t.date, t.id) > (${after.date}::date, ${after.id}::int)` : sql``}
@@ -108,8 +120,9 @@ export interface DupKey {
   date: string;
   kind: string;
   cents: number;
-  categoryId: number;
+  categoryId: number | null;
   note: string;
+  accountId: number;
 }
 
 /** How many transactions the user already has for each key (same order as `keys`). */
@@ -123,9 +136,11 @@ export async function existingCounts(db: Executor, userId: number, keys: DupKey[
       sql`select k.i::int as i, count(*)::int as n
           from unnest(${new Param(part.map((k) => k.date))}::date[], ${new Param(part.map((k) => k.kind))}::text[],
                       ${new Param(part.map((k) => k.cents))}::bigint[], ${new Param(part.map((k) => k.categoryId))}::int[],
-                      ${new Param(part.map((k) => k.note))}::text[]) with ordinality as k(date, kind, cents, category_id, note, i)
+                      ${new Param(part.map((k) => k.note))}::text[], ${new Param(part.map((k) => k.accountId))}::int[])
+               with ordinality as k(date, kind, cents, category_id, note, account_id, i)
           join transactions t on t.user_id = ${userId} and t.date = k.date and t.kind = k.kind
-                             and t.amount_cents = k.cents and t.category_id = k.category_id and t.note = k.note
+                             and t.amount_cents = k.cents and t.category_id is not distinct from k.category_id and t.note = k.note
+                             and t.account_id = k.account_id
           group by k.i`,
     );
     for (const r of rows) out[start + Number(r.i) - 1] = Number(r.n);
@@ -164,28 +179,69 @@ export async function allocateTransactionIds(tx: Executor, n: number): Promise<n
 export interface NewTransaction {
   id: number;
   kind: string;
+  /** minor units of `currency` */
   cents: number;
-  categoryId: number;
+  categoryId: number | null;
   note: string;
   date: string;
   groupId: number | null;
   createdAt: string | null;
+  accountId: number;
+  currency: string;
+  baseAmount: number;
+  rate: string | null;
+  toAccountId: number | null;
+  toAmount: number | null;
+  toCurrency: string | null;
 }
 
-/** A multi-row insert into `account` (in the base currency): one statement per call, each column sent as one array. */
-export async function insertTransactions(tx: Executor, userId: number, account: { id: number; currency: string }, rows: NewTransaction[]): Promise<void> {
+/** A multi-row insert: one statement per call, each column sent as one array. */
+export async function insertTransactions(tx: Executor, userId: number, rows: NewTransaction[]): Promise<void> {
   if (!rows.length) return;
+  const col = <K extends keyof NewTransaction>(k: K) => new Param(rows.map((r) => r[k]));
   await query(
     tx,
-    sql`insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, created_at, updated_at, account_id, currency, base_amount)
+    sql`insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, created_at, updated_at,
+                                  account_id, currency, base_amount, rate, to_account_id, to_amount, to_currency)
         select k.id, ${userId}::int, k.kind, k.cents, k.category_id, k.note, k.date, k.group_id, coalesce(k.created_at, now()), now(),
-               ${account.id}::int, ${account.currency}::text, k.cents
-        from unnest(${new Param(rows.map((r) => r.id))}::int[], ${new Param(rows.map((r) => r.kind))}::text[],
-                    ${new Param(rows.map((r) => r.cents))}::bigint[], ${new Param(rows.map((r) => r.categoryId))}::int[],
-                    ${new Param(rows.map((r) => r.note))}::text[], ${new Param(rows.map((r) => r.date))}::date[],
-                    ${new Param(rows.map((r) => r.groupId))}::int[], ${new Param(rows.map((r) => r.createdAt))}::timestamptz[])
-             as k(id, kind, cents, category_id, note, date, group_id, created_at)`,
+               k.account_id, k.currency, k.base_amount, k.rate, k.to_account_id, k.to_amount, k.to_currency
+        from unnest(${col('id')}::int[], ${col('kind')}::text[], ${col('cents')}::bigint[], ${col('categoryId')}::int[],
+                    ${col('note')}::text[], ${col('date')}::date[], ${col('groupId')}::int[], ${col('createdAt')}::timestamptz[],
+                    ${col('accountId')}::int[], ${col('currency')}::text[], ${col('baseAmount')}::bigint[], ${col('rate')}::text[],
+                    ${col('toAccountId')}::int[], ${col('toAmount')}::bigint[], ${col('toCurrency')}::text[])
+             as k(id, kind, cents, category_id, note, date, group_id, created_at, account_id, currency, base_amount, rate, to_account_id, to_amount, to_currency)`,
   );
+}
+
+export interface AccountRef {
+  id: number;
+  name: string;
+  currency: string;
+  isDefault: boolean;
+}
+
+/** The user's accounts (archived ones included: history may be imported into them), in their order. */
+export async function userAccounts(db: Executor, userId: number): Promise<AccountRef[]> {
+  return db
+    .select({ id: accounts.id, name: accounts.name, currency: accounts.currency, isDefault: accounts.isDefault })
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+    .orderBy(accounts.sort, accounts.id);
+}
+
+/** Creates accounts named by an import, after the user's own; answers their ids in the same order. */
+export async function insertAccounts(tx: Executor, userId: number, rows: { name: string; currency: string; openingDate: string }[]): Promise<number[]> {
+  const [top] = await query<{ s: number | string | null }>(tx, sql`select max(sort) as s from accounts where user_id = ${userId}`);
+  let sort = Number(top?.s ?? -1) + 1;
+  const out: number[] = [];
+  for (const r of rows) {
+    const [row] = await tx
+      .insert(accounts)
+      .values({ userId, name: r.name, type: 'other', currency: r.currency, openingDate: r.openingDate, sort: sort++ })
+      .returning({ id: accounts.id });
+    out.push(row!.id);
+  }
+  return out;
 }
 
 export async function insertTransactionTags(tx: Executor, links: { transactionId: number; tagId: number }[]): Promise<void> {

@@ -11,8 +11,12 @@ import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExp
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importFile } from './import.service.ts';
 
 const FORMAT_TEXT =
-  'CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at`; amount a plain decimal with two places ' +
-  '(`12.50`), tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC. A text cell (category, note, tags) ' +
+  'CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; ' +
+  'kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` CNY, `1200` JPY; an adjustment\'s ' +
+  'amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC, ' +
+  '`account` the name of the account the money left or arrived in (empty for a group row recorded for another payer), `currency` its ISO 4217 code, ' +
+  '`to_account` and `to_amount` (in the receiving account\'s currency) for transfers only, `rate` the base-currency units per unit of `currency` ' +
+  'used at booking (empty in the base currency). A transfer\'s fee is an expense row of its own. A text cell (category, note, tags, accounts) ' +
   'starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `\'` so that spreadsheets do not run it as a formula. ' +
   'JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null).';
 
@@ -54,7 +58,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
           'Authorized by `Authorization: Bearer <access token>`, or by `?token=` holding an access token or the token of ' +
           'POST /api/export/prepare (whose parameters then win over the query; startDate and endDate may then be left out). ' +
           'A bad, expired or foreign token: 40101. The caller\'s own transactions (including those recorded in groups) from ' +
-          'startDate to endDate inclusive, of `type` (expense, income or all, default all), ordered by date then id. ' +
+          'startDate to endDate inclusive, of `type` (expense, income, transfer, adjustment or all, default all), ordered by date then id. ' +
           `${FORMAT_TEXT} Answered with Content-Disposition: attachment; filename="transactions-<startDate>-<endDate>.<csv|json>", ` +
           'Cache-Control: no-store and Referrer-Policy: no-referrer. The file is streamed page by page: memory does not grow with the number of rows.',
         querystring: ExportQuery,
@@ -83,10 +87,16 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
         description:
           `The file as the export writes it. ${FORMAT_TEXT} Import reads UTF-8 (with or without BOM) and GB18030/GBK, ` +
           'recognised from the bytes, and CSV or JSON, recognised from the content. CSV needs a header row naming at least ' +
-          'date, kind, amount and category (note, tags, group_id, created_at optional, other columns ignored; the `\'` formula prefix is removed). ' +
+          'date, kind, amount and category (note, tags, group_id, created_at, account, currency, to_account, to_amount and rate optional, other columns ignored; ' +
+          'the `\'` formula prefix is removed). A file without the account columns still imports: its rows go to the default account, amounts in its currency. ' +
+          'An `account` (or `to_account`) name the caller does not have is CREATED by the import (type other, in the row\'s `currency`, else the base currency, ' +
+          'opening balance 0 on the date of its first row) and the answer\'s `accounts_created` names it; archived accounts are matched by name as well. ' +
+          'Row errors of the money columns: a `currency` other than its account\'s, more decimals than that currency has, a row in a foreign currency ' +
+          'without `rate` and without a rate in the caller\'s rates on or before its date, a transfer without to_account, to the same account, or between ' +
+          'currencies without to_amount, a category on a transfer or an adjustment, a transfer or an adjustment in a group. ' +
           `At most ${IMPORT_MAX_BYTES / 1048576} MiB and ${IMPORT_MAX_ROWS} rows (more: 41301). A file that is not CSV or JSON at all: 40001. ` +
           'All or nothing: any invalid row answers 422 code 42203 with `errors: [{row, message}]` listing every bad row (row 1 = the first data row) and nothing is written. ' +
-          'A row counts as a duplicate (skipped) while the caller already has as many transactions with the same date, kind, amount, category and note ' +
+          'A row counts as a duplicate (skipped) while the caller already has as many transactions with the same date, kind, amount, category, note and account ' +
           'as the file holds so far; so importing the same file twice, or one\'s own export, adds nothing. Unknown category names are created with ' +
           'the row\'s kind (refused past 200 categories per user), unknown tag names are created. A group_id is kept only when the caller is a member of ' +
           'that live group; otherwise the row is imported as personal. created_at is kept when given, else the import time. ' +

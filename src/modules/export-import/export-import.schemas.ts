@@ -2,7 +2,9 @@ import { Type, type Static } from 'typebox';
 import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { CalendarDate } from '../../lib/schemas.ts';
 
-export const ExportType = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('all')], { description: 'default all' });
+export const ExportType = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('transfer'), Type.Literal('adjustment'), Type.Literal('all')], {
+  description: 'default all (every kind: expense, income, transfer and adjustment rows)',
+});
 export const ExportFormat = Type.Union([Type.Literal('csv'), Type.Literal('json')], { description: 'default csv' });
 
 export const ExportPrepareBody = Type.Object({
@@ -33,7 +35,7 @@ export type ExportQuery = Static<typeof ExportQuery>;
 export interface ExportParams {
   startDate: string;
   endDate: string;
-  type: TransactionKind | 'all';
+  type: TransactionKind | 'transfer' | 'adjustment' | 'all';
   format: 'csv' | 'json';
 }
 
@@ -51,6 +53,9 @@ export const ImportResult = Type.Object(
     imported: Type.Integer(),
     skipped: Type.Integer({ description: 'rows that duplicate transactions the caller already has' }),
     errors: Type.Array(ImportRowError),
+    accounts_created: Type.Optional(
+      Type.Array(Type.String(), { description: 'names of the accounts the import created (or, in a dry run, would create); absent when none' }),
+    ),
   },
   { title: 'ImportResult' },
 );

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { currencyInfo, formatMinor, toMajorUnits } from '../../lib/currency.ts';
 import { toMajor } from '../../lib/money.ts';
 import type { ExportRow } from './export-import.repo.ts';
 
@@ -7,7 +8,8 @@ import type { ExportRow } from './export-import.repo.ts';
  * so the file format can be checked without a database (and against the import's parser).
  */
 
-export const EXPORT_COLUMNS = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at'] as const;
+/** The columns of before accounts come first, so that older readers of the file keep working. */
+export const EXPORT_COLUMNS = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at', 'account', 'currency', 'to_account', 'to_amount', 'rate'] as const;
 
 /** Text that starts like a formula, or like an already neutralized one (apostrophes, then = + - @ tab or CR). */
 export const FORMULA_START = /^'*[=+\-@\t\r]/;
@@ -34,6 +36,19 @@ export function isoFromUtcText(s: string): string {
   return `${s.slice(0, 10)}T${s.slice(11, 19)}.${s.slice(20, 23).padEnd(3, '0')}Z`;
 }
 
+/** Minor units as a decimal with the currency's own decimals; hundredths when the currency is unknown. */
+function decimalIn(minor: string | number, currency: string | null | undefined): string {
+  const info = currency ? currencyInfo(currency) : undefined;
+  return info ? formatMinor(BigInt(minor), info) : centsToDecimal(minor);
+}
+
+function majorIn(minor: string | number, currency: string | null | undefined): number {
+  const info = currency ? currencyInfo(currency) : undefined;
+  return info ? toMajorUnits(minor, info) : toMajor(minor);
+}
+
+const categoryName = (categories: Map<number, string>, id: number | null) => (id === null ? '' : (categories.get(Number(id)) ?? ''));
+
 export interface ExportPage {
   rows: ExportRow[];
   /** tag names by transaction id */
@@ -59,8 +74,10 @@ export function csvLines({ rows, tags, categories }: ExportPage): string {
   let out = '';
   for (const r of rows) {
     out +=
-      `${r.date},${r.kind},${centsToDecimal(r.cents)},${csvCell(neutralizeFormula(categories.get(Number(r.category_id)) ?? ''))},${csvCell(neutralizeFormula(r.note))},` +
-      `${csvCell(neutralizeFormula((tags.get(Number(r.id)) ?? NO_TAGS).join('|')))},${r.group_id === null ? '' : Number(r.group_id)},${isoFromUtcText(r.created_utc)}\n`;
+      `${r.date},${r.kind},${decimalIn(r.cents, r.currency)},${csvCell(neutralizeFormula(categoryName(categories, r.category_id)))},${csvCell(neutralizeFormula(r.note))},` +
+      `${csvCell(neutralizeFormula((tags.get(Number(r.id)) ?? NO_TAGS).join('|')))},${r.group_id === null ? '' : Number(r.group_id)},${isoFromUtcText(r.created_utc)},` +
+      `${csvCell(neutralizeFormula(r.account ?? ''))},${r.currency ?? ''},${csvCell(neutralizeFormula(r.to_account ?? ''))},` +
+      `${r.to_amount === null || r.to_amount === undefined ? '' : decimalIn(r.to_amount, r.to_currency)},${r.rate ?? ''}\n`;
   }
   return out;
 }
@@ -70,11 +87,16 @@ export function jsonRecord(r: ExportRow, tags: string[], category: string) {
   return {
     date: r.date,
     kind: r.kind,
-    amount: toMajor(r.cents),
+    amount: majorIn(r.cents, r.currency),
     category,
     note: r.note,
     tags,
     group_id: r.group_id === null ? null : Number(r.group_id),
     created_at: isoFromUtcText(r.created_utc),
+    account: r.account ?? null,
+    currency: r.currency ?? null,
+    to_account: r.to_account ?? null,
+    to_amount: r.to_amount === null || r.to_amount === undefined ? null : majorIn(r.to_amount, r.to_currency),
+    rate: r.rate ?? null,
   };
 }

@@ -14,7 +14,7 @@ export const EXPORT_PURPOSE = 'export';
 /** rows per database query; two pages at most are held at a time */
 export const EXPORT_PAGE = 2000;
 
-const TYPES = new Set(['expense', 'income', 'all']);
+const TYPES = new Set(['expense', 'income', 'transfer', 'adjustment', 'all']);
 const FORMATS = new Set(['csv', 'json']);
 
 /** Checks and completes the export parameters (40001). */
@@ -28,7 +28,7 @@ export function resolveParams(p: Partial<ExportParams>): ExportParams {
   if (p.startDate > p.endDate) throw Errors.field('endDate', 'must not be before startDate');
   const type = p.type ?? 'all';
   const format = p.format ?? 'csv';
-  if (!TYPES.has(type)) throw Errors.field('type', 'must be expense, income or all');
+  if (!TYPES.has(type)) throw Errors.field('type', 'must be expense, income, transfer, adjustment or all');
   if (!FORMATS.has(format)) throw Errors.field('format', 'must be csv or json');
   return { startDate: p.startDate, endDate: p.endDate, type, format };
 }
@@ -116,7 +116,7 @@ export async function* exportPages(db: Executor, userId: number, p: ExportParams
         )
       : new Map<number, string[]>();
     // a category created while the download runs
-    if (rows.some((r) => !categories.has(Number(r.category_id)))) categories = await exportCategoryNames(db, userId);
+    if (rows.some((r) => r.category_id !== null && !categories.has(Number(r.category_id)))) categories = await exportCategoryNames(db, userId);
     yield { rows, tags, categories };
   }
 }
@@ -132,7 +132,7 @@ async function* jsonChunks(pages: AsyncGenerator<ExportPage>): AsyncGenerator<st
   for await (const { rows, tags, categories } of pages) {
     let out = '';
     for (const r of rows) {
-      out += (first ? '\n' : ',\n') + JSON.stringify(jsonRecord(r, tags.get(Number(r.id)) ?? NO_TAGS, categories.get(Number(r.category_id)) ?? ''));
+      out += (first ? '\n' : ',\n') + JSON.stringify(jsonRecord(r, tags.get(Number(r.id)) ?? NO_TAGS, r.category_id === null ? '' : (categories.get(Number(r.category_id)) ?? '')));
       first = false;
     }
     yield out;

@@ -1,7 +1,8 @@
 import { parse as parseCsv, CsvError } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { isValidDate } from '../../lib/dates.ts';
-import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
+import { currencyInfo, parseMinor, parseRate, rateText } from '../../lib/currency.ts';
+import type { TransactionKind } from '../../lib/domain.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { parseAmount } from '../../lib/money.ts';
 import { FORMULA_START } from './export.format.ts';
@@ -15,7 +16,10 @@ import { FORMULA_START } from './export.format.ts';
 export const IMPORT_MAX_ROWS = 100_000;
 const MAX_TAGS = 10;
 const REQUIRED_COLUMNS = ['date', 'kind', 'amount', 'category'] as const;
-const OPTIONAL_COLUMNS = ['note', 'tags', 'group_id', 'created_at'] as const;
+const OPTIONAL_COLUMNS = ['note', 'tags', 'group_id', 'created_at', 'account', 'currency', 'to_account', 'to_amount', 'rate'] as const;
+/** amounts without a `currency` cell are read with 2 decimals and fitted to their account's currency when written */
+const CENTS = { code: 'XXX', digits: 2, name: '' };
+const DECIMAL = /^-?\d{1,15}(\.\d{1,3})?$/;
 const EARLIEST_CREATED_AT = Date.UTC(1000, 0, 1);
 // a later instant (9999-12-31T23:00-14:00 is in year 10000 UTC) has no 4-digit ISO form
 const LATEST_CREATED_AT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -33,6 +37,18 @@ export interface ImportRow {
   tags: string[];
   groupId: number | null;
   createdAt: string | null;
+  // The money columns; each key is present only when the file gives a value for it, so that a
+  // file written before accounts existed reads exactly as it always did.
+  /** the account's name (none: the user's default account) */
+  account?: string;
+  /** ISO 4217 code of `cents`; when given, `cents` is in its minor units (else in hundredths) */
+  currency?: string;
+  /** transfer only: the receiving account's name */
+  toAccount?: string;
+  /** transfer only: what the receiving account gets, a decimal in its currency (read once that is known) */
+  toAmount?: string;
+  /** base-currency units per unit of `currency`, exact decimal */
+  rate?: string;
 }
 
 export interface RowError {
@@ -147,17 +163,51 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     if (typeof date !== 'string' || !isValidDate(date.trim()) || date.trim() < '0001-01-01') problems.push('date must be a valid date (YYYY-MM-DD)');
 
     const kind = typeof rec.kind === 'string' ? rec.kind.trim() : rec.kind;
-    if (kind !== 'expense' && kind !== 'income') problems.push('kind must be expense or income');
+    const categorized = kind === 'expense' || kind === 'income';
+    if (!categorized && kind !== 'transfer' && kind !== 'adjustment') problems.push('kind must be expense, income, transfer or adjustment');
+
+    // the money columns: an empty cell (or null in JSON) is the same as no column
+    const given = (v: unknown): string | undefined => {
+      const t = text(typeof v === 'number' ? String(v) : v);
+      return t === undefined || t === '' ? undefined : t;
+    };
+    const account = given(rec.account);
+    if (account !== undefined && length(account) > 30) problems.push('account must be at most 30 characters');
+    const currencyCode = given(rec.currency)?.toUpperCase();
+    const currency = currencyCode === undefined ? undefined : currencyInfo(currencyCode);
+    if (currencyCode !== undefined && !currency) problems.push('currency must be an ISO 4217 code such as CNY, USD or JPY');
+    const toAccount = given(rec.to_account);
+    if (toAccount !== undefined && length(toAccount) > 30) problems.push('to_account must be at most 30 characters');
+    const toAmount = given(rec.to_amount);
+    if (toAmount !== undefined && (!DECIMAL.test(toAmount) || toAmount.startsWith('-') || /^[0.]+$/.test(toAmount))) problems.push('to_amount must be a positive decimal number');
+    let rate: string | undefined;
+    const rawRate = given(rec.rate);
+    if (rawRate !== undefined) {
+      try {
+        rate = rateText(parseRate(rawRate));
+      } catch (err) {
+        problems.push(err instanceof AppError ? `rate ${err.message.replace(/^rate /, '')}` : 'rate is invalid');
+      }
+    }
+    if (kind === 'transfer') {
+      if (toAccount === undefined) problems.push('a transfer needs to_account');
+      else if (toAccount === (account ?? '')) problems.push('a transfer needs two different accounts');
+    } else if (toAccount !== undefined || toAmount !== undefined) problems.push('only a transfer has to_account and to_amount');
 
     let cents = 0;
+    const amount = typeof rec.amount === 'string' ? rec.amount.trim() : rec.amount;
     try {
-      cents = parseAmount(typeof rec.amount === 'string' ? rec.amount.trim() : rec.amount);
+      if (currency === undefined && kind !== 'transfer' && kind !== 'adjustment') cents = parseAmount(amount);
+      // an adjustment's sign is its direction
+      else cents = parseMinor(amount, currency ?? CENTS, 'amount', { allowNegative: kind === 'adjustment' });
     } catch (err) {
-      problems.push(err instanceof AppError ? err.message : 'amount is invalid');
+      problems.push(err instanceof AppError ? err.message.replace(/ \(XXX\)$| in XXX$/, '') : 'amount is invalid');
     }
 
-    const category = text(rec.category);
-    if (category === undefined || length(category) < 1 || length(category) > 20) problems.push('category must be 1 to 20 characters');
+    const moves = kind === 'transfer' || kind === 'adjustment';
+    const category = moves ? given(rec.category) : text(rec.category);
+    if (!moves && (category === undefined || length(category) < 1 || length(category) > 20)) problems.push('category must be 1 to 20 characters');
+    if ((kind === 'transfer' || kind === 'adjustment') && category !== undefined) problems.push('a transfer or an adjustment has no category');
 
     let note = '';
     if (rec.note !== undefined && rec.note !== null) {
@@ -199,10 +249,19 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     }
 
     // a database text value cannot hold U+0000
-    if ([category, note, ...tags].some((v) => v?.includes('\u0000'))) problems.push('category, note and tags must not contain NUL characters');
+    if ([category, note, account, toAccount, ...tags].some((v) => v?.includes('\u0000'))) problems.push('category, note, accounts and tags must not contain NUL characters');
+    if ((kind === 'transfer' || kind === 'adjustment') && groupId !== null) problems.push('a transfer or an adjustment is not recorded in a group');
 
     if (problems.length) errors.push({ row, message: problems.join('; ') });
-    else rows.push({ row, date: (date as string).trim(), kind: kind as TransactionKind, cents, category: category!, note, tags, groupId, createdAt });
+    else {
+      const out: ImportRow = { row, date: (date as string).trim(), kind: kind as TransactionKind, cents, category: category ?? '', note, tags, groupId, createdAt };
+      if (account !== undefined) out.account = account;
+      if (currency !== undefined) out.currency = currency.code;
+      if (toAccount !== undefined) out.toAccount = toAccount;
+      if (toAmount !== undefined) out.toAmount = toAmount;
+      if (rate !== undefined) out.rate = rate;
+      rows.push(out);
+    }
   });
   return { rows, errors };
 }

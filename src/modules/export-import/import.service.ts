@@ -1,6 +1,8 @@
 import type { Executor } from '../../db/client.ts';
-import { defaultAccount } from '../accounts/accounts.booking.ts';
-import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
+import { baseCurrencyOf, rateOn } from '../accounts/accounts.booking.ts';
+import { AppError } from '../../lib/errors.ts';
+import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
+import type { CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
 import * as repo from './export-import.repo.ts';
 import type { ImportResult } from './export-import.schemas.ts';
@@ -14,64 +16,196 @@ const INSERT_BATCH = 5000;
 
 const catKey = (kind: string, name: string) => `${kind}\u0000${name}`;
 
+/** An account a row names: one of the user's (id) or one the import creates (id null until then). */
+interface AccountPlan {
+  id: number | null;
+  name: string;
+  currency: CurrencyInfo;
+  /** the earliest date of a row in it: a new account opens then */
+  firstDate: string;
+}
+
+/** A row's money once its accounts are known: amounts in minor units of their accounts' currencies. */
+interface Money {
+  account: AccountPlan;
+  minor: number;
+  baseAmount: number;
+  rate: string | null;
+  to: AccountPlan | null;
+  toMinor: number | null;
+}
+
 interface Plan {
   toImport: ImportRow[];
+  /** the money of each row of toImport, same order */
+  money: Money[];
   skipped: number;
   /** categories to create, in order of first use */
-  newCategories: { kind: TransactionKind; name: string }[];
+  newCategories: { kind: CategoryKind; name: string }[];
+  /** accounts to create, in order of first use */
+  newAccounts: AccountPlan[];
   errors: RowError[];
   categoryIds: Map<string, number>;
   categories: repo.CategoryRef[];
   liveGroups: Set<number>;
 }
 
+const isCategorized = (r: ImportRow): r is ImportRow & { kind: CategoryKind } => r.kind === 'expense' || r.kind === 'income';
+
 /**
- * Decides which rows are duplicates: for each (date, kind, amount, category, note) the first
- * "existing count" rows of the file are skipped and the rest imported, so that importing a file
- * twice, or one's own export, adds nothing. Also finds the categories to create and refuses rows
- * that would take the user past the category limit.
+ * The accounts and amounts of every row. A row without `account` goes to the user's default
+ * account; an account name the user does not have is created by the import (type "other", in the
+ * row's `currency`, else the base currency, opening balance 0 on its first row's date). A
+ * `currency` that differs from its account's, an amount with more decimals than the account's
+ * currency has, or a foreign amount without a rate (neither in the file nor in the user's rates on
+ * or before the row's date) is an error of that row.
  */
-async function planImport(ex: Executor, userId: number, rows: ImportRow[]): Promise<Plan> {
+async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors: RowError[]): Promise<{ money: (Money | null)[]; newAccounts: AccountPlan[] }> {
+  const base = await baseCurrencyOf(ex, userId);
+  const own = await repo.userAccounts(ex, userId);
+  const byName = new Map<string, AccountPlan>();
+  let fallback: AccountPlan | null = null;
+  for (const a of own) {
+    const plan: AccountPlan = { id: a.id, name: a.name, currency: currencyInfo(a.currency) ?? base, firstDate: '' };
+    // names are not unique: the first one in the user's order wins
+    if (!byName.has(a.name)) byName.set(a.name, plan);
+    if (a.isDefault) fallback = plan;
+  }
+  const newAccounts: AccountPlan[] = [];
+  const rates = new Map<string, string | null>();
+  const rateFor = async (currency: string, date: string): Promise<string | null> => {
+    const key = `${currency} ${date}`;
+    if (!rates.has(key)) rates.set(key, await rateOn(ex, userId, currency, date));
+    return rates.get(key)!;
+  };
+
+  const accountOf = (name: string | undefined, currency: string | undefined, date: string): AccountPlan | string => {
+    if (name === undefined) {
+      if (!fallback) return 'there is no default account';
+      if (currency !== undefined && currency !== fallback.currency.code) return `currency ${currency} is not the default account's (${fallback.currency.code}): name the account`;
+      return fallback;
+    }
+    let a = byName.get(name);
+    if (!a) {
+      a = { id: null, name, currency: (currency !== undefined ? currencyInfo(currency) : undefined) ?? base, firstDate: date };
+      byName.set(name, a);
+      newAccounts.push(a);
+    }
+    if (currency !== undefined && currency !== a.currency.code) return `account "${name}" holds ${a.currency.code}, not ${currency}`;
+    if (a.id === null && date < a.firstDate) a.firstDate = date;
+    return a;
+  };
+
+  const money: (Money | null)[] = [];
+  for (const r of rows) {
+    const problems: string[] = [];
+    const account = accountOf(r.account, r.currency, r.date);
+    if (typeof account === 'string') problems.push(account);
+    let to: AccountPlan | null = null;
+    if (r.kind === 'transfer') {
+      // the receiving account of a new name gets the base currency
+      const t = accountOf(r.toAccount, undefined, r.date);
+      if (typeof t === 'string') problems.push(t);
+      else to = t;
+      if (typeof account !== 'string' && to !== null && to === account) problems.push('a transfer needs two different accounts');
+    }
+    if (typeof account === 'string' || problems.length) {
+      errors.push({ row: r.row, message: problems.join('; ') });
+      money.push(null);
+      continue;
+    }
+    // without a currency cell the amount was read in hundredths: fitted to the account's decimals
+    let minor = r.cents;
+    if (r.currency === undefined && account.currency.digits !== 2) {
+      const d = account.currency.digits;
+      if (d < 2 && r.cents % 10 ** (2 - d) !== 0) problems.push(`amount must have at most ${d} decimals in ${account.currency.code}`);
+      minor = d < 2 ? Math.trunc(r.cents / 10 ** (2 - d)) : r.cents * 10 ** (d - 2);
+    }
+    let baseAmount = minor;
+    let rate: string | null = null;
+    if (account.currency.code !== base.code) {
+      rate = r.rate ?? (await rateFor(account.currency.code, r.date));
+      if (rate === null) problems.push(`rate is needed: there is no ${account.currency.code} to ${base.code} rate on or before ${r.date}`);
+      else baseAmount = convertMinor(minor, account.currency, base, parseRate(rate));
+    }
+    let toMinor: number | null = null;
+    if (to) {
+      if (r.toAmount !== undefined) {
+        try {
+          toMinor = parseMinor(r.toAmount, to.currency, 'to_amount');
+        } catch (err) {
+          problems.push(err instanceof AppError ? err.message : 'to_amount is invalid');
+        }
+      } else if (to.currency.code === account.currency.code) toMinor = minor;
+      else problems.push(`to_amount is needed: a transfer from ${account.currency.code} to ${to.currency.code} carries both amounts`);
+    }
+    if (problems.length) {
+      errors.push({ row: r.row, message: problems.join('; ') });
+      money.push(null);
+    } else money.push({ account, minor, baseAmount, rate, to, toMinor });
+  }
+  return { money, newAccounts };
+}
+
+/**
+ * Decides which rows are duplicates: for each (date, kind, amount, category, note, account) the
+ * first "existing count" rows of the file are skipped and the rest imported, so that importing a
+ * file twice, or one's own export, adds nothing. Also finds the categories and accounts to create
+ * and refuses rows that would take the user past the category limit.
+ */
+async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): Promise<Plan> {
   const categories = await repo.userCategories(ex, userId);
   const categoryIds = new Map(categories.map((c) => [catKey(c.kind, c.name), c.id]));
   const liveGroups = new Set(await repo.liveGroupIds(ex, userId));
+  const errors: RowError[] = [];
+  const planned = await planMoney(ex, userId, allRows, errors);
+  const rows = allRows.filter((_, i) => planned.money[i] !== null);
+  const rowMoney = planned.money.filter((m): m is Money => m !== null);
 
   const keyOf = new Map<string, number>();
   const keys: repo.DupKey[] = [];
-  const rowKeys: (number | null)[] = rows.map((r) => {
-    const categoryId = categoryIds.get(catKey(r.kind, r.category));
-    if (categoryId === undefined) return null;
-    const k = `${r.date}\u0000${r.kind}\u0000${r.cents}\u0000${categoryId}\u0000${r.note}`;
+  const rowKeys: (number | null)[] = rows.map((r, i) => {
+    const m = rowMoney[i]!;
+    const categoryId = isCategorized(r) ? categoryIds.get(catKey(r.kind, r.category)) : null;
+    // a category or an account the import creates: nothing of it can exist yet
+    if (categoryId === undefined || m.account.id === null) return null;
+    const k = `${r.date}\u0000${r.kind}\u0000${m.minor}\u0000${categoryId}\u0000${r.note}\u0000${m.account.id}`;
     let idx = keyOf.get(k);
     if (idx === undefined) {
       idx = keys.length;
       keyOf.set(k, idx);
-      keys.push({ date: r.date, kind: r.kind, cents: r.cents, categoryId, note: r.note });
+      keys.push({ date: r.date, kind: r.kind, cents: m.minor, categoryId, note: r.note, accountId: m.account.id });
     }
     return idx;
   });
   const remaining = await repo.existingCounts(ex, userId, keys);
 
   const toImport: ImportRow[] = [];
+  const money: Money[] = [];
   let skipped = 0;
   rows.forEach((r, i) => {
     const idx = rowKeys[i];
     if (idx !== null && idx !== undefined && remaining[idx]! > 0) {
       remaining[idx]!--;
       skipped++;
-    } else toImport.push(r);
+    } else {
+      toImport.push(r);
+      money.push(rowMoney[i]!);
+    }
   });
+  const used = new Set(money.flatMap((m) => [m.account, ...(m.to ? [m.to] : [])]));
+  const newAccounts = planned.newAccounts.filter((a) => used.has(a));
 
-  const newCategories: { kind: TransactionKind; name: string }[] = [];
+  const newCategories: { kind: CategoryKind; name: string }[] = [];
   const seen = new Set<string>();
   for (const r of toImport) {
+    if (!isCategorized(r)) continue;
     const k = catKey(r.kind, r.category);
     if (!categoryIds.has(k) && !seen.has(k)) {
       seen.add(k);
       newCategories.push({ kind: r.kind, name: r.category });
     }
   }
-  const errors: RowError[] = [];
   const room = Math.max(0, MAX_CATEGORIES - categories.length);
   if (newCategories.length > room) {
     const refused = new Set(newCategories.slice(room).map((c) => catKey(c.kind, c.name)));
@@ -81,7 +215,7 @@ async function planImport(ex: Executor, userId: number, rows: ImportRow[]): Prom
       }
     }
   }
-  return { toImport, skipped, newCategories: newCategories.slice(0, room), errors, categoryIds, categories, liveGroups };
+  return { toImport, money, skipped, newCategories: newCategories.slice(0, room), newAccounts, errors, categoryIds, categories, liveGroups };
 }
 
 async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
@@ -108,19 +242,36 @@ async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
     }
   }
 
+  // accounts: appended after the user's own
+  if (plan.newAccounts.length) {
+    const created = await repo.insertAccounts(
+      tx,
+      userId,
+      plan.newAccounts.map((a) => ({ name: a.name, currency: a.currency.code, openingDate: a.firstDate })),
+    );
+    plan.newAccounts.forEach((a, i) => (a.id = created[i]!));
+  }
+
   const ids = await repo.allocateTransactionIds(tx, plan.toImport.length);
-  const account = await defaultAccount(tx, userId);
   for (let start = 0; start < plan.toImport.length; start += INSERT_BATCH) {
     const part = plan.toImport.slice(start, start + INSERT_BATCH);
     const links: { transactionId: number; tagId: number }[] = [];
-    const rows = part.map((r, i) => {
+    const rows = part.map((r, i): repo.NewTransaction => {
       const id = ids[start + i]!;
+      const m = plan.money[start + i]!;
       for (const t of r.tags) links.push({ transactionId: id, tagId: tagIds.get(t)! });
       return {
         id,
         kind: r.kind,
-        cents: r.cents,
-        categoryId: plan.categoryIds.get(catKey(r.kind, r.category))!,
+        cents: m.minor,
+        categoryId: isCategorized(r) ? plan.categoryIds.get(catKey(r.kind, r.category))! : null,
+        accountId: m.account.id!,
+        currency: m.account.currency.code,
+        baseAmount: m.baseAmount,
+        rate: m.rate,
+        toAccountId: m.to ? m.to.id! : null,
+        toAmount: m.toMinor,
+        toCurrency: m.to ? m.to.currency.code : null,
         note: r.note,
         date: r.date,
         // a group the caller is not (or no longer) in, or that was dissolved: imported as personal
@@ -128,12 +279,14 @@ async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
         createdAt: r.createdAt,
       };
     });
-    await repo.insertTransactions(tx, userId, account, rows);
+    await repo.insertTransactions(tx, userId, rows);
     await repo.insertTransactionTags(tx, links);
   }
 }
 
 const byRow = (a: RowError, b: RowError) => a.row - b.row;
+
+const createdOf = (plan: Plan) => (plan.newAccounts.length ? { accounts_created: plan.newAccounts.map((a) => a.name) } : {});
 
 /**
  * Imports a CSV or JSON file, all or nothing, in one database transaction. Any invalid row: 42203
@@ -146,7 +299,7 @@ export async function importFile(db: Executor, userId: number, file: Uint8Array,
     const plan = await planImport(db, userId, rows);
     const all = [...errors, ...plan.errors].sort(byRow);
     if (all.length) return { imported: 0, skipped: 0, errors: all };
-    return { imported: plan.toImport.length, skipped: plan.skipped, errors: [] };
+    return { imported: plan.toImport.length, skipped: plan.skipped, errors: [], ...createdOf(plan) };
   }
   if (errors.length) {
     // every bad row is listed, those refused by the category limit included
@@ -158,6 +311,6 @@ export async function importFile(db: Executor, userId: number, file: Uint8Array,
     const plan = await planImport(tx, userId, rows);
     if (plan.errors.length) throw Errors.importRejected(plan.errors.sort(byRow));
     await write(tx, userId, plan);
-    return { imported: plan.toImport.length, skipped: plan.skipped, errors: [] };
+    return { imported: plan.toImport.length, skipped: plan.skipped, errors: [], ...createdOf(plan) };
   });
 }

@@ -15,7 +15,7 @@ export default async function meRoutes(fastify: FastifyInstance) {
 
   app.put(
     '/api/me',
-    { schema: { summary: 'Edit nickname, avatar_url, slogan or time zone', body: ProfileUpdate, response: { 200: Profile } } },
+    { schema: { summary: 'Edit nickname, avatar_url, slogan, time zone or base currency', body: ProfileUpdate, response: { 200: Profile } } },
     async (req) => service.update(userOf(req).id, req.body),
   );
 

@@ -1,9 +1,10 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { Type, type Static } from 'typebox';
 import { isValidTimezone } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import { users } from '../../db/schema/index.ts';
+import { query, type Db } from '../../db/client.ts';
+import { accounts, users } from '../../db/schema/index.ts';
+import { requireCurrency } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
 import { Id, Nullable, Timestamp } from '../../lib/schemas.ts';
 import { cleanText } from '../../lib/text.ts';
@@ -28,6 +29,7 @@ export const Profile = Type.Object({
   }),
   last_sign_in_at: Nullable(Type.String({ format: 'date-time', description: 'the sign-in before the current one' })),
   failed_sign_ins: Type.Integer({ description: 'failed password sign-ins since the sign-in before the current one' }),
+  base_currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code statistics, budgets and net worth are in' }),
 });
 export type Profile = Static<typeof Profile>;
 
@@ -37,6 +39,14 @@ export const ProfileUpdate = Type.Object(
     avatar_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL or an in-app path such as /api/avatars/<key>' }))),
     slogan: Type.Optional(Type.String({ maxLength: 200, description: '0 to 60 characters after trimming' })),
     timezone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'an IANA time zone such as Asia/Shanghai; null resets' }))),
+    base_currency: Type.Optional(
+      Type.String({
+        maxLength: 3,
+        description:
+          'ISO 4217 code. Only while you have no transactions and no exchange rates (else 42201): stored base amounts and rates are in the old ' +
+          'base currency and would silently change meaning. Accounts in the old base currency with a zero opening balance (the starting cash account) follow.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -56,6 +66,7 @@ export function toProfile(row: typeof users.$inferSelect, passkeyCount = 0): Pro
     auth_methods: signInMethods(row, passkeyCount),
     last_sign_in_at: row.previousSignInAt?.toISOString() ?? null,
     failed_sign_ins: row.failedSignInsBefore + row.failedSignIns,
+    base_currency: row.baseCurrency,
   };
 }
 
@@ -85,8 +96,28 @@ export function createMeService({ db, clock }: MeServiceDeps) {
         if (body.timezone !== null && !isValidTimezone(body.timezone)) throw Errors.field('timezone', 'must be an IANA time zone');
         patch.timezone = body.timezone;
       }
-      if (Object.keys(patch).length) {
-        await db.update(users).set({ ...patch, updatedAt: clock.now() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+      const base = body.base_currency === undefined ? undefined : requireCurrency(body.base_currency, 'base_currency').code;
+      if (Object.keys(patch).length || base !== undefined) {
+        await db.transaction(async (tx) => {
+          if (base !== undefined) {
+            const [u] = await tx.select({ base: users.baseCurrency }).from(users).where(eq(users.id, userId)).for('update');
+            if (u && u.base !== base) {
+              const [used] = await query<{ tx: boolean; rates: boolean }>(
+                tx,
+                sql`select exists (select 1 from transactions where user_id = ${userId}) as tx, exists (select 1 from exchange_rates where user_id = ${userId}) as rates`,
+              );
+              if (used?.tx || used?.rates) {
+                throw Errors.rule('the base currency can only change while you have no transactions and no exchange rates: their base amounts and rates are in the current one');
+              }
+              patch.baseCurrency = base;
+              await tx
+                .update(accounts)
+                .set({ currency: base, updatedAt: clock.now() })
+                .where(and(eq(accounts.userId, userId), eq(accounts.currency, u.base), eq(accounts.openingBalance, 0)));
+            }
+          }
+          if (Object.keys(patch).length) await tx.update(users).set({ ...patch, updatedAt: clock.now() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+        });
       }
       return get(userId);
     },

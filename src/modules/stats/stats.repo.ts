@@ -11,17 +11,28 @@ export interface DateRange {
 export interface StatsScope {
   userId: number;
   groupId?: number;
+  /** group view only: one member's rows */
+  memberId?: number;
   tagId?: number;
+  /** personal view only: the rows of one of the caller's accounts */
+  accountId?: number;
 }
 
-/** The WHERE of a scope over `transactions t`; the owner (user or group) is always part of it. */
-function scopeWhere(scope: StatsScope, range: DateRange): SQL {
+/**
+ * The WHERE of a scope over `transactions t`; the owner (user or group) is always part of it.
+ * Statistics are about income and expense only: transfers and adjustments move money between or
+ * within accounts and never count, whatever else the scope says. Sums read `base_amount`, the
+ * amount in the owner's base currency fixed at booking time.
+ */
+export function scopeWhere(scope: StatsScope, range: DateRange): SQL {
   const owner = scope.groupId !== undefined ? sql`t.group_id = ${scope.groupId}` : sql`t.user_id = ${scope.userId}`;
+  const member = scope.groupId !== undefined && scope.memberId !== undefined ? sql` and t.user_id = ${scope.memberId}` : sql``;
+  const account = scope.accountId !== undefined ? sql` and t.account_id = ${scope.accountId}` : sql``;
   const tag =
     scope.tagId !== undefined
       ? sql` and exists (select 1 from transaction_tags tt where tt.transaction_id = t.id and tt.tag_id = ${scope.tagId})`
       : sql``;
-  return sql`${owner} and t.date between ${range.start}::date and ${range.end}::date${tag}`;
+  return sql`${owner} and t.kind in ('expense', 'income') and t.date between ${range.start}::date and ${range.end}::date${member}${account}${tag}`;
 }
 
 export interface StatsRequest {
@@ -78,8 +89,8 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
   const overview = req.overview ? totalsOf(sql`from agg`) : none;
   const previous = req.previous
     ? sql`(select json_build_object(
-              'income', coalesce(sum(t.amount_cents) filter (where t.kind = 'income'), 0),
-              'expense', coalesce(sum(t.amount_cents) filter (where t.kind = 'expense'), 0),
+              'income', coalesce(sum(t.base_amount) filter (where t.kind = 'income'), 0),
+              'expense', coalesce(sum(t.base_amount) filter (where t.kind = 'expense'), 0),
               'count', count(*))
             from transactions t where ${scopeWhere(scope, req.previous)})`
     : none;
@@ -98,13 +109,13 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
   const maxId = req.max
     ? sql`(select t.id from transactions t,
               (select m, day from agg where kind = ${type} order by m desc, day desc limit 1) top
-            where ${scopeWhere(scope, req.current)} and t.kind = ${type} and t.date = top.day and t.amount_cents = top.m
+            where ${scopeWhere(scope, req.current)} and t.kind = ${type} and t.date = top.day and t.base_amount = top.m
             order by t.id desc limit 1)`
     : none;
   const needAgg = req.overview || req.share || req.trend || req.max;
   const agg = needAgg
     ? sql`with agg as (
-            select t.kind, t.category_id, t.date as day, sum(t.amount_cents) as s, count(*) as n, max(t.amount_cents) as m
+            select t.kind, t.category_id, t.date as day, sum(t.base_amount) as s, count(*) as n, max(t.base_amount) as m
             from transactions t where ${scopeWhere(scope, req.current)}
             group by t.kind, t.category_id, t.date)`
     : sql``;
@@ -125,4 +136,47 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
 function parseJson<T>(value: unknown): T | null {
   if (value === null || value === undefined) return null;
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+export interface AccountRow {
+  account_id: number;
+  name: string;
+  type: string;
+  currency: string;
+  color: string;
+  archived: boolean;
+  income: number;
+  expense: number;
+  count: number;
+}
+
+/**
+ * Income and expense of the period per account of the caller (base currency), one row per account
+ * that has income or expense in the period, in the accounts' own order. Transfers and adjustments
+ * are left out by the scope, like everywhere in statistics.
+ */
+export async function byAccount(db: Executor, scope: StatsScope, range: DateRange): Promise<AccountRow[]> {
+  const rows = await query<{ account_id: number; name: string; type: string; currency: string; color: string; archived: boolean; income: string | number; expense: string | number; n: string | number }>(
+    db,
+    sql`select a.id as account_id, a.name, a.type, a.currency, a.color, a.archived, x.income, x.expense, x.n
+        from (select t.account_id,
+                     coalesce(sum(t.base_amount) filter (where t.kind = 'income'), 0) as income,
+                     coalesce(sum(t.base_amount) filter (where t.kind = 'expense'), 0) as expense,
+                     count(*) as n
+              from transactions t where ${scopeWhere(scope, range)} and t.account_id is not null
+              group by t.account_id) x
+        join accounts a on a.id = x.account_id and a.user_id = ${scope.userId}
+        order by a.sort, a.id`,
+  );
+  return rows.map((r) => ({
+    account_id: Number(r.account_id),
+    name: r.name,
+    type: r.type,
+    currency: r.currency,
+    color: r.color,
+    archived: Boolean(r.archived),
+    income: Number(r.income),
+    expense: Number(r.expense),
+    count: Number(r.n),
+  }));
 }

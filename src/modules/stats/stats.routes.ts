@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
-import { CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
+import { AccountBreakdown, CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
 import { createStatsService } from './stats.service.ts';
 
 const COMMON =
   'Query: `period` week|month (default)|year around `date` (default today in the caller\'s zone), `type` expense (default)|income, ' +
   '`group_id` (members only, 40302: every member\'s transactions of that group), `tag_id` (one of the caller\'s tags, else 40001). ' +
-  "Without `group_id` the caller's own transactions count, those recorded in groups included.";
+  "`account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. " +
+  "Without `group_id` the caller's own transactions count, those recorded in groups included. " +
+  'Only income and expense count: transfers between accounts and balance adjustments never do. ' +
+  "Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.";
 
 export default async function statsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -55,6 +58,19 @@ export default async function statsRoutes(fastify: FastifyInstance) {
       },
     },
     async (req) => service.compare(userOf(req).id, req.query),
+  );
+
+  app.get(
+    '/api/stats/accounts',
+    {
+      schema: {
+        summary: 'Income and expense of a period by account',
+        description: `${COMMON} Personal view only: \`group_id\` is 40001 (a group view is split by member with \`user_id\`).`,
+        querystring: StatsQuery,
+        response: { 200: AccountBreakdown },
+      },
+    },
+    async (req) => service.byAccount(userOf(req).id, req.query),
   );
 
   app.get(

@@ -1,5 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { CalendarDate, Color, Id, Nullable } from '../../lib/schemas.ts';
+import { ACCOUNT_TYPES } from '../../lib/domain.ts';
+import { CalendarDate, Color, CurrencyCode, Id, Nullable } from '../../lib/schemas.ts';
+
+const AccountTypeSchema = Type.Union(ACCOUNT_TYPES.map((t) => Type.Literal(t)));
 import { TransactionSchema } from '../transactions/transactions.schemas.ts';
 
 export const StatsQuery = Type.Object({
@@ -15,10 +18,18 @@ export const StatsQuery = Type.Object({
   ),
   group_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: "a group's view: every member's transactions of that group (members only, else 40302)" })),
   tag_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: "only transactions carrying this tag (one of the caller's tags, else 40001)" })),
+  account_id: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: "only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001)",
+    }),
+  ),
+  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'one member of the group (group view only: without group_id 40001)' })),
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
-const Money = (description: string) => Type.Number({ description: `${description}, major units` });
+const Money = (description: string) => Type.Number({ description: `${description}, major units of the caller's base currency` });
 
 export const Overview = Type.Object(
   {
@@ -92,6 +103,34 @@ export const Compare = Type.Object(
   { title: 'StatsCompare' },
 );
 export type Compare = Static<typeof Compare>;
+
+export const AccountBreakdown = Type.Object(
+  {
+    start: CalendarDate,
+    end: CalendarDate,
+    base_currency: CurrencyCode,
+    income: Money('income total of the period over all accounts'),
+    expense: Money('expense total of the period over all accounts'),
+    list: Type.Array(
+      Type.Object({
+        account_id: Id,
+        name: Type.String(),
+        type: AccountTypeSchema,
+        currency: CurrencyCode,
+        color: Color,
+        archived: Type.Boolean(),
+        income: Money('income booked in this account (converted at booking time)'),
+        expense: Money('expense booked in this account (a transfer fee included)'),
+        balance: Money('income - expense of the period (not the account balance)'),
+        count: Type.Integer({ description: 'income and expense rows of the account in the period' }),
+        expense_percent: Type.Number({ minimum: 0, maximum: 100, description: "the account's share of the expense total, 0 to 100 with 2 decimals" }),
+      }),
+      { description: 'one line per account with income or expense in the period, in the accounts\' order; transfers and adjustments never count' },
+    ),
+  },
+  { title: 'StatsByAccount' },
+);
+export type AccountBreakdown = Static<typeof AccountBreakdown>;
 
 export const Summary = Type.Object(
   { overview: Overview, category_share: CategoryShare, trend: Trend, max: MaxResult, compare: Compare },

@@ -1,13 +1,14 @@
 import { requireGroupMember, requireTag, userTimezone } from '../../lib/access.ts';
+import { toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
+import { baseCurrencyOf, requireAccount } from '../accounts/accounts.booking.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
 import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn, type Period } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
-import { toMajor } from '../../lib/money.ts';
 import { loadTransactionViews } from '../transactions/transactions.repo.ts';
 import * as statsRepo from './stats.repo.ts';
 import type { DateRange, StatsScope } from './stats.repo.ts';
-import type { CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
+import type { AccountBreakdown, CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
 
 /** Days of `range` up to `today`: all of them for a past period, at least 1 (a future period). */
 export function elapsedDays(range: DateRange, today: string): number {
@@ -35,6 +36,10 @@ interface Resolved {
   type: TransactionKind;
   today: string;
   current: DateRange;
+  /** the caller's base currency: every statistic is in it */
+  base: CurrencyInfo;
+  /** minor units of the base currency to the major-unit number answered */
+  major: (minor: number) => number;
 }
 
 export type StatsServiceDeps = ServiceDeps<typeof statsRepo, 'appTimezone'>;
@@ -48,10 +53,19 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     if (q.date !== undefined && (q.date < '0002-01-01' || q.date > '9998-12-31')) throw Errors.field('date', 'must be between 0002-01-01 and 9998-12-31');
     if (q.tag_id !== undefined) await requireTag(db, userId, q.tag_id);
     if (q.group_id !== undefined) await requireGroupMember(db, q.group_id, userId);
+    if (q.user_id !== undefined && q.group_id === undefined) throw Errors.field('user_id', 'filters a group view by member: give group_id as well');
+    if (q.account_id !== undefined) {
+      // accounts are personal: a group view is filtered by member instead
+      if (q.group_id !== undefined) throw Errors.field('account_id', 'cannot be combined with group_id: filter a group view by member (user_id)');
+      await requireAccount(db, userId, q.account_id);
+    }
+    const base = await baseCurrencyOf(db, userId);
     const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
     const period = q.period ?? 'month';
     return {
-      scope: { userId, groupId: q.group_id, tagId: q.tag_id },
+      scope: { userId, groupId: q.group_id, memberId: q.user_id, tagId: q.tag_id, accountId: q.account_id },
+      base,
+      major: (minor: number) => toMajorUnits(minor, base),
       period,
       type: q.type ?? 'expense',
       today,
@@ -64,11 +78,11 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     return {
       start: r.current.start,
       end: r.current.end,
-      income: toMajor(totals.income),
-      expense: toMajor(totals.expense),
-      balance: toMajor(totals.income - totals.expense),
+      income: r.major(totals.income),
+      expense: r.major(totals.expense),
+      balance: r.major(totals.income - totals.expense),
       count: totals.count,
-      daily_average: toMajor(Math.round(typeTotal / elapsedDays(r.current, r.today))),
+      daily_average: r.major(Math.round(typeTotal / elapsedDays(r.current, r.today))),
     };
   }
 
@@ -77,7 +91,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
    * names ("Food" once per member): those are one line, named once, carrying all their ids, with
    * the color and id of the largest; a personal view keeps one line per category.
    */
-  function shareOf(rows: statsRepo.ShareRow[], merge: boolean): CategoryShare {
+  function shareOf(r0: Resolved, rows: statsRepo.ShareRow[], merge: boolean): CategoryShare {
     const total = rows.reduce((s, r) => s + r.amount, 0);
     const lines: (statsRepo.ShareRow & { ids: number[] })[] = [];
     const byName = new Map<string, statsRepo.ShareRow & { ids: number[] }>();
@@ -95,13 +109,13 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     }
     lines.sort((a, b) => b.amount - a.amount || a.category_id - b.category_id);
     return {
-      total: toMajor(total),
+      total: r0.major(total),
       list: lines.map((r) => ({
         category_id: r.category_id,
         category_ids: r.ids,
         name: r.name,
         color: r.color,
-        amount: toMajor(r.amount),
+        amount: r0.major(r.amount),
         count: r.count,
         percent: percentOf(r.amount, total),
       })),
@@ -116,7 +130,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
       unit,
       list: keys.map((k) => {
         const p = byKey.get(k);
-        return { date: k, amount: toMajor(p?.amount ?? 0), count: p?.count ?? 0 };
+        return { date: k, amount: r.major(p?.amount ?? 0), count: p?.count ?? 0 };
       }),
     };
   }
@@ -129,8 +143,8 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
 
   function compareOf(r: Resolved, previous: DateRange, cur: statsRepo.Totals, prev: statsRepo.Totals): Compare {
     return {
-      current: { start: r.current.start, end: r.current.end, income: toMajor(cur.income), expense: toMajor(cur.expense) },
-      previous: { start: previous.start, end: previous.end, income: toMajor(prev.income), expense: toMajor(prev.expense) },
+      current: { start: r.current.start, end: r.current.end, income: r.major(cur.income), expense: r.major(cur.expense) },
+      previous: { start: previous.start, end: previous.end, income: r.major(prev.income), expense: r.major(prev.expense) },
       change: { income_percent: changePercent(cur.income, prev.income), expense_percent: changePercent(cur.expense, prev.expense) },
     };
   }
@@ -148,7 +162,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     async categoryShare(userId: number, q: StatsQuery): Promise<CategoryShare> {
       const r = await resolve(userId, q);
       const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, share: true });
-      return shareOf(rows.share ?? [], r.scope.groupId !== undefined);
+      return shareOf(r, rows.share ?? [], r.scope.groupId !== undefined);
     },
 
     async trend(userId: number, q: StatsQuery): Promise<Trend> {
@@ -170,6 +184,35 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
       return compareOf(r, previous, rows.overview ?? zero, rows.previous ?? zero);
     },
 
+    /** Income and expense per account of the caller (personal view only). */
+    async byAccount(userId: number, q: StatsQuery): Promise<AccountBreakdown> {
+      if (q.group_id !== undefined) throw Errors.field('group_id', 'accounts are personal: the by-account breakdown has no group view');
+      const r = await resolve(userId, q);
+      const rows = await repo.byAccount(db, r.scope, r.current);
+      const income = rows.reduce((s, a) => s + a.income, 0);
+      const expense = rows.reduce((s, a) => s + a.expense, 0);
+      return {
+        start: r.current.start,
+        end: r.current.end,
+        base_currency: r.base.code,
+        income: r.major(income),
+        expense: r.major(expense),
+        list: rows.map((a) => ({
+          account_id: a.account_id,
+          name: a.name,
+          type: a.type as AccountBreakdown['list'][number]['type'],
+          currency: a.currency,
+          color: a.color,
+          archived: a.archived,
+          income: r.major(a.income),
+          expense: r.major(a.expense),
+          balance: r.major(a.income - a.expense),
+          count: a.count,
+          expense_percent: percentOf(a.expense, expense),
+        })),
+      };
+    },
+
     /** The five statistics from one statement (plus the largest transaction's view). */
     async summary(userId: number, q: StatsQuery): Promise<Summary> {
       const r = await resolve(userId, q);
@@ -186,7 +229,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
       const totals = rows.overview ?? zero;
       return {
         overview: overviewOf(r, totals),
-        category_share: shareOf(rows.share ?? [], r.scope.groupId !== undefined),
+        category_share: shareOf(r, rows.share ?? [], r.scope.groupId !== undefined),
         trend: trendOf(r, rows.trend ?? []),
         max: await maxOf(rows.max_id),
         compare: compareOf(r, previous, totals, rows.previous ?? zero),

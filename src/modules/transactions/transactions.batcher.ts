@@ -75,6 +75,8 @@ export function createInsertBatcher(db: Db, maxInFlight = 4) {
             toAccountId: null,
             toAmount: null,
             toCurrency: null,
+            rate: null,
+            parentId: null,
             createdAt: new Date(r.created_at),
             updatedAt: new Date(r.updated_at),
             categoryName: r.category_name,

@@ -23,6 +23,8 @@ export const viewColumns = {
   toAccountId: transactions.toAccountId,
   toAmount: transactions.toAmount,
   toCurrency: transactions.toCurrency,
+  rate: transactions.rate,
+  parentId: transactions.parentId,
   createdAt: transactions.createdAt,
   updatedAt: transactions.updatedAt,
   categoryName: categories.name,
@@ -47,6 +49,8 @@ export interface ViewRow {
   toAccountId: number | null;
   toAmount: number | null;
   toCurrency: string | null;
+  rate: string | null;
+  parentId: number | null;
   createdAt: Date;
   updatedAt: Date;
   categoryName: string | null;
@@ -73,6 +77,8 @@ export function toTransactionView(row: ViewRow, rowTags: TagRef[]): TransactionV
     account_id: row.accountId,
     to_account_id: row.toAccountId,
     to_amount: row.toAmount === null || row.toCurrency === null ? null : majorOf(row.toAmount, row.toCurrency),
+    rate: row.rate,
+    parent_id: row.parentId,
     category_id: row.categoryId,
     category:
       row.categoryId === null || row.categoryName === null || row.categoryColor === null || row.categoryKind === null
@@ -308,8 +314,8 @@ export async function listTotals(db: Executor, f: ListFilter): Promise<{ count: 
     db
       .select({
         count: sql<string>`count(*)`,
-        income: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'income'), 0)`,
-        expense: sql<string>`coalesce(sum(${transactions.amountCents}) filter (where ${transactions.kind} = 'expense'), 0)`,
+        income: sql<string>`coalesce(sum(${transactions.baseAmount}) filter (where ${transactions.kind} = 'income'), 0)`,
+        expense: sql<string>`coalesce(sum(${transactions.baseAmount}) filter (where ${transactions.kind} = 'expense'), 0)`,
       })
       .from(transactions)
       .where(conditions(shape))
@@ -339,11 +345,12 @@ export async function findVisibleView(db: Executor, viewerId: number, id: number
 }
 
 /** The caller's own transaction (only the owner may change or delete it). */
-export async function findOwn(db: Executor, userId: number, id: number): Promise<TransactionRow | undefined> {
-  const [row] = await db
+export async function findOwn(db: Executor, userId: number, id: number, lock = false): Promise<TransactionRow | undefined> {
+  const q = db
     .select()
     .from(transactions)
     .where(and(eq(transactions.id, id), eq(transactions.userId, userId)));
+  const [row] = lock ? await q.for('update') : await q;
   return row;
 }
 
@@ -456,6 +463,8 @@ export async function insertChecked(db: Executor, v: CheckedInsert): Promise<Tra
       toAccountId: null,
       toAmount: null,
       toCurrency: null,
+      rate: null,
+      parentId: null,
       createdAt: new Date(r.created_at),
       updatedAt: new Date(r.updated_at),
       categoryName: r.category_name,

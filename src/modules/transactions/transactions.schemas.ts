@@ -12,6 +12,8 @@ export const TransactionSchema = Type.Object(
     account_id: Nullable(Id),
     to_account_id: Nullable(Id),
     to_amount: Nullable(Type.Number({ description: 'transfer only: what the receiving account gets, in major units of its currency' })),
+    rate: Nullable(Type.String({ description: 'exact decimal: base currency units per unit of `currency` used at booking; null in the base currency' })),
+    parent_id: Nullable(Id),
     category_id: Nullable(Id),
     category: Nullable(Type.Object({ id: Id, name: Type.String(), color: Color, kind: Kind })),
     note: Type.String(),
@@ -30,11 +32,24 @@ export type TransactionView = Static<typeof TransactionSchema>;
 
 const TagIds = Type.Array(Id, { maxItems: 64, description: 'at most 10 of the caller\'s own tags' });
 
+const NewKind = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('transfer')], {
+  description: 'expense or income (with `category_id`), or transfer (with `to_account_id`); adjustments come from reconciling an account',
+});
+const RateInput = Type.Union([Type.String({ maxLength: 32 }), Type.Number()], {
+  description: 'base currency units per unit of the account\'s currency, exact decimal; default: your latest rate on or before `date`. Ignored in the base currency.',
+});
+const MoneyInput = (description: string) => Type.Union([Type.Number(), Type.String()], { description });
+
 export const TransactionCreateBody = Type.Object({
-  kind: Kind,
+  kind: NewKind,
   amount: AmountInput,
-  category_id: Id,
+  category_id: Type.Optional(Id),
   account_id: Type.Optional(Id),
+  to_account_id: Type.Optional(Id),
+  to_amount: Type.Optional(MoneyInput('transfer: what the receiving account gets, in its currency; required when the currencies differ, else equal to amount')),
+  fee: Type.Optional(MoneyInput("transfer: a fee in the sending account's currency, booked as an expense of `fee_category_id` that goes with the transfer")),
+  fee_category_id: Type.Optional(Id),
+  rate: Type.Optional(RateInput),
   date: CalendarDate,
   note: Type.Optional(Text(0, 200)),
   tag_ids: Type.Optional(TagIds),
@@ -46,6 +61,12 @@ export const TransactionUpdateBody = Type.Object({
   kind: Type.Optional(Kind),
   amount: Type.Optional(AmountInput),
   category_id: Type.Optional(Id),
+  account_id: Type.Optional(Id),
+  to_account_id: Type.Optional(Id),
+  to_amount: Type.Optional(MoneyInput('transfer only')),
+  fee: Type.Optional(Nullable(MoneyInput('transfer only: the new fee; null removes it'))),
+  fee_category_id: Type.Optional(Id),
+  rate: Type.Optional(RateInput),
   date: Type.Optional(CalendarDate),
   note: Type.Optional(Text(0, 200)),
   tag_ids: Type.Optional(TagIds),
@@ -61,7 +82,11 @@ export type SortValue = Static<typeof SortValue>;
 export const TransactionListQuery = Type.Object({
   startDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD, inclusive' })),
   endDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD, inclusive' })),
-  kind: Type.Optional(Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('all')])),
+  kind: Type.Optional(
+    Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('transfer'), Type.Literal('adjustment'), Type.Literal('all')], {
+      description: 'one kind, or all (default)',
+    }),
+  ),
   category_ids: Type.Optional(Type.String({ maxLength: 2000, description: 'comma list of category ids, any of' })),
   tag_ids: Type.Optional(Type.String({ maxLength: 2000, description: 'comma list of tag ids, any of' })),
   min_amount: Type.Optional(Type.String({ maxLength: 32, description: 'inclusive lower bound in major units; 0 is valid' })),
@@ -79,8 +104,8 @@ export const TransactionList = Type.Object(
     list: Type.Array(TransactionSchema),
     total: Type.Integer(),
     sums: Type.Object({
-      income: Type.Number({ description: 'income total of the whole filtered result' }),
-      expense: Type.Number({ description: 'expense total of the whole filtered result' }),
+      income: Type.Number({ description: 'income total of the whole filtered result, in the base currency (base amounts fixed at booking)' }),
+      expense: Type.Number({ description: 'expense total of the whole filtered result, in the base currency (transfers and adjustments never count)' }),
       balance: Type.Number({ description: 'income - expense' }),
       count: Type.Integer({ description: 'number of transactions in the whole filtered result' }),
     }),

@@ -4,13 +4,15 @@ import { requireCategory, requireGroupMember, requireTags, requireWritableGroup 
 import type { Clock } from '../../lib/clock.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
-import { parseAmount, parseAmountBound, toMajor } from '../../lib/money.ts';
+import { parseAmountBound, toMajor } from '../../lib/money.ts';
+import type { CurrencyInfo } from '../../lib/currency.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
 import * as transactionsRepo from './transactions.repo.ts';
 import { transactions } from '../../db/schema/index.ts';
 import { isCategoryKind } from '../../lib/domain.ts';
-import { baseCurrencyOf, bookIn, defaultAccount, requireAccount, type AccountRef } from '../accounts/accounts.booking.ts';
+import { accountCurrency, baseCurrencyOf, bookIn, defaultAccount, parseAmountIn, requireOpenAccount, type AccountRef } from '../accounts/accounts.booking.ts';
+import { createTransfer, rebook, updateTransfer } from './transactions.transfers.ts';
 import { createInsertBatcher } from './transactions.batcher.ts';
 import type { CheckedInsert, ListFilter, ListScope } from './transactions.repo.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
@@ -19,6 +21,19 @@ export const MAX_TAGS_PER_TRANSACTION = 10;
 /** more ids than anyone can own (200 categories) in one comma list */
 export const MAX_FILTER_IDS = 200;
 const INT_MAX = 2147483647;
+
+/** the widest amount any bookable currency takes (3 decimals): a shape check before the account is known */
+const ANY_CURRENCY: CurrencyInfo = { code: 'any currency', digits: 3, name: 'any currency' };
+const TWO_DECIMALS: CurrencyInfo = { code: 'CNY', digits: 2, name: 'two decimals' };
+
+/** The amount in hundredths when it has at most 2 decimals (the one-statement path), else null. */
+function amountWithTwoDecimals(value: unknown): number | null {
+  try {
+    return parseAmountIn(value, TWO_DECIMALS);
+  } catch {
+    return null;
+  }
+}
 
 export function checkDate(value: string, field: string): string {
   if (!isValidDate(value)) throw Errors.field(field, 'must be a valid calendar date (YYYY-MM-DD)');
@@ -80,10 +95,10 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     return v;
   }
 
-  /** A row in a foreign-currency account: converted at the rate of its date, written with its tags in one transaction. */
-  async function createConverted(ex: Executor, row: CheckedInsert, account: AccountRef, inTransaction: boolean): Promise<TransactionView> {
+  /** A row booked by the service (another currency than the base, or other minor digits): converted at the rate of its date, written with its tags in one transaction. */
+  async function createBooked(ex: Executor, row: CheckedInsert, account: AccountRef, rate: unknown, inTransaction: boolean): Promise<TransactionView> {
     const write = async (w: Executor) => {
-      const booking = await bookIn(w, row.userId, account, row.amountCents, row.date);
+      const booking = await bookIn(w, row.userId, account, row.amountCents, row.date, rate);
       const [ins] = await w
         .insert(transactions)
         .values({ userId: row.userId, kind: row.kind, amountCents: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, ...booking })
@@ -97,7 +112,18 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
   return {
     /** `tx`: an open transaction to write in (an idempotent request's); alone, rows recorded at the same moment share a statement */
     async create(userId: number, body: TransactionCreateBody, tx?: Executor): Promise<TransactionView> {
-      const amountCents = parseAmount(body.amount);
+      if (body.kind === 'transfer') {
+        const write = async (w: Executor) => view(w, await createTransfer(w, userId, body));
+        return tx ? tx.transaction(write) : db.transaction(write);
+      }
+      for (const f of ['to_account_id', 'to_amount', 'fee', 'fee_category_id'] as const) {
+        if (body[f] !== undefined) throw Errors.field(f, 'is only for a transfer');
+      }
+      // the amount's shape first (valid in some currency); its decimals are checked against the account's currency
+      parseAmountIn(body.amount, ANY_CURRENCY);
+      const cents = amountWithTwoDecimals(body.amount);
+      if (body.category_id === undefined) throw Errors.field('category_id', 'is required for an expense or an income');
+      const kind = body.kind;
       const date = checkDate(body.date, 'date');
       const note = cleanOptionalText(body.note, 'note', 200);
       const tagIds = [...new Set(body.tag_ids ?? [])];
@@ -105,23 +131,30 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       const groupId = body.group_id ?? null;
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
       const accountId = body.account_id ?? null;
-      const row = { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds, accountId };
+      const row: CheckedInsert = { userId, kind, amountCents: cents ?? 0, categoryId: body.category_id, note, date, groupId, tagIds, accountId };
       const ex = tx ?? db;
-      // in a caller's transaction under a savepoint, so that a refused row leaves it usable for the checks below
-      const created = await (tx ? tx.transaction((sp) => repo.insertChecked(sp, row)) : batcher.insert(row))
-        // a category, tag or group deleted while the row was being written: answered like a failed check
-        .catch((err: unknown) => {
-          if (isForeignKeyViolation(err)) return null;
-          throw err;
-        });
+      // an amount with 2 decimals in a base-currency account of 2 minor digits, without a rate given: one statement
+      const fast = cents !== null && body.rate === undefined;
+      const created = fast
+        ? await (tx ? tx.transaction((sp) => repo.insertChecked(sp, row)) : batcher.insert(row))
+            // a category, tag or group deleted while the row was being written: answered like a failed check
+            .catch((err: unknown) => {
+              if (isForeignKeyViolation(err)) return null;
+              throw err;
+            })
+        : null;
       if (created) return created;
-      await requireCategory(ex, userId, body.category_id, { kind: body.kind });
+      await requireCategory(ex, userId, body.category_id, { kind });
       await requireTags(ex, userId, tagIds);
       if (groupId !== null) await requireWritableGroup(ex, groupId, userId);
-      const account = accountId === null ? await defaultAccount(ex, userId) : await requireAccount(ex, userId, accountId, { field: 'account_id' });
-      // every check passed: the account is in another currency than the base, and the row is booked with a conversion
-      if (account.currency !== (await baseCurrencyOf(ex, userId)).code) return createConverted(ex, row, account, tx !== undefined);
-      throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
+      const account = accountId === null ? await defaultAccount(ex, userId) : await requireOpenAccount(ex, userId, accountId);
+      const currency = accountCurrency(account);
+      const amountCents = parseAmountIn(body.amount, currency);
+      if (fast && currency.digits === 2 && account.currency === (await baseCurrencyOf(ex, userId)).code) {
+        throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
+      }
+      // every check passed: the account is in another currency than the base (or of other minor digits), and the row is booked by the service
+      return createBooked(ex, { ...row, amountCents }, account, body.rate, tx !== undefined);
     },
 
     /** The caller's own transaction, or one of a group they belong to; anything else 40401. */
@@ -134,26 +167,51 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
 
     async update(userId: number, id: number, body: TransactionUpdateBody): Promise<TransactionView> {
       const patch: Parameters<typeof transactionsRepo.updateOwn>[3] = {};
-      if (body.amount !== undefined) patch.amountCents = parseAmount(body.amount);
+      if (body.amount !== undefined) parseAmountIn(body.amount, ANY_CURRENCY, 'amount', { allowNegative: true });
       if (body.date !== undefined) patch.date = checkDate(body.date, 'date');
       if (body.note !== undefined) patch.note = cleanText(body.note, 'note', 0, 200);
       return db.transaction(async (tx) => {
         // only the owner may change it; everyone else learns nothing (40401)
-        const cur = await repo.findOwn(tx, userId, id);
+        const cur = await repo.findOwn(tx, userId, id, true);
         if (!cur) throw Errors.notFound('transaction');
+        if (cur.kind === 'transfer') {
+          await updateTransfer(tx, userId, cur, body, clock.now());
+          return view(tx, id);
+        }
+        for (const f of ['to_account_id', 'to_amount', 'fee', 'fee_category_id'] as const) {
+          if (body[f] !== undefined) throw Errors.field(f, 'is only for a transfer');
+        }
         if (body.kind !== undefined || body.category_id !== undefined) {
           const kind = body.kind ?? cur.kind;
           const categoryId = body.category_id ?? cur.categoryId;
           if (!isCategoryKind(kind) || categoryId === null) throw Errors.field('kind', 'a transfer or an adjustment has no category to change');
+          if (!isCategoryKind(cur.kind)) throw Errors.field('kind', 'an adjustment stays an adjustment');
           await requireCategory(tx, userId, categoryId, { kind });
           patch.kind = kind;
           patch.categoryId = categoryId;
+        }
+        // the money: another account (rebooked in its currency), another amount or another rate
+        const moveAccount = body.account_id !== undefined && body.account_id !== cur.accountId;
+        if (moveAccount || body.amount !== undefined || (body.rate !== undefined && body.rate !== null)) {
+          const account: AccountRef = moveAccount
+            ? await requireOpenAccount(tx, userId, body.account_id!)
+            : cur.accountId !== null
+              ? { id: cur.accountId, currency: cur.currency, archived: false }
+              : await defaultAccount(tx, userId);
+          const currency = accountCurrency(account);
+          if (account.currency !== cur.currency && body.amount === undefined) {
+            throw Errors.field('amount', `is required when the transaction moves to an account in another currency (${cur.currency} to ${account.currency})`);
+          }
+          const amount = body.amount === undefined ? cur.amountCents : parseAmountIn(body.amount, currency, 'amount', { allowNegative: cur.kind === 'adjustment' });
+          const booking = await rebook(tx, userId, account, amount, patch.date ?? cur.date, { currency: cur.currency, rate: cur.rate }, body.rate);
+          Object.assign(patch, { amountCents: amount, ...booking });
         }
         const tagIds = body.tag_ids === undefined ? undefined : await requireTags(tx, userId, body.tag_ids, { max: MAX_TAGS_PER_TRANSACTION });
         if (body.group_id !== undefined) {
           // moving into another group is a write into it; keeping the group it already has is not,
           // so a transaction of a dissolved group can still be corrected
           if (body.group_id !== null && body.group_id !== cur.groupId) await requireWritableGroup(tx, body.group_id, userId);
+          if (body.group_id !== null && cur.kind === 'adjustment') throw Errors.field('group_id', 'an adjustment cannot be in a group');
           patch.groupId = body.group_id;
         }
         if (Object.keys(patch).length || tagIds) {

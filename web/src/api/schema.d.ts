@@ -397,7 +397,7 @@ export interface paths {
         };
         /** The caller's profile */
         get: operations["getMe"];
-        /** Edit nickname, avatar_url, slogan or time zone */
+        /** Edit nickname, avatar_url, slogan, time zone or base currency */
         put: operations["putMe"];
         post?: never;
         delete?: never;
@@ -522,6 +522,179 @@ export interface paths {
         post?: never;
         /** Delete a transaction (owner only) */
         delete: operations["deleteTransactionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's accounts with their balances, and the net worth
+         * @description Ordered by sort, then id. Archived accounts are left out unless `include_archived=true` (they still count in `net_worth`). With `date`: balances as of the end of that day (the opening balance counts from its opening date). Net worth: each account's balance converted into the base currency at the latest rate dated on or before the day (today by default), rounded half away from zero per account, then summed; accounts without a rate are left out and their currencies listed in `missing_rates`.
+         */
+        get: operations["getAccounts"];
+        put?: never;
+        /**
+         * Open an account
+         * @description Name 1 to 30 characters; `currency` an ISO 4217 code (default: the base currency); `opening_balance` with at most the currency's decimals (may be negative); `opening_date` defaults to today. `is_default: true` makes it the default account. More than 100 accounts: 42201. Placed last.
+         */
+        post: operations["postAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/net-worth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Net worth at the end of each month
+         * @description The last `months` months, oldest first, the current one as of today. Each account is converted at the latest rate dated on or before the end of the month (when there is none so early, the earliest one known).
+         */
+        get: operations["getAccountsNetWorth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/sort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the accounts
+         * @description `ids` must hold every one of the caller's accounts (archived included), each once (anything else: 40001). Applied in one transaction.
+         */
+        put: operations["putAccountsSort"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One account with its balance (optionally as of the end of `date`) */
+        get: operations["getAccountsById"];
+        /**
+         * Change an account
+         * @description Any subset of the fields. The currency only while the account has no transactions (42201). `is_default: true` moves the default here; the default account cannot be archived (42201). `archived: true` hides it from the list, never from history or net worth.
+         */
+        put: operations["putAccountsById"];
+        post?: never;
+        /**
+         * Delete an account without transactions
+         * @description An account with transactions (42201) can be archived or merged into another; the default account cannot be deleted (42201).
+         */
+        delete: operations["deleteAccountsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge the account into another of the same currency
+         * @description In one transaction: every row moves to `target_id`, transfers between the two are removed (their fees stay as expenses), opening balances add up, the account is deleted (the default passes to the target). Another currency: 42201; not one of your accounts or the same: 40001.
+         */
+        post: operations["postAccountsByIdMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's rows with the running balance
+         * @description Newest first; `balance` is the balance after the row, opening balance included, counting rows in (date, id) order.
+         */
+        get: operations["getAccountsByIdLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile the balance with what the bank shows
+         * @description `balance` is what the bank shows at the end of `date` (default today). The difference to the computed balance of that day is booked as an `adjustment` row (signed, no category, never in statistics or budgets); `adjustment` is null when they already agree.
+         */
+        post: operations["postAccountsByIdReconcile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's exchange rates
+         * @description Each: on `date`, one unit of `currency` is worth `rate` units of the base currency (an exact decimal string). Newest first. A row in another currency is converted once, at the latest rate dated on or before its date (or one given with it), rounded half away from zero.
+         */
+        get: operations["getRates"];
+        /**
+         * Set or delete rates by hand
+         * @description Each item sets the rate of a currency on a date (replacing a fetched one), or deletes it with `rate: null`. All or none. The base currency, an unknown code, a rate that is not a positive decimal with at most 12 decimals: 40001. Transactions already booked keep the rate they were booked with.
+         */
+        put: operations["putRates"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -728,7 +901,7 @@ export interface paths {
         };
         /**
          * Income, expense, balance, count and daily average of a period
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsOverview"];
         put?: never;
@@ -748,7 +921,7 @@ export interface paths {
         };
         /**
          * The `type` total of a period by category
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsCategoryShare"];
         put?: never;
@@ -768,7 +941,7 @@ export interface paths {
         };
         /**
          * The `type` total per day (week, month) or per month (year), zero-filled
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsTrend"];
         put?: never;
@@ -788,7 +961,7 @@ export interface paths {
         };
         /**
          * The largest single transaction of `type` in the period
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.
          */
         get: operations["getStatsMax"];
         put?: never;
@@ -808,9 +981,29 @@ export interface paths {
         };
         /**
          * Income and expense of the period against the period just before
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included. A change percent is null when the previous value is 0.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them. A change percent is null when the previous value is 0.
          */
         get: operations["getStatsCompare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stats/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Income and expense of a period by account
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them. Personal view only: `group_id` is 40001 (a group view is split by member with `user_id`).
+         */
+        get: operations["getStatsAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -828,7 +1021,7 @@ export interface paths {
         };
         /**
          * Overview, category share, trend, max and compare in one response
-         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). Without `group_id` the caller's own transactions count, those recorded in groups included. Each part is exactly what its own operation answers.
+         * @description Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense (default)|income, `group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, else 40001). `account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. Without `group_id` the caller's own transactions count, those recorded in groups included. Only income and expense count: transfers between accounts and balance adjustments never do. Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them. Each part is exactly what its own operation answers.
          */
         get: operations["getStatsSummary"];
         put?: never;
@@ -848,7 +1041,7 @@ export interface paths {
         };
         /**
          * A month's budget and spending
-         * @description Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month. With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. Amounts not set are null, never 0.
+         * @description Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month in the base currency (GET /api/budgets/{month} adds the category lines and carry-over). With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. Amounts not set are null, never 0.
          */
         get: operations["getBudget"];
         /**
@@ -856,6 +1049,30 @@ export interface paths {
          * @description `amount: null` clears. With `group_id` only the group owner may set it (40302), and not in a dissolved group (40902). Answers as GET for that month (the group view with `group_id`).
          */
         put: operations["putBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budgets/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's personal budget of a month, in total and per category
+         * @description Amounts in the caller's base currency (`currency`), spending is expense only (each row's base amount fixed at booking; transfers and adjustments never count), group rows of the caller included. `amount`/`remaining` are null when no month total is set. Carry-over: a total or a category line marked `carry_over` passes what remains of it at the month's end (only a positive remainder; overspending is not taken from the next month) to the same budget of the next month, where it shows as `carried_in` and adds to `remaining` (and, per category, to `available`); chains of consecutive carrying months are followed back up to 120 months. `categories` lists the month's category lines, each with its own spent and remaining, independent of the total.
+         */
+        get: operations["getBudgetsByMonth"];
+        /**
+         * Set the caller's personal budget of a month: total, carry-over and per-category lines
+         * @description Every part is optional and left as it is when absent, all written in one transaction. `amount`: the month total (null clears it, its carry-over flag with it). `carry_over`: whether what remains of the total at the month's end carries into the next month (true without a total: 40001). `categories`: `[{category_id, amount, carry_over?}]` REPLACES the month's category lines (an empty array removes them; at most 200); each category_id must be one of the caller's expense categories, named once (else 40001). Amounts are in the base currency, positive, with its decimals (else 40001). Group budgets are set with PUT /api/budget as before. Answers as GET.
+         */
+        put: operations["putBudgetsByMonth"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1596,7 +1813,7 @@ export interface paths {
         };
         /**
          * Download the caller's transactions as a CSV or JSON file (streamed)
-         * @description Authorized by `Authorization: Bearer <access token>`, or by `?token=` holding an access token or the token of POST /api/export/prepare (whose parameters then win over the query; startDate and endDate may then be left out). A bad, expired or foreign token: 40101. The caller's own transactions (including those recorded in groups) from startDate to endDate inclusive, of `type` (expense, income or all, default all), ordered by date then id. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at`; amount a plain decimal with two places (`12.50`), tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC. A text cell (category, note, tags) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Answered with Content-Disposition: attachment; filename="transactions-<startDate>-<endDate>.<csv|json>", Cache-Control: no-store and Referrer-Policy: no-referrer. The file is streamed page by page: memory does not grow with the number of rows.
+         * @description Authorized by `Authorization: Bearer <access token>`, or by `?token=` holding an access token or the token of POST /api/export/prepare (whose parameters then win over the query; startDate and endDate may then be left out). A bad, expired or foreign token: 40101. The caller's own transactions (including those recorded in groups) from startDate to endDate inclusive, of `type` (expense, income, transfer, adjustment or all, default all), ordered by date then id. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` CNY, `1200` JPY; an adjustment's amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC, `account` the name of the account the money left or arrived in (empty for a group row recorded for another payer), `currency` its ISO 4217 code, `to_account` and `to_amount` (in the receiving account's currency) for transfers only, `rate` the base-currency units per unit of `currency` used at booking (empty in the base currency). A transfer's fee is an expense row of its own. A text cell (category, note, tags, accounts) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Answered with Content-Disposition: attachment; filename="transactions-<startDate>-<endDate>.<csv|json>", Cache-Control: no-store and Referrer-Policy: no-referrer. The file is streamed page by page: memory does not grow with the number of rows.
          */
         get: operations["getExport"];
         put?: never;
@@ -1618,7 +1835,7 @@ export interface paths {
         put?: never;
         /**
          * Import transactions from a CSV or JSON file (multipart field `file`)
-         * @description The file as the export writes it. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at`; amount a plain decimal with two places (`12.50`), tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC. A text cell (category, note, tags) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Import reads UTF-8 (with or without BOM) and GB18030/GBK, recognised from the bytes, and CSV or JSON, recognised from the content. CSV needs a header row naming at least date, kind, amount and category (note, tags, group_id, created_at optional, other columns ignored; the `'` formula prefix is removed). At most 20 MiB and 100000 rows (more: 41301). A file that is not CSV or JSON at all: 40001. All or nothing: any invalid row answers 422 code 42203 with `errors: [{row, message}]` listing every bad row (row 1 = the first data row) and nothing is written. A row counts as a duplicate (skipped) while the caller already has as many transactions with the same date, kind, amount, category and note as the file holds so far; so importing the same file twice, or one's own export, adds nothing. Unknown category names are created with the row's kind (refused past 200 categories per user), unknown tag names are created. A group_id is kept only when the caller is a member of that live group; otherwise the row is imported as personal. created_at is kept when given, else the import time. `?dry_run=true` answers 200 with what a real run would do and writes nothing: with invalid rows, `imported: 0, skipped: 0` and the `errors`. An optional Idempotency-Key header (1 to 64 visible characters) replays the first answer for the same file and dry_run.
+         * @description The file as the export writes it. CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` CNY, `1200` JPY; an adjustment's amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC, `account` the name of the account the money left or arrived in (empty for a group row recorded for another payer), `currency` its ISO 4217 code, `to_account` and `to_amount` (in the receiving account's currency) for transfers only, `rate` the base-currency units per unit of `currency` used at booking (empty in the base currency). A transfer's fee is an expense row of its own. A text cell (category, note, tags, accounts) starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null). Import reads UTF-8 (with or without BOM) and GB18030/GBK, recognised from the bytes, and CSV or JSON, recognised from the content. CSV needs a header row naming at least date, kind, amount and category (note, tags, group_id, created_at, account, currency, to_account, to_amount and rate optional, other columns ignored; the `'` formula prefix is removed). A file without the account columns still imports: its rows go to the default account, amounts in its currency. An `account` (or `to_account`) name the caller does not have is CREATED by the import (type other, in the row's `currency`, else the base currency, opening balance 0 on the date of its first row) and the answer's `accounts_created` names it; archived accounts are matched by name as well. Row errors of the money columns: a `currency` other than its account's, more decimals than that currency has, a row in a foreign currency without `rate` and without a rate in the caller's rates on or before its date, a transfer without to_account, to the same account, or between currencies without to_amount, a category on a transfer or an adjustment, a transfer or an adjustment in a group. At most 20 MiB and 100000 rows (more: 41301). A file that is not CSV or JSON at all: 40001. All or nothing: any invalid row answers 422 code 42203 with `errors: [{row, message}]` listing every bad row (row 1 = the first data row) and nothing is written. A row counts as a duplicate (skipped) while the caller already has as many transactions with the same date, kind, amount, category, note and account as the file holds so far; so importing the same file twice, or one's own export, adds nothing. Unknown category names are created with the row's kind (refused past 200 categories per user), unknown tag names are created. A group_id is kept only when the caller is a member of that live group; otherwise the row is imported as personal. created_at is kept when given, else the import time. `?dry_run=true` answers 200 with what a real run would do and writes nothing: with invalid rows, `imported: 0, skipped: 0` and the `errors`. An optional Idempotency-Key header (1 to 64 visible characters) replays the first answer for the same file and dry_run.
          */
         post: operations["postImport"];
         delete?: never;
@@ -1700,17 +1917,24 @@ export interface components {
         /** Transaction */
         Transaction: {
             id: number;
-            kind: "expense" | "income";
-            /** @description major units, e.g. 12.5 */
+            kind: "expense" | "income" | "transfer" | "adjustment";
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction */
             amount: number;
-            category_id: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            account_id: number | null;
+            to_account_id: number | null;
+            to_amount: number | null;
+            rate: string | null;
+            parent_id: number | null;
+            category_id: number | null;
             category: {
                 id: number;
                 name: string;
                 /** @description #RRGGBB */
                 color: string;
                 kind: "expense" | "income";
-            };
+            } | null;
             note: string;
             /** @description YYYY-MM-DD */
             date: string;
@@ -1742,15 +1966,153 @@ export interface components {
             list: components["schemas"]["Transaction"][];
             total: number;
             sums: {
-                /** @description income total of the whole filtered result */
+                /** @description income total of the whole filtered result, in the base currency (base amounts fixed at booking) */
                 income: number;
-                /** @description expense total of the whole filtered result */
+                /** @description expense total of the whole filtered result, in the base currency (transfers and adjustments never count) */
                 expense: number;
                 /** @description income - expense */
                 balance: number;
                 /** @description number of transactions in the whole filtered result */
                 count: number;
             };
+        };
+        /** Account */
+        Account: {
+            id: number;
+            name: string;
+            /** @description cash, debit_card, credit_card, e_wallet, investment, loan or other */
+            type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description major units of `currency` */
+            opening_balance: number;
+            /** @description YYYY-MM-DD */
+            opening_date: string;
+            /** @description major units of `currency`: opening balance + incomes - expenses - transfers out + transfers in ± adjustments (as of `date` when asked for one) */
+            balance: number;
+            balance_in_base: number | null;
+            archived: boolean;
+            /** @description the account a transaction goes to when none is named; exactly one per user */
+            is_default: boolean;
+            sort: number;
+            /** @description #RRGGBB */
+            color: string;
+            icon: string;
+            note: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** AccountList */
+        AccountList: {
+            list: components["schemas"]["Account"][];
+            /** @description ISO 4217 currency code */
+            base_currency: string;
+            /** @description major units of the base currency: the sum over every account (archived ones included) of its balance converted at the latest rate on or before the date, each rounded half away from zero to the minor unit */
+            net_worth: number;
+            /** @description currencies of accounts left out of net_worth because there is no rate for them */
+            missing_rates: string[];
+        };
+        /** NetWorthHistory */
+        NetWorthHistory: {
+            /** @description ISO 4217 currency code */
+            base_currency: string;
+            /** @description oldest first */
+            list: {
+                /** @description YYYY-MM */
+                month: string;
+                /** @description at the end of the month (today for the current one), major units of the base currency */
+                net_worth: number;
+                missing_rates: string[];
+            }[];
+        };
+        /** LedgerEntry */
+        LedgerEntry: {
+            id: number;
+            kind: "expense" | "income" | "transfer" | "adjustment";
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            account_id: number | null;
+            to_account_id: number | null;
+            to_amount: number | null;
+            rate: string | null;
+            parent_id: number | null;
+            category_id: number | null;
+            category: {
+                id: number;
+                name: string;
+                /** @description #RRGGBB */
+                color: string;
+                kind: "expense" | "income";
+            } | null;
+            note: string;
+            /** @description YYYY-MM-DD */
+            date: string;
+            group_id: number | null;
+            tags: {
+                id: number;
+                name: string;
+            }[];
+            user_id: number;
+            owner: {
+                id: number;
+                nickname: string;
+                avatar_url: string | null;
+            };
+            recurring_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /** @description what the row did to this account's balance, in major units of the account's currency */
+            delta: number;
+            /** @description the running balance after the row (opening balance included), rows in (date, id) order */
+            balance: number;
+        };
+        /** Ledger */
+        Ledger: {
+            /** @description newest first (date, then id, descending) */
+            list: components["schemas"]["LedgerEntry"][];
+            total: number;
+            account: components["schemas"]["Account"];
+        };
+        /** Reconciliation */
+        Reconciliation: {
+            account: components["schemas"]["Account"];
+            adjustment: components["schemas"]["Transaction"] | null;
+        };
+        /** ExchangeRate */
+        ExchangeRate: {
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description YYYY-MM-DD */
+            date: string;
+            /** @description exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; positive, at most 12 decimals */
+            rate: string;
+            source: "manual" | "fetched";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** ExchangeRateList */
+        ExchangeRateList: {
+            /** @description newest first, then by currency */
+            list: components["schemas"]["ExchangeRate"][];
+            total: number;
+            /** @description ISO 4217 currency code */
+            base_currency: string;
         };
         /** Tag */
         Tag: {
@@ -1838,20 +2200,20 @@ export interface components {
             start: string;
             /** @description YYYY-MM-DD */
             end: string;
-            /** @description income total of the period, major units */
+            /** @description income total of the period, major units of the caller's base currency */
             income: number;
-            /** @description expense total of the period, major units */
+            /** @description expense total of the period, major units of the caller's base currency */
             expense: number;
-            /** @description income - expense, major units */
+            /** @description income - expense, major units of the caller's base currency */
             balance: number;
             /** @description transactions of both kinds in the period */
             count: number;
-            /** @description the `type` total divided by the period's days up to today (all days for a past period, at least 1), major units */
+            /** @description the `type` total divided by the period's days up to today (all days for a past period, at least 1), major units of the caller's base currency */
             daily_average: number;
         };
         /** StatsCategoryShare */
         StatsCategoryShare: {
-            /** @description the `type` total of the period, major units */
+            /** @description the `type` total of the period, major units of the caller's base currency */
             total: number;
             /** @description amount descending, then category id; in a group view one line per category name (the kind is the `type`) */
             list: {
@@ -1861,7 +2223,7 @@ export interface components {
                 name: string;
                 /** @description #RRGGBB */
                 color: string;
-                /** @description the category total, major units */
+                /** @description the category total, major units of the caller's base currency */
                 amount: number;
                 count: number;
                 /** @description share of the total, 0 to 100 with 2 decimals */
@@ -1875,7 +2237,7 @@ export interface components {
             list: {
                 /** @description YYYY-MM-DD per day (week, month) or YYYY-MM per month (year) */
                 date: string;
-                /** @description the `type` total of that day or month, major units */
+                /** @description the `type` total of that day or month, major units of the caller's base currency */
                 amount: number;
                 count: number;
             }[];
@@ -1894,9 +2256,9 @@ export interface components {
                 start: string;
                 /** @description YYYY-MM-DD */
                 end: string;
-                /** @description income total, major units */
+                /** @description income total, major units of the caller's base currency */
                 income: number;
-                /** @description expense total, major units */
+                /** @description expense total, major units of the caller's base currency */
                 expense: number;
             };
             previous: {
@@ -1904,15 +2266,49 @@ export interface components {
                 start: string;
                 /** @description YYYY-MM-DD */
                 end: string;
-                /** @description income total, major units */
+                /** @description income total, major units of the caller's base currency */
                 income: number;
-                /** @description expense total, major units */
+                /** @description expense total, major units of the caller's base currency */
                 expense: number;
             };
             change: {
                 income_percent: number | null;
                 expense_percent: number | null;
             };
+        };
+        /** StatsByAccount */
+        StatsByAccount: {
+            /** @description YYYY-MM-DD */
+            start: string;
+            /** @description YYYY-MM-DD */
+            end: string;
+            /** @description ISO 4217 currency code */
+            base_currency: string;
+            /** @description income total of the period over all accounts, major units of the caller's base currency */
+            income: number;
+            /** @description expense total of the period over all accounts, major units of the caller's base currency */
+            expense: number;
+            /** @description one line per account with income or expense in the period, in the accounts' order; transfers and adjustments never count */
+            list: {
+                account_id: number;
+                name: string;
+                type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                /** @description ISO 4217 currency code */
+                currency: string;
+                /** @description #RRGGBB */
+                color: string;
+                archived: boolean;
+                /** @description income booked in this account (converted at booking time), major units of the caller's base currency */
+                income: number;
+                /** @description expense booked in this account (a transfer fee included), major units of the caller's base currency */
+                expense: number;
+                /** @description income - expense of the period (not the account balance), major units of the caller's base currency */
+                balance: number;
+                /** @description income and expense rows of the account in the period */
+                count: number;
+                /** @description the account's share of the expense total, 0 to 100 with 2 decimals */
+                expense_percent: number;
+            }[];
         };
         /** StatsSummary */
         StatsSummary: {
@@ -1922,12 +2318,15 @@ export interface components {
             max: components["schemas"]["StatsMax"];
             compare: components["schemas"]["StatsCompare"];
         };
-        /** PersonalBudget */
-        PersonalBudget: {
+        /**
+         * MonthBudget
+         * @description the month total only; GET /api/budgets/{month} has the category lines and carry-over
+         */
+        MonthBudget: {
             /** @description YYYY-MM */
             month: string;
             amount: number | null;
-            /** @description the caller's own expense that month (group ones included), major units */
+            /** @description the caller's own expense that month (group ones included; transfers and adjustments never count), major units */
             spent: number;
             remaining: number | null;
         };
@@ -1942,6 +2341,57 @@ export interface components {
             myAmount: number | null;
             /** @description the caller's own expense in that group that month */
             mySpent: number;
+        };
+        /** CategoryBudgetLine */
+        CategoryBudgetLine: {
+            category_id: number;
+            name: string;
+            /** @description #RRGGBB */
+            color: string;
+            /** @description this category's budget for the month, major units of the base currency */
+            amount: number;
+            /** @description what remains of this line at the month's end is added to the same category's line of the next month */
+            carry_over: boolean;
+            /** @description what the line of the month before carried into this one (0 when none; never negative) */
+            carried_in: number;
+            /** @description amount + carried_in */
+            available: number;
+            /** @description the caller's expense in this category that month (transfers and adjustments never count) */
+            spent: number;
+            /** @description available - spent (negative when over budget) */
+            remaining: number;
+            /** @description spent as a share of available, 2 decimals; above 100 when over budget */
+            percent: number;
+        };
+        /** PersonalBudget */
+        PersonalBudget: {
+            /** @description YYYY-MM */
+            month: string;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            amount: number | null;
+            /** @description the caller's own expense that month (group ones included; transfers and adjustments never count), in the base currency */
+            spent: number;
+            remaining: number | null;
+            /** @description what remains of the month total at the month's end is added to the next month's total */
+            carry_over: boolean;
+            /** @description what the month before carried into this month's total (0 when none) */
+            carried_in: number;
+            /** @description the month's budget per expense category, in the categories' order; independent of the total */
+            categories: components["schemas"]["CategoryBudgetLine"][];
+        };
+        /** MonthBudgetBody */
+        MonthBudgetBody: {
+            amount?: (number | string) | null;
+            carry_over?: boolean;
+            /** @description replaces every category line of the month (an empty array removes them all) */
+            categories?: {
+                category_id: number;
+                /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
+                amount: number | string;
+                /** @default false */
+                carry_over: boolean;
+            }[];
         };
         /**
          * Group
@@ -2033,6 +2483,8 @@ export interface components {
                 row: number;
                 message: string;
             }[];
+            /** @description names of the accounts the import created (or, in a dry run, would create); absent when none */
+            accounts_created?: string[];
         };
         /** RecurringRule */
         RecurringRule: {
@@ -2067,6 +2519,14 @@ export interface components {
 export type SchemaError = components['schemas']['Error'];
 export type SchemaTransaction = components['schemas']['Transaction'];
 export type SchemaTransactionList = components['schemas']['TransactionList'];
+export type SchemaAccount = components['schemas']['Account'];
+export type SchemaAccountList = components['schemas']['AccountList'];
+export type SchemaNetWorthHistory = components['schemas']['NetWorthHistory'];
+export type SchemaLedgerEntry = components['schemas']['LedgerEntry'];
+export type SchemaLedger = components['schemas']['Ledger'];
+export type SchemaReconciliation = components['schemas']['Reconciliation'];
+export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
+export type SchemaExchangeRateList = components['schemas']['ExchangeRateList'];
 export type SchemaTag = components['schemas']['Tag'];
 export type SchemaFilterCriteria = components['schemas']['FilterCriteria'];
 export type SchemaSavedFilter = components['schemas']['SavedFilter'];
@@ -2078,9 +2538,13 @@ export type SchemaStatsCategoryShare = components['schemas']['StatsCategoryShare
 export type SchemaStatsTrend = components['schemas']['StatsTrend'];
 export type SchemaStatsMax = components['schemas']['StatsMax'];
 export type SchemaStatsCompare = components['schemas']['StatsCompare'];
+export type SchemaStatsByAccount = components['schemas']['StatsByAccount'];
 export type SchemaStatsSummary = components['schemas']['StatsSummary'];
-export type SchemaPersonalBudget = components['schemas']['PersonalBudget'];
+export type SchemaMonthBudget = components['schemas']['MonthBudget'];
 export type SchemaGroupBudget = components['schemas']['GroupBudget'];
+export type SchemaCategoryBudgetLine = components['schemas']['CategoryBudgetLine'];
+export type SchemaPersonalBudget = components['schemas']['PersonalBudget'];
+export type SchemaMonthBudgetBody = components['schemas']['MonthBudgetBody'];
 export type SchemaGroup = components['schemas']['Group'];
 export type SchemaNotification = components['schemas']['Notification'];
 export type SchemaFeedback = components['schemas']['Feedback'];
@@ -5103,6 +5567,8 @@ export interface operations {
                         last_sign_in_at: string | null;
                         /** @description failed password sign-ins since the sign-in before the current one */
                         failed_sign_ins: number;
+                        /** @description ISO 4217 code statistics, budgets and net worth are in */
+                        base_currency: string;
                     };
                 };
             };
@@ -5196,6 +5662,8 @@ export interface operations {
                     /** @description 0 to 60 characters after trimming */
                     slogan?: string;
                     timezone?: string | null;
+                    /** @description ISO 4217 code. Only while you have no transactions and no exchange rates (else 42201): stored base amounts and rates are in the old base currency and would silently change meaning. Accounts in the old base currency with a zero opening balance (the starting cash account) follow. */
+                    base_currency?: string;
                 };
             };
         };
@@ -5226,6 +5694,8 @@ export interface operations {
                         last_sign_in_at: string | null;
                         /** @description failed password sign-ins since the sign-in before the current one */
                         failed_sign_ins: number;
+                        /** @description ISO 4217 code statistics, budgets and net worth are in */
+                        base_currency: string;
                     };
                 };
             };
@@ -5942,7 +6412,8 @@ export interface operations {
                 startDate?: string;
                 /** @description YYYY-MM-DD, inclusive */
                 endDate?: string;
-                kind?: "expense" | "income" | "all";
+                /** @description one kind, or all (default) */
+                kind?: "expense" | "income" | "transfer" | "adjustment" | "all";
                 /** @description comma list of category ids, any of */
                 category_ids?: string;
                 /** @description comma list of tag ids, any of */
@@ -6065,10 +6536,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    kind: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description expense or income (with `category_id`), or transfer (with `to_account_id`); adjustments come from reconciling an account */
+                    kind: "expense" | "income" | "transfer";
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount: number | string;
-                    category_id: number;
+                    category_id?: number;
+                    account_id?: number;
+                    to_account_id?: number;
+                    /** @description transfer: what the receiving account gets, in its currency; required when the currencies differ, else equal to amount */
+                    to_amount?: number | string;
+                    /** @description transfer: a fee in the sending account's currency, booked as an expense of `fee_category_id` that goes with the transfer */
+                    fee?: number | string;
+                    fee_category_id?: number;
+                    /** @description base currency units per unit of the account's currency, exact decimal; default: your latest rate on or before `date`. Ignored in the base currency. */
+                    rate?: string | number;
                     /** @description YYYY-MM-DD */
                     date: string;
                     /** @description 0 to 200 characters after trimming */
@@ -6306,9 +6787,17 @@ export interface operations {
             content: {
                 "application/json": {
                     kind?: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount?: number | string;
                     category_id?: number;
+                    account_id?: number;
+                    to_account_id?: number;
+                    /** @description transfer only */
+                    to_amount?: number | string;
+                    fee?: (number | string) | null;
+                    fee_category_id?: number;
+                    /** @description base currency units per unit of the account's currency, exact decimal; default: your latest rate on or before `date`. Ignored in the base currency. */
+                    rate?: string | number;
                     /** @description YYYY-MM-DD */
                     date?: string;
                     /** @description 0 to 200 characters after trimming */
@@ -6495,6 +6984,1478 @@ export interface operations {
             };
             /** @description conflict (40901, 40902, 40903) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccounts: {
+        parameters: {
+            query?: {
+                /** @description also list archived accounts (they always count in net worth) */
+                include_archived?: boolean;
+                /** @description YYYY-MM-DD */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 30 characters after trimming */
+                    name: string;
+                    /** @description cash, debit_card, credit_card, e_wallet, investment, loan or other */
+                    type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                    /** @description ISO 4217 code; default: the base currency */
+                    currency?: string;
+                    /** @description major units of the account's currency, may be negative (a card's debt), at most as many decimals as the currency has */
+                    opening_balance?: number | string;
+                    /** @description YYYY-MM-DD */
+                    opening_date?: string;
+                    /** @description #RRGGBB */
+                    color?: string;
+                    /** @description at most 50 characters */
+                    icon?: string;
+                    /** @description 0 to 200 characters after trimming */
+                    note?: string;
+                    /**
+                     * @description make it the default account (the previous default stops being one)
+                     * @enum {boolean}
+                     */
+                    is_default?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountsNetWorth: {
+        parameters: {
+            query?: {
+                /** @description how many months, ending with the current one */
+                months?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetWorthHistory"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountsSort: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description every one of the caller's accounts (archived included), each once, in the new order */
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountsById: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                date?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 30 characters after trimming */
+                    name?: string;
+                    /** @description cash, debit_card, credit_card, e_wallet, investment, loan or other */
+                    type?: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                    /** @description only while the account has no transactions (else 42201) */
+                    currency?: string;
+                    /** @description major units of the account's currency, may be negative (a card's debt), at most as many decimals as the currency has */
+                    opening_balance?: number | string;
+                    /** @description YYYY-MM-DD */
+                    opening_date?: string;
+                    /** @description #RRGGBB */
+                    color?: string;
+                    /** @description at most 50 characters */
+                    icon?: string;
+                    /** @description 0 to 200 characters after trimming */
+                    note?: string;
+                    /** @description the default account cannot be archived (42201) */
+                    archived?: boolean;
+                    /**
+                     * @description make it the default account; to change the default, set it on another account
+                     * @enum {boolean}
+                     */
+                    is_default?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountsByIdMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    target_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description transactions moved to the target account */
+                        moved: number;
+                        /** @description transfers between the two accounts, removed (their fees stay as expenses of the target) */
+                        removed_transfers: number;
+                        account: components["schemas"]["Account"];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountsByIdLedger: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 to 1,000,000 */
+                page?: number;
+                /** @description rows per page, 1 to 100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ledger"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountsByIdReconcile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description major units of the account's currency, may be negative (a card's debt), at most as many decimals as the currency has */
+                    balance: number | string;
+                    /** @description YYYY-MM-DD */
+                    date?: string;
+                    /** @description 0 to 200 characters after trimming */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reconciliation"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRates: {
+        parameters: {
+            query?: {
+                /** @description one currency */
+                currency?: string;
+                /** @description YYYY-MM-DD */
+                startDate?: string;
+                /** @description YYYY-MM-DD */
+                endDate?: string;
+                /** @description page number, from 1 to 1,000,000 */
+                page?: number;
+                /** @description rows per page, 1 to 100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeRateList"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rates: {
+                        /** @description ISO 4217 code other than the base currency */
+                        currency: string;
+                        /** @description YYYY-MM-DD */
+                        date: string;
+                        rate: (string | number) | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        written: number;
+                        deleted: number;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8378,6 +10339,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -8481,6 +10446,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -8584,6 +10553,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -8687,6 +10660,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -8790,6 +10767,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -8880,6 +10861,113 @@ export interface operations {
             };
         };
     };
+    getStatsAccounts: {
+        parameters: {
+            query?: {
+                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
+                period?: "week" | "month" | "year";
+                /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
+                date?: string;
+                /** @description expense (default) or income; anything else is 40001 */
+                type?: "expense" | "income";
+                /** @description a group's view: every member's transactions of that group (members only, else 40302) */
+                group_id?: number;
+                /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
+                tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsByAccount"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getStatsSummary: {
         parameters: {
             query?: {
@@ -8893,6 +10981,10 @@ export interface operations {
                 group_id?: number;
                 /** @description only transactions carrying this tag (one of the caller's tags, else 40001) */
                 tag_id?: number;
+                /** @description only transactions of this account (one of the caller's accounts, else 40001); personal view only (with group_id: 40001) */
+                account_id?: number;
+                /** @description one member of the group (group view only: without group_id 40001) */
+                user_id?: number;
             };
             header?: never;
             path?: never;
@@ -9003,7 +11095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PersonalBudget"] | components["schemas"]["GroupBudget"];
+                    "application/json": components["schemas"]["MonthBudget"] | components["schemas"]["GroupBudget"];
                 };
             };
             /** @description validation failed (40001) */
@@ -9104,7 +11196,237 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PersonalBudget"] | components["schemas"]["GroupBudget"];
+                    "application/json": components["schemas"]["MonthBudget"] | components["schemas"]["GroupBudget"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBudgetsByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description YYYY-MM */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalBudget"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putBudgetsByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description YYYY-MM */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonthBudgetBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalBudget"];
                 };
             };
             /** @description validation failed (40001) */
@@ -13900,8 +16222,8 @@ export interface operations {
                     startDate: string;
                     /** @description YYYY-MM-DD */
                     endDate: string;
-                    /** @description default all */
-                    type?: "expense" | "income" | "all";
+                    /** @description default all (every kind: expense, income, transfer and adjustment rows) */
+                    type?: "expense" | "income" | "transfer" | "adjustment" | "all";
                     /** @description default csv */
                     format?: "csv" | "json";
                 };
@@ -14041,8 +16363,8 @@ export interface operations {
                 startDate?: string;
                 /** @description YYYY-MM-DD */
                 endDate?: string;
-                /** @description default all */
-                type?: "expense" | "income" | "all";
+                /** @description default all (every kind: expense, income, transfer and adjustment rows) */
+                type?: "expense" | "income" | "transfer" | "adjustment" | "all";
                 /** @description default csv */
                 format?: "csv" | "json";
             };
@@ -14375,7 +16697,7 @@ export interface operations {
             content: {
                 "application/json": {
                     kind: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount: number | string;
                     category_id: number;
                     /** @description 0 to 200 characters after trimming */
@@ -14530,7 +16852,7 @@ export interface operations {
             content: {
                 "application/json": {
                     kind?: "expense" | "income";
-                    /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount?: number | string;
                     category_id?: number;
                     /** @description 0 to 200 characters after trimming */

@@ -28,7 +28,8 @@ export function formatMoney(value: number | null | undefined, locale: AppLocale,
     currency,
     currencyDisplay: 'narrowSymbol',
     signDisplay: opts.signed ? 'exceptZero' : 'auto',
-    ...(opts.compact ? { notation: 'compact', maximumFractionDigits: 1 } : { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    // otherwise the currency's own decimals: 2 for CNY and USD, none for JPY, 3 for KWD
+    ...(opts.compact ? { notation: 'compact', maximumFractionDigits: 1 } : {}),
   }).format(value);
 }
 

@@ -17,7 +17,8 @@ export const session = reactive({
   signedIn: !!getTokens(),
 });
 
-export const currency = computed(() => session.config?.default_currency ?? 'CNY');
+/** The signed-in user's base currency: statistics, budgets and net worth are in it. */
+export const currency = computed(() => session.me?.base_currency ?? session.config?.default_currency ?? 'CNY');
 export const currentGroup = computed(() => session.groups.find((g) => g.id === session.groupId) ?? null);
 export const isAdmin = computed(() => session.me?.role === 'admin');
 

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { userOf } from '../../plugins/auth.ts';
+import { RateList, RateListQuery, RatePutBody, RatePutResult } from './rates.schemas.ts';
+import { createRateService } from './rates.service.ts';
+
+export default async function ratesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createRateService({ db: app.db, clock: app.clock, config: {} });
+
+  app.get(
+    '/api/rates',
+    {
+      schema: {
+        summary: "The caller's exchange rates",
+        description:
+          'Each: on `date`, one unit of `currency` is worth `rate` units of the base currency (an exact decimal string). Newest first. ' +
+          'A row in another currency is converted once, at the latest rate dated on or before its date (or one given with it), rounded half away from zero.',
+        querystring: RateListQuery,
+        response: { 200: RateList },
+      },
+    },
+    async (req) => service.list(userOf(req).id, req.query),
+  );
+
+  app.put(
+    '/api/rates',
+    {
+      schema: {
+        summary: 'Set or delete rates by hand',
+        description:
+          'Each item sets the rate of a currency on a date (replacing a fetched one), or deletes it with `rate: null`. All or none. ' +
+          'The base currency, an unknown code, a rate that is not a positive decimal with at most 12 decimals: 40001. ' +
+          'Transactions already booked keep the rate they were booked with.',
+        body: RatePutBody,
+        response: { 200: RatePutResult },
+      },
+    },
+    async (req) => service.put(userOf(req).id, req.body),
+  );
+}

@@ -1,0 +1,55 @@
+import { Type, type Static } from 'typebox';
+import { PageQuery } from '../../lib/pagination.ts';
+import { CalendarDate, CurrencyCode, Nullable, Timestamp } from '../../lib/schemas.ts';
+
+const RateText = Type.String({
+  maxLength: 32,
+  description: 'exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; positive, at most 12 decimals',
+});
+
+export const RateSchema = Type.Object(
+  {
+    currency: CurrencyCode,
+    date: CalendarDate,
+    rate: RateText,
+    source: Type.Union([Type.Literal('manual'), Type.Literal('fetched')]),
+    updated_at: Timestamp,
+  },
+  { title: 'ExchangeRate' },
+);
+export type RateView = Static<typeof RateSchema>;
+
+export const RateListQuery = Type.Object({
+  currency: Type.Optional(Type.String({ maxLength: 3, description: 'one currency' })),
+  startDate: Type.Optional(CalendarDate),
+  endDate: Type.Optional(CalendarDate),
+  ...PageQuery,
+});
+export type RateListQuery = Static<typeof RateListQuery>;
+
+export const RateList = Type.Object(
+  {
+    list: Type.Array(RateSchema, { description: 'newest first, then by currency' }),
+    total: Type.Integer(),
+    base_currency: CurrencyCode,
+  },
+  { title: 'ExchangeRateList' },
+);
+export type RateList = Static<typeof RateList>;
+
+export const RatePutBody = Type.Object({
+  rates: Type.Array(
+    Type.Object({
+      currency: Type.String({ maxLength: 3, description: 'ISO 4217 code other than the base currency' }),
+      date: CalendarDate,
+      rate: Nullable(Type.Union([Type.String({ maxLength: 32 }), Type.Number()], { description: 'a decimal string (exact) or number; null deletes the rate of that day' })),
+    }),
+    { minItems: 1, maxItems: 500 },
+  ),
+});
+export type RatePutBody = Static<typeof RatePutBody>;
+
+export const RatePutResult = Type.Object({
+  written: Type.Integer(),
+  deleted: Type.Integer(),
+});

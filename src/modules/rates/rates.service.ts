@@ -1,0 +1,59 @@
+import { isValidDate } from '../../lib/dates.ts';
+import { parseRate, rateText, requireCurrency } from '../../lib/currency.ts';
+import { Errors } from '../../lib/errors.ts';
+import { pageOf } from '../../lib/pagination.ts';
+import type { ServiceDeps } from '../../lib/service.ts';
+import { baseCurrencyOf } from '../accounts/accounts.booking.ts';
+import * as ratesRepo from './rates.repo.ts';
+import type { RateList, RateListQuery, RatePutBody } from './rates.schemas.ts';
+
+export type RateServiceDeps = ServiceDeps<typeof ratesRepo>;
+
+/**
+ * A user's exchange rates: on a date, one unit of a currency is worth `rate` units of the user's base
+ * currency. Rates are stored as exact decimal strings; a row booked in another currency than the base
+ * is converted once, at the latest rate dated on or before its date, rounded half away from zero.
+ */
+export function createRateService({ db, repo = ratesRepo }: RateServiceDeps) {
+  return {
+    async list(userId: number, q: RateListQuery): Promise<RateList> {
+      if (q.startDate !== undefined && !isValidDate(q.startDate)) throw Errors.field('startDate', 'must be a valid calendar date (YYYY-MM-DD)');
+      if (q.endDate !== undefined && !isValidDate(q.endDate)) throw Errors.field('endDate', 'must be a valid calendar date (YYYY-MM-DD)');
+      const currency = q.currency === undefined ? undefined : requireCurrency(q.currency).code;
+      const { limit, offset } = pageOf(q);
+      const [{ rows, total }, base] = await Promise.all([repo.listRates(db, userId, { currency, startDate: q.startDate, endDate: q.endDate }, limit, offset), baseCurrencyOf(db, userId)]);
+      return {
+        list: rows.map((r) => ({ currency: r.currency, date: r.date, rate: r.rate, source: r.source, updated_at: r.updatedAt.toISOString() })),
+        total,
+        base_currency: base.code,
+      };
+    },
+
+    /** Writes and deletes rates by hand, all or none. Rows already booked keep the rate they were booked with. */
+    async put(userId: number, body: RatePutBody): Promise<{ written: number; deleted: number }> {
+      const base = await baseCurrencyOf(db, userId);
+      const items = body.rates.map((r, i) => {
+        const currency = requireCurrency(r.currency, `rates[${i}].currency`).code;
+        if (currency === base.code) throw Errors.field(`rates[${i}].currency`, `is your base currency (${base.code}): its rate is always 1`);
+        if (!isValidDate(r.date)) throw Errors.field(`rates[${i}].date`, 'must be a valid calendar date (YYYY-MM-DD)');
+        const rate = r.rate === null ? null : rateText(parseRate(r.rate, `rates[${i}].rate`));
+        return { currency, date: r.date, rate };
+      });
+      const keys = new Set(items.map((r) => `${r.currency} ${r.date}`));
+      if (keys.size !== items.length) throw Errors.field('rates', 'must not name the same currency and date twice');
+      return db.transaction(async (tx) => {
+        let written = 0;
+        let deleted = 0;
+        for (const r of items) {
+          if (r.rate === null) {
+            if (await repo.deleteRate(tx, userId, r.currency, r.date)) deleted++;
+          } else {
+            await repo.upsertRate(tx, { userId, currency: r.currency, date: r.date, rate: r.rate, source: 'manual' });
+            written++;
+          }
+        }
+        return { written, deleted };
+      });
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { transactions } from '../../db/schema/index.ts';
+import { requireCategory, requireTags } from '../../lib/access.ts';
+import { convertMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
+import { isValidDate } from '../../lib/dates.ts';
+import { Errors } from '../../lib/errors.ts';
+import { cleanOptionalText, cleanText } from '../../lib/text.ts';
+import { accountCurrency, baseCurrencyOf, bookIn, defaultAccount, parseAmountIn, requireOpenAccount, type AccountRef, type Booking } from '../accounts/accounts.booking.ts';
+import { replaceTags, type TransactionRow } from './transactions.repo.ts';
+import type { TransactionCreateBody, TransactionUpdateBody } from './transactions.schemas.ts';
+
+/**
+ * Transfers: money moving between two of the owner's accounts. The row is booked in the sending
+ * account (`account_id`, `amount` in its currency, converted to the base currency like any row) and
+ * names the receiving one (`to_account_id`, `to_amount` in its currency: equal to `amount` between
+ * accounts of one currency, required between two currencies). An optional fee is an expense row of
+ * the sending account pointing to its transfer (`parent_id`): it follows the transfer's date and
+ * account and goes when the transfer is deleted. Transfers never count as income or expense.
+ */
+
+export const MAX_TAGS = 10;
+
+function checkDate(value: string, field: string): string {
+  if (!isValidDate(value)) throw Errors.field(field, 'must be a valid calendar date (YYYY-MM-DD)');
+  return value;
+}
+
+/**
+ * The booking of `minor` in `account`: a row that stays in the currency it was booked in keeps its
+ * rate (so its base amount only follows its own amount); otherwise, or with a rate given, it is
+ * booked anew at that rate or the user's rate of `date`.
+ */
+export async function rebook(
+  tx: Executor,
+  userId: number,
+  account: AccountRef,
+  minor: number,
+  date: string,
+  prev: { currency: string; rate: string | null } | null,
+  rate: unknown,
+): Promise<Booking> {
+  if (prev && prev.currency === account.currency && (rate === undefined || rate === null)) {
+    const base = await baseCurrencyOf(tx, userId);
+    if (prev.rate === null && account.currency === base.code) return { accountId: account.id, currency: account.currency, baseAmount: minor, rate: null };
+    if (prev.rate !== null) {
+      return { accountId: account.id, currency: account.currency, baseAmount: convertMinor(minor, accountCurrency(account), base, parseRate(prev.rate)), rate: prev.rate };
+    }
+  }
+  return bookIn(tx, userId, account, minor, date, rate);
+}
+
+/** A fee in the sending account's currency, in the base currency at the transfer's own rate. */
+async function feeBase(tx: Executor, userId: number, fee: number, from: CurrencyInfo, booking: Booking): Promise<number> {
+  if (booking.rate === null) return fee;
+  return convertMinor(fee, from, await baseCurrencyOf(tx, userId), parseRate(booking.rate));
+}
+
+function toAmountOf(body: { to_amount?: unknown }, amount: number, from: AccountRef, to: AccountRef, toCur: CurrencyInfo, previous: { toAmount: number; toCurrency: string; currency: string } | null): number {
+  if (from.currency === to.currency) {
+    if (body.to_amount !== undefined && parseAmountIn(body.to_amount, toCur, 'to_amount') !== amount) {
+      throw Errors.field('to_amount', 'must equal amount between two accounts of the same currency');
+    }
+    return amount;
+  }
+  if (body.to_amount !== undefined) return parseAmountIn(body.to_amount, toCur, 'to_amount');
+  if (previous && previous.toCurrency === to.currency && previous.currency === from.currency) return previous.toAmount;
+  throw Errors.field('to_amount', `is required between accounts of different currencies (${from.currency} to ${to.currency})`);
+}
+
+/** Records a transfer (and its fee) in the caller's transaction `tx`; answers the transfer's id. */
+export async function createTransfer(tx: Executor, userId: number, body: TransactionCreateBody): Promise<number> {
+  if (body.category_id !== undefined) throw Errors.field('category_id', 'is not for a transfer (a fee takes fee_category_id)');
+  if (body.group_id !== undefined && body.group_id !== null) throw Errors.field('group_id', 'a transfer moves your own money and cannot be in a group');
+  if (body.to_account_id === undefined) throw Errors.field('to_account_id', 'is required for a transfer');
+  if (body.fee === undefined && body.fee_category_id !== undefined) throw Errors.field('fee_category_id', 'is only for a transfer with a fee');
+  const date = checkDate(body.date, 'date');
+  const note = cleanOptionalText(body.note, 'note', 200);
+  const from = body.account_id === undefined ? await defaultAccount(tx, userId) : await requireOpenAccount(tx, userId, body.account_id);
+  const to = await requireOpenAccount(tx, userId, body.to_account_id, 'to_account_id');
+  if (to.id === from.id) throw Errors.field('to_account_id', 'must be another account than account_id');
+  const fromCur = accountCurrency(from);
+  const toCur = accountCurrency(to, 'to_account_id');
+  const amount = parseAmountIn(body.amount, fromCur);
+  const toAmount = toAmountOf(body, amount, from, to, toCur, null);
+  const fee = body.fee === undefined ? null : parseAmountIn(body.fee, fromCur, 'fee');
+  if (fee !== null) {
+    if (body.fee_category_id === undefined) throw Errors.field('fee_category_id', 'is required with a fee');
+    await requireCategory(tx, userId, body.fee_category_id, { field: 'fee_category_id', kind: 'expense' });
+  }
+  const tagIds = await requireTags(tx, userId, body.tag_ids ?? [], { max: MAX_TAGS });
+  const booking = await bookIn(tx, userId, from, amount, date, body.rate);
+  const [row] = await tx
+    .insert(transactions)
+    .values({ userId, kind: 'transfer', amountCents: amount, note, date, ...booking, toAccountId: to.id, toAmount, toCurrency: to.currency })
+    .returning({ id: transactions.id });
+  await replaceTags(tx, row!.id, tagIds);
+  if (fee !== null) {
+    await tx.insert(transactions).values({
+      userId,
+      kind: 'expense',
+      amountCents: fee,
+      categoryId: body.fee_category_id!,
+      note,
+      date,
+      accountId: from.id,
+      currency: from.currency,
+      baseAmount: await feeBase(tx, userId, fee, fromCur, booking),
+      rate: booking.rate,
+      parentId: row!.id,
+    });
+  }
+  return row!.id;
+}
+
+/** Changes a transfer (`cur`, locked by the caller's transaction); its fee follows. */
+export async function updateTransfer(tx: Executor, userId: number, cur: TransactionRow, body: TransactionUpdateBody, now: Date): Promise<void> {
+  if (body.kind !== undefined) throw Errors.field('kind', 'a transfer stays a transfer: delete it and record an expense or an income instead');
+  if (body.category_id !== undefined) throw Errors.field('category_id', 'is not for a transfer (a fee takes fee_category_id)');
+  if (body.group_id !== undefined && body.group_id !== null) throw Errors.field('group_id', 'a transfer moves your own money and cannot be in a group');
+  const date = body.date === undefined ? cur.date : checkDate(body.date, 'date');
+  const note = body.note === undefined ? cur.note : cleanText(body.note, 'note', 0, 200);
+  const from: AccountRef =
+    body.account_id !== undefined && body.account_id !== cur.accountId ? await requireOpenAccount(tx, userId, body.account_id) : { id: cur.accountId!, currency: cur.currency, archived: false };
+  const to: AccountRef =
+    body.to_account_id !== undefined && body.to_account_id !== cur.toAccountId
+      ? await requireOpenAccount(tx, userId, body.to_account_id, 'to_account_id')
+      : { id: cur.toAccountId!, currency: cur.toCurrency!, archived: false };
+  if (to.id === from.id) throw Errors.field('to_account_id', 'must be another account than account_id');
+  const fromCur = accountCurrency(from);
+  const toCur = accountCurrency(to, 'to_account_id');
+  const fromChanged = from.currency !== cur.currency;
+  if (fromChanged && body.amount === undefined) throw Errors.field('amount', "is required when the sending account's currency changes");
+  const amount = body.amount === undefined ? cur.amountCents : parseAmountIn(body.amount, fromCur);
+  const toAmount = toAmountOf(body, amount, from, to, toCur, { toAmount: cur.toAmount!, toCurrency: cur.toCurrency!, currency: cur.currency });
+  const tagIds = body.tag_ids === undefined ? undefined : await requireTags(tx, userId, body.tag_ids, { max: MAX_TAGS });
+  const booking = await rebook(tx, userId, from, amount, date, { currency: cur.currency, rate: cur.rate }, body.rate);
+  await tx
+    .update(transactions)
+    .set({ amountCents: amount, date, note, ...booking, toAccountId: to.id, toAmount, toCurrency: to.currency, groupId: null, updatedAt: now })
+    .where(and(eq(transactions.id, cur.id), eq(transactions.userId, userId)));
+  if (tagIds) await replaceTags(tx, cur.id, tagIds);
+
+  const [fee] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.parentId, cur.id), eq(transactions.userId, userId)))
+    .limit(1);
+  if (body.fee === null) {
+    if (fee) await tx.delete(transactions).where(eq(transactions.id, fee.id));
+    return;
+  }
+  if (body.fee === undefined && !fee) {
+    if (body.fee_category_id !== undefined) throw Errors.field('fee_category_id', 'is only for a transfer with a fee');
+    return;
+  }
+  if (body.fee === undefined && fromChanged) throw Errors.field('fee', "is required when the sending account's currency changes");
+  const feeMinor = body.fee === undefined ? fee!.amountCents : parseAmountIn(body.fee, fromCur, 'fee');
+  const categoryId = body.fee_category_id ?? fee?.categoryId;
+  if (categoryId === undefined || categoryId === null) throw Errors.field('fee_category_id', 'is required with a fee');
+  if (body.fee_category_id !== undefined) await requireCategory(tx, userId, body.fee_category_id, { field: 'fee_category_id', kind: 'expense' });
+  const values = {
+    amountCents: feeMinor,
+    categoryId,
+    note,
+    date,
+    accountId: from.id,
+    currency: from.currency,
+    baseAmount: await feeBase(tx, userId, feeMinor, fromCur, booking),
+    rate: booking.rate,
+    updatedAt: now,
+  };
+  if (fee) await tx.update(transactions).set(values).where(eq(transactions.id, fee.id));
+  else await tx.insert(transactions).values({ ...values, userId, kind: 'expense', parentId: cur.id });
+}
