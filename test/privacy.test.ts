@@ -494,7 +494,6 @@ describe('privacy across users', () => {
     const rule = { kind: 'expense', amount: 1, frequency: 'monthly', start_date: '2099-01-01' };
     const cases: Record<string, () => Promise<void>> = {
       'POST /api/transactions b.category_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catA.id }), 'category_id', 'create'),
-      'POST /api/transactions b.account_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, account_id: txA.account_id }), 'account_id', 'create'),
       'POST /api/transactions b.tag_ids': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, tag_ids: [tagB, tagA.id] }), 'tag_ids', 'create'),
       'POST /api/transactions b.group_id': async () => assertError(await B.post('/api/transactions', { ...tx, category_id: catB, group_id: groupA.id }), 403, 40302, 'create in group'),
       'PUT /api/transactions/{id} b.category_id': async () => assertField(await B.put(`/api/transactions/${txB.id}`, { category_id: catA.id }), 'category_id', 'update'),
