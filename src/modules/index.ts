@@ -16,6 +16,7 @@ import notificationsRoutes from './notifications/notifications.routes.ts';
 import recurringRoutes from './recurring/recurring.routes.ts';
 import { recurringTask } from './recurring/recurring.task.ts';
 import type { SchedulerTask } from './scheduler.ts';
+import splitsRoutes from './splits/splits.routes.ts';
 import statsRoutes from './stats/stats.routes.ts';
 import systemRoutes from './system/system.routes.ts';
 import tagsRoutes from './tags/tags.routes.ts';
@@ -35,6 +36,7 @@ export const modules: ((app: FastifyInstance) => Promise<void>)[] = [
   statsRoutes,
   budgetsRoutes,
   groupsRoutes,
+  splitsRoutes,
   notificationsRoutes,
   feedbackRoutes,
   adminRoutes,

@@ -69,6 +69,8 @@ export const transactions = pgTable(
     note: text('note').notNull().default(''),
     date: date('date', { mode: 'string' }).notNull(),
     groupId: integer('group_id').references(() => groups.id),
+    /** a group row's payer (income: who received it); null outside groups */
+    paidBy: integer('paid_by').references(() => users.id, { onDelete: 'set null' }),
     recurringId: integer('recurring_id').references(() => recurringRules.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -79,6 +81,8 @@ export const transactions = pgTable(
     index('transactions_user_kind_date_idx').on(t.userId, t.kind, t.date, t.amountCents),
     index('transactions_group_date_idx').on(t.groupId, t.date.desc(), t.id.desc()).where(sql`${t.groupId} is not null`),
     index('transactions_category_idx').on(t.categoryId),
+    // a group's balances: what each payer paid, read from the index alone
+    index('transactions_group_payer_idx').on(t.groupId, t.paidBy, t.kind, t.amountCents).where(sql`${t.groupId} is not null`),
     // a recurring rule yields at most one transaction per date, whichever process generates it
     uniqueIndex('transactions_recurring_date_uq').on(t.recurringId, t.date).where(sql`${t.recurringId} is not null`),
   ],

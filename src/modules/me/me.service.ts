@@ -28,6 +28,7 @@ export const Profile = Type.Object({
   }),
   last_sign_in_at: Nullable(Type.String({ format: 'date-time', description: 'the sign-in before the current one' })),
   failed_sign_ins: Type.Integer({ description: 'failed password sign-ins since the sign-in before the current one' }),
+  notify_splits: Type.Boolean({ description: 'personal notifications of shared group expenses and settlements (false: opted out)' }),
 });
 export type Profile = Static<typeof Profile>;
 
@@ -37,6 +38,7 @@ export const ProfileUpdate = Type.Object(
     avatar_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL or an in-app path such as /api/avatars/<key>' }))),
     slogan: Type.Optional(Type.String({ maxLength: 200, description: '0 to 60 characters after trimming' })),
     timezone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'an IANA time zone such as Asia/Shanghai; null resets' }))),
+    notify_splits: Type.Optional(Type.Boolean({ description: 'false: no personal notifications of shared expenses and settlements' })),
   },
   { additionalProperties: false },
 );
@@ -56,6 +58,7 @@ export function toProfile(row: typeof users.$inferSelect, passkeyCount = 0): Pro
     auth_methods: signInMethods(row, passkeyCount),
     last_sign_in_at: row.previousSignInAt?.toISOString() ?? null,
     failed_sign_ins: row.failedSignInsBefore + row.failedSignIns,
+    notify_splits: row.notifySplits,
   };
 }
 
@@ -85,6 +88,7 @@ export function createMeService({ db, clock }: MeServiceDeps) {
         if (body.timezone !== null && !isValidTimezone(body.timezone)) throw Errors.field('timezone', 'must be an IANA time zone');
         patch.timezone = body.timezone;
       }
+      if (body.notify_splits !== undefined) patch.notifySplits = body.notify_splits;
       if (Object.keys(patch).length) {
         await db.update(users).set({ ...patch, updatedAt: clock.now() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
       }

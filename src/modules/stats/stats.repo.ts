@@ -12,11 +12,35 @@ export interface StatsScope {
   userId: number;
   groupId?: number;
   tagId?: number;
+  /** personal statistics of group records: what the user paid (default) or their share */
+  view?: 'paid' | 'share';
+}
+
+/**
+ * The rows statistics read, as `t`. "My share": the user's personal rows plus their share of every
+ * group record (whoever recorded it), with the share as the amount. Otherwise the transactions
+ * table itself.
+ */
+function source(scope: StatsScope): SQL {
+  if (scope.groupId === undefined && scope.view === 'share') {
+    return sql`(select x.id, x.kind, x.category_id, x.date, x.user_id, x.group_id, x.amount_cents from transactions x
+                 where x.user_id = ${scope.userId} and x.group_id is null
+                union all
+                select x.id, x.kind, x.category_id, x.date, x.user_id, x.group_id, s.amount_cents
+                 from transaction_shares s join transactions x on x.id = s.transaction_id where s.user_id = ${scope.userId})`;
+  }
+  return sql`transactions`;
 }
 
 /** The WHERE of a scope over `transactions t`; the owner (user or group) is always part of it. */
 function scopeWhere(scope: StatsScope, range: DateRange): SQL {
-  const owner = scope.groupId !== undefined ? sql`t.group_id = ${scope.groupId}` : sql`t.user_id = ${scope.userId}`;
+  const owner =
+    scope.groupId !== undefined
+      ? sql`t.group_id = ${scope.groupId}`
+      : scope.view === 'share'
+        ? sql`true`
+        : // what the user paid: their own rows, less those recorded for another payer in a group
+          sql`t.user_id = ${scope.userId} and (t.paid_by is null or t.paid_by = t.user_id)`;
   const tag =
     scope.tagId !== undefined
       ? sql` and exists (select 1 from transaction_tags tt where tt.transaction_id = t.id and tt.tag_id = ${scope.tagId})`
@@ -81,7 +105,7 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
               'income', coalesce(sum(t.amount_cents) filter (where t.kind = 'income'), 0),
               'expense', coalesce(sum(t.amount_cents) filter (where t.kind = 'expense'), 0),
               'count', count(*))
-            from transactions t where ${scopeWhere(scope, req.previous)})`
+            from ${source(scope)} t where ${scopeWhere(scope, req.previous)})`
     : none;
   const share = req.share
     ? sql`(select coalesce(json_agg(json_build_object('category_id', x.category_id, 'name', c.name, 'color', c.color, 'amount', x.s, 'count', x.n)
@@ -96,7 +120,7 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
     : none;
   // the largest amount, then its latest day, then the highest id on that day: an index lookup of one day
   const maxId = req.max
-    ? sql`(select t.id from transactions t,
+    ? sql`(select t.id from ${source(scope)} t,
               (select m, day from agg where kind = ${type} order by m desc, day desc limit 1) top
             where ${scopeWhere(scope, req.current)} and t.kind = ${type} and t.date = top.day and t.amount_cents = top.m
             order by t.id desc limit 1)`
@@ -105,7 +129,7 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
   const agg = needAgg
     ? sql`with agg as (
             select t.kind, t.category_id, t.date as day, sum(t.amount_cents) as s, count(*) as n, max(t.amount_cents) as m
-            from transactions t where ${scopeWhere(scope, req.current)}
+            from ${source(scope)} t where ${scopeWhere(scope, req.current)}
             group by t.kind, t.category_id, t.date)`
     : sql``;
   const [row] = await query<{ overview: unknown; previous: unknown; share: unknown; trend: unknown; max_id: number | string | null }>(

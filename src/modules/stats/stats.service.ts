@@ -47,11 +47,12 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     // the period and the one before it must stay within the years 1 to 9999 that dates can hold
     if (q.date !== undefined && (q.date < '0002-01-01' || q.date > '9998-12-31')) throw Errors.field('date', 'must be between 0002-01-01 and 9998-12-31');
     if (q.tag_id !== undefined) await requireTag(db, userId, q.tag_id);
+    if (q.group_id !== undefined && q.view === 'share') throw Errors.field('view', 'is only for personal statistics (without group_id)');
     if (q.group_id !== undefined) await requireGroupMember(db, q.group_id, userId);
     const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
     const period = q.period ?? 'month';
     return {
-      scope: { userId, groupId: q.group_id, tagId: q.tag_id },
+      scope: { userId, groupId: q.group_id, tagId: q.tag_id, view: q.view },
       period,
       type: q.type ?? 'expense',
       today,

@@ -4,6 +4,8 @@ import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
 import { toMajor } from '../../lib/money.ts';
+import { currencyInfo, toMajorUnits } from '../../lib/currency.ts';
+import type { SplitMode } from '../../lib/splits.ts';
 import type { TransactionView } from './transactions.schemas.ts';
 
 /** The columns of one transaction row joined with its category and its owner. */
@@ -15,6 +17,7 @@ export const viewColumns = {
   note: transactions.note,
   date: transactions.date,
   groupId: transactions.groupId,
+  paidBy: transactions.paidBy,
   userId: transactions.userId,
   recurringId: transactions.recurringId,
   createdAt: transactions.createdAt,
@@ -34,6 +37,7 @@ export interface ViewRow {
   note: string;
   date: string;
   groupId: number | null;
+  paidBy?: number | null;
   userId: number;
   recurringId: number | null;
   createdAt: Date;
@@ -47,7 +51,30 @@ export interface ViewRow {
 
 export type TagRef = { id: number; name: string };
 
-export function toTransactionView(row: ViewRow, rowTags: TagRef[]): TransactionView {
+/** A group record's shares as stored: the group currency and one row per member. */
+export type SplitJson = { currency: string; rows: { user_id: number; amount: number | string; mode: SplitMode; value: string | null }[] } | null;
+
+/** The shares of the row as JSON (null outside groups), computed beside the row. */
+export const splitColumn = sql<SplitJson | string>`(
+  select json_build_object('currency', g.currency, 'rows', json_agg(json_build_object('user_id', s.user_id, 'amount', s.amount_cents, 'mode', s.mode, 'value', s.value) order by s.user_id))
+  from transaction_shares s join groups g on g.id = s.group_id
+  where s.transaction_id = transactions.id group by g.currency)`;
+
+export function parseSplit(v: SplitJson | string | null | undefined): SplitJson {
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? (JSON.parse(v) as SplitJson) : v;
+}
+
+function splitFields(split: SplitJson): Pick<TransactionView, 'shares' | 'split'> {
+  if (!split?.rows.length) return { shares: [], split: null };
+  const c = currencyInfo(split.currency) ?? currencyInfo('CNY')!;
+  return {
+    shares: split.rows.map((r) => ({ user_id: r.user_id, amount: toMajorUnits(r.amount, c) })),
+    split: { mode: split.rows[0]!.mode, members: split.rows.map((r) => ({ user_id: r.user_id, value: r.value })) },
+  };
+}
+
+export function toTransactionView(row: ViewRow, rowTags: TagRef[], split: SplitJson = null): TransactionView {
   return {
     id: row.id,
     kind: row.kind,
@@ -57,6 +84,8 @@ export function toTransactionView(row: ViewRow, rowTags: TagRef[]): TransactionV
     note: row.note,
     date: row.date,
     group_id: row.groupId,
+    paid_by: row.paidBy ?? null,
+    ...splitFields(split),
     tags: rowTags,
     user_id: row.userId,
     owner: { id: row.userId, nickname: row.ownerNickname, avatar_url: row.ownerAvatarUrl },
@@ -90,11 +119,27 @@ export async function tagsOf(db: Executor, transactionIds: number[]): Promise<Ma
 
 /** Joins view rows with their tags, keeping the rows' order. */
 export async function withTags(db: Executor, rows: ViewRow[]): Promise<TransactionView[]> {
-  const byTx = await tagsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => toTransactionView(r, byTx.get(r.id) ?? []));
+  const grouped = rows.filter((r) => r.groupId !== null).map((r) => r.id);
+  const [byTx, splits] = await Promise.all([
+    tagsOf(
+      db,
+      rows.map((r) => r.id),
+    ),
+    splitsOf(db, grouped),
+  ]);
+  return rows.map((r) => toTransactionView(r, byTx.get(r.id) ?? [], splits.get(r.id) ?? null));
+}
+
+/** The shares of the given group records, by transaction id. One query. */
+export async function splitsOf(db: Executor, transactionIds: number[]): Promise<Map<number, SplitJson>> {
+  const out = new Map<number, SplitJson>();
+  if (!transactionIds.length) return out;
+  const rows = await db
+    .select({ id: transactions.id, split: splitColumn })
+    .from(transactions)
+    .where(inArray(transactions.id, transactionIds));
+  for (const r of rows) out.set(r.id, parseSplit(r.split));
+  return out;
 }
 
 /**
@@ -111,7 +156,7 @@ export async function loadTransactionViews(db: Executor, ids: number[]): Promise
     .innerJoin(users, eq(users.id, transactions.userId))
     .where(inArray(transactions.id, unique));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const ordered = ids.map((id) => byId.get(id)).filter((r): r is ViewRow => r !== undefined);
+  const ordered = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   return withTags(db, ordered);
 }
 
@@ -261,9 +306,9 @@ const tagsColumn = sql<TagRef[] | string>`coalesce((
 /** One page of the filtered rows with category, owner and tags, in one query. */
 export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limit: number, offset: number): Promise<TransactionView[]> {
   const shape = shapeOf(f);
-  const stmt = preparedFor<ViewRow & { tags: TagRef[] | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
+  const stmt = preparedFor<ViewRow & { tags: TagRef[] | string; split: SplitJson | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
     db
-      .select({ ...viewColumns, tags: tagsColumn })
+      .select({ ...viewColumns, tags: tagsColumn, split: splitColumn })
       .from(transactions)
       .innerJoin(categories, eq(categories.id, transactions.categoryId))
       .innerJoin(users, eq(users.id, transactions.userId))
@@ -274,7 +319,7 @@ export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limi
       .prepare(name),
   );
   const rows = await stmt.execute({ ...paramsOf(f), limit, offset });
-  return rows.map((r) => toTransactionView(r, typeof r.tags === 'string' ? (JSON.parse(r.tags) as TagRef[]) : r.tags));
+  return rows.map((r) => toTransactionView(r, typeof r.tags === 'string' ? (JSON.parse(r.tags) as TagRef[]) : r.tags, parseSplit(r.split)));
 }
 
 /** Count and integer sums (cents) of the whole filtered result, in one aggregate. */
@@ -352,6 +397,8 @@ export interface CheckedInsert {
   note: string;
   date: string;
   groupId: number | null;
+  /** a group row's payer; null outside groups */
+  paidBy?: number | null;
   /** distinct ids, at most 10 */
   tagIds: number[];
 }
@@ -364,6 +411,7 @@ interface InsertedRow {
   note: string;
   date: string;
   group_id: number | null;
+  paid_by: number | null;
   user_id: number;
   recurring_id: number | null;
   created_at: Date | string;
@@ -391,14 +439,14 @@ export async function insertChecked(db: Executor, v: CheckedInsert): Promise<Tra
       select 1 from cat
       where ${accessSql.tags(tagArray, sql`${v.userId}`)} and ${accessSql.writableGroupOrNone(sql`${v.groupId}::int`, sql`${v.userId}`)}
     ), ins as (
-      insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id)
-      select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int from ok
+      insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id, paid_by)
+      select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int, ${v.paidBy ?? null}::int from ok
       returning *
     ), tt as (
       insert into transaction_tags (transaction_id, tag_id) select ins.id, t from ins, unnest(${tagArray}) t
     )
     select ins.id, ins.kind, ins.amount_cents, ins.category_id, ins.note, to_char(ins.date, 'YYYY-MM-DD') as date,
-           ins.group_id, ins.user_id, ins.recurring_id, ins.created_at, ins.updated_at,
+           ins.group_id, ins.paid_by, ins.user_id, ins.recurring_id, ins.created_at, ins.updated_at,
            cat.name as category_name, cat.color as category_color, cat.kind as category_kind,
            u.nickname as owner_nickname, u.avatar_url as owner_avatar_url,
            coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name) order by t.name, t.id)
@@ -416,6 +464,7 @@ export async function insertChecked(db: Executor, v: CheckedInsert): Promise<Tra
       note: r.note,
       date: r.date,
       groupId: r.group_id,
+      paidBy: r.paid_by,
       userId: r.user_id,
       recurringId: r.recurring_id,
       createdAt: new Date(r.created_at),

@@ -10,6 +10,8 @@ import { cleanOptionalText, cleanText } from '../../lib/text.ts';
 import * as transactionsRepo from './transactions.repo.ts';
 import { createInsertBatcher } from './transactions.batcher.ts';
 import type { ListFilter, ListScope } from './transactions.repo.ts';
+import * as splitsRepo from '../splits/splits.repo.ts';
+import { groupCurrency, notifyRecord, reapplySplit, resolveSplit, type ResolvedSplit } from '../splits/splits.service.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
 
 export const MAX_TAGS_PER_TRANSACTION = 10;
@@ -77,6 +79,32 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     return v;
   }
 
+  /** A payer named in a body must be a current member of the group: 40001 otherwise. */
+  function checkPayer(paidBy: number, members: readonly number[]): number {
+    if (!members.includes(paidBy)) throw Errors.field('paid_by', 'must be a member of the group');
+    return paidBy;
+  }
+
+  /**
+   * A group record: who paid and who shares it (default: the recorder paid, split equally among
+   * every member), written with its shares in one transaction; the members involved are notified.
+   */
+  async function createInGroup(ex: Executor, row: transactionsRepo.CheckedInsert & { groupId: number }, body: TransactionCreateBody): Promise<TransactionView> {
+    const group = await requireWritableGroup(ex, row.groupId, row.userId);
+    const members = await splitsRepo.memberIds(ex, row.groupId);
+    const paidBy = checkPayer(body.paid_by ?? row.userId, members);
+    const split = resolveSplit(row.amountCents, groupCurrency(group), body.split ?? { mode: 'equal' }, members);
+    const created = await repo.insertChecked(ex, { ...row, paidBy });
+    if (!created) {
+      await requireCategory(ex, row.userId, row.categoryId, { kind: row.kind });
+      await requireTags(ex, row.userId, row.tagIds);
+      throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
+    }
+    await splitsRepo.replaceShares(ex, created.id, row.groupId, split.mode, split.shares);
+    await notifyRecord(ex, group, { id: created.id, recorder: row.userId, paidBy, kind: row.kind, amount: row.amountCents, note: row.note, shares: split.shares });
+    return view(ex, created.id);
+  }
+
   return {
     /** `tx`: an open transaction to write in (an idempotent request's); alone, rows recorded at the same moment share a statement */
     async create(userId: number, body: TransactionCreateBody, tx?: Executor): Promise<TransactionView> {
@@ -86,8 +114,14 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       const tagIds = [...new Set(body.tag_ids ?? [])];
       if (tagIds.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
       const groupId = body.group_id ?? null;
+      if (groupId === null && body.paid_by !== undefined) throw Errors.field('paid_by', 'is only allowed with group_id');
+      if (groupId === null && body.split !== undefined) throw Errors.field('split', 'is only allowed with group_id');
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
       const row = { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds };
+      if (groupId !== null) {
+        const grouped = { ...row, groupId };
+        return tx ? tx.transaction((sp) => createInGroup(sp, grouped, body)) : db.transaction((t) => createInGroup(t, grouped, body));
+      }
       const ex = tx ?? db;
       // in a caller's transaction under a savepoint, so that a refused row leaves it usable for the checks below
       const created = await (tx ? tx.transaction((sp) => repo.insertChecked(sp, row)) : batcher.insert(row))
@@ -134,9 +168,40 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
           if (body.group_id !== null && body.group_id !== cur.groupId) await requireWritableGroup(tx, body.group_id, userId);
           patch.groupId = body.group_id;
         }
+        const groupId = body.group_id !== undefined ? body.group_id : cur.groupId;
+        if (groupId === null && body.paid_by !== undefined) throw Errors.field('paid_by', 'is only allowed with group_id');
+        if (groupId === null && body.split !== undefined) throw Errors.field('split', 'is only allowed with group_id');
+        const amount = patch.amountCents ?? cur.amountCents;
+        let shares: ResolvedSplit | null | undefined;
+        if (groupId === null) {
+          if (cur.groupId !== null) {
+            patch.paidBy = null;
+            shares = null;
+          }
+        } else {
+          const moved = groupId !== cur.groupId;
+          const touches = moved || body.split !== undefined || body.paid_by !== undefined || amount !== cur.amountCents || (patch.kind !== undefined && patch.kind !== cur.kind);
+          if (touches) {
+            const group = await requireGroupMember(tx, groupId, userId);
+            // the balances of a dissolved group are frozen
+            if (group.dissolvedAt) throw Errors.dissolved();
+            const members = await splitsRepo.memberIds(tx, groupId);
+            const c = groupCurrency(group);
+            if (body.paid_by !== undefined) patch.paidBy = checkPayer(body.paid_by, members);
+            else if (moved || cur.paidBy === null) patch.paidBy = userId;
+            const stored = moved ? null : await splitsRepo.splitOf(tx, id);
+            shares =
+              body.split !== undefined
+                ? resolveSplit(amount, c, body.split, members)
+                : stored
+                  ? reapplySplit(amount, stored)
+                  : resolveSplit(amount, c, { mode: 'equal' }, members);
+          }
+        }
         if (Object.keys(patch).length || tagIds) {
           await repo.updateOwn(tx, userId, id, { ...patch, updatedAt: clock.now() });
         }
+        if (shares !== undefined) await splitsRepo.replaceShares(tx, id, groupId, shares?.mode ?? 'equal', shares?.shares ?? []);
         if (tagIds) await repo.replaceTags(tx, id, tagIds);
         return view(tx, id);
       });
