@@ -115,6 +115,15 @@ export async function findSettlement(db: Executor, groupId: number, id: number):
   return row ?? null;
 }
 
+/** A settlement of a group the viewer belongs to; null for anyone else (not found). */
+export async function findVisibleSettlement(db: Executor, viewerId: number, id: number): Promise<SettlementRow | null> {
+  const [row] = await db
+    .select()
+    .from(settlements)
+    .where(and(eq(settlements.id, id), sql`exists (select 1 from group_members m where m.group_id = ${settlements.groupId} and m.user_id = ${viewerId})`));
+  return row ?? null;
+}
+
 export async function confirmSettlement(db: Executor, groupId: number, id: number, at: Date): Promise<SettlementRow | null> {
   const [row] = await db
     .update(settlements)

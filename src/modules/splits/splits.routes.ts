@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
-import { Balances, Settlement, SettlementBody, SettlementList, SettlementListQuery, SettlementParams, Suggested } from './splits.schemas.ts';
+import { Balances, Settlement, SettlementBody, SettlementList, SettlementListQuery, Suggested } from './splits.schemas.ts';
 import { createSplitsService } from './splits.service.ts';
 
 export default async function splitsRoutes(fastify: FastifyInstance) {
@@ -69,30 +69,32 @@ export default async function splitsRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    '/api/groups/:id/settlements/:sid/confirm',
+    '/api/settlements/:id/confirm',
     {
       schema: {
         summary: 'Confirm a payment recorded by the other side',
-        description: 'Only the other person of the settlement (the one who recorded it: 42201; anyone else: 40302). Not in this group: 40401. Confirming twice answers it again.',
-        params: SettlementParams,
+        description:
+          'Only the other person of the settlement (the one who recorded it: 42201; another member: 40302). A settlement of a group the caller is not in: 40401. ' +
+          'Confirming twice answers it again.',
+        params: IdParams,
         response: { 200: Settlement },
       },
     },
-    async (req) => service.confirm(userOf(req).id, req.params.id, req.params.sid),
+    async (req) => service.confirm(userOf(req).id, req.params.id),
   );
 
   app.delete(
-    '/api/groups/:id/settlements/:sid',
+    '/api/settlements/:id',
     {
       schema: {
         summary: 'Take back a payment one recorded, before it is confirmed',
-        description: 'Only the one who recorded it (else 40302); confirmed: 42201; not in this group: 40401; dissolved group: 40902.',
-        params: SettlementParams,
+        description: 'Only the one who recorded it (another member: 40302); confirmed: 42201; a group the caller is not in: 40401; dissolved group: 40902.',
+        params: IdParams,
         response: { 204: NoContent },
       },
     },
     async (req, reply) => {
-      await service.remove(userOf(req).id, req.params.id, req.params.sid);
+      await service.remove(userOf(req).id, req.params.id);
       return reply.code(204).send(null);
     },
   );

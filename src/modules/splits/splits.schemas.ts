@@ -102,7 +102,6 @@ export const SettlementList = Type.Object({ list: Type.Array(Settlement), total:
 export const SettlementListQuery = Type.Object({ ...PageQuery });
 export type SettlementListQuery = Static<typeof SettlementListQuery>;
 
-export const SettlementParams = Type.Object({ id: Id, sid: Id });
 
 export const GroupSettingsBody = Type.Object(
   {

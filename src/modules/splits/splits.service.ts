@@ -255,16 +255,16 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
     },
 
     /** The other side confirms a payment recorded by the one who made it (or received it). */
-    async confirm(userId: number, groupId: number, id: number): Promise<Settlement> {
-      const group = await requireGroupMember(db, groupId, userId);
-      const c = groupCurrency(group);
-      const row = await repo.findSettlement(db, groupId, id);
+    async confirm(userId: number, id: number): Promise<Settlement> {
+      const row = await repo.findVisibleSettlement(db, userId, id);
       if (!row) throw Errors.notFound('settlement');
+      const group = await requireGroupMember(db, row.groupId, userId);
+      const c = groupCurrency(group);
       if (row.fromUserId !== userId && row.toUserId !== userId) throw Errors.groupForbidden('only the two people of a settlement may confirm it');
       if (row.createdBy === userId) throw Errors.rule('the other side confirms a settlement, not the one who recorded it');
       if (row.confirmedAt) return toSettlement(row, c);
       return db.transaction(async (tx) => {
-        const done = (await repo.confirmSettlement(tx, groupId, id, clock.now())) ?? (await repo.findSettlement(tx, groupId, id));
+        const done = (await repo.confirmSettlement(tx, row.groupId, id, clock.now())) ?? (await repo.findSettlement(tx, row.groupId, id));
         if (!done) throw Errors.notFound('settlement');
         await notifySettlement(tx, group, done, userId, true);
         return toSettlement(done, c);
@@ -272,13 +272,13 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
     },
 
     /** The one who recorded a settlement may take it back while the other side has not confirmed it. */
-    async remove(userId: number, groupId: number, id: number): Promise<void> {
-      await requireWritableGroup(db, groupId, userId);
-      const row = await repo.findSettlement(db, groupId, id);
+    async remove(userId: number, id: number): Promise<void> {
+      const row = await repo.findVisibleSettlement(db, userId, id);
       if (!row) throw Errors.notFound('settlement');
+      await requireWritableGroup(db, row.groupId, userId);
       if (row.createdBy !== userId) throw Errors.groupForbidden('only the one who recorded a settlement may delete it');
       if (row.confirmedAt) throw Errors.rule('a confirmed settlement cannot be deleted');
-      await repo.deleteSettlement(db, groupId, id);
+      await repo.deleteSettlement(db, row.groupId, id);
     },
 
     /** Owner settings: name, currency (only before anything is recorded), notification threshold. */
