@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { notifications } from '../src/db/schema/index.ts';
-import { addMember, assertError, build, createGroup, createUser, expectOk, firstCategory, onPostgres, type TestApp, type UserRow } from './helpers/index.ts';
+import { addMember, assertError, build, createUser, expectOk, firstCategory, onPostgres, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Bal = { user_id: number; paid: number; share: number; sent: number; received: number; net: number; member: boolean };
 
