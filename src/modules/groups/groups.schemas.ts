@@ -29,7 +29,7 @@ export const GroupList = Type.Object({ list: Type.Array(Group) });
 export const CreateGroupBody = Type.Object(
   {
     name: Text(1, 30),
-    currency: Type.Optional(Type.String({ maxLength: 8, description: "ISO 4217 code of the group's balances; default the service's default currency" })),
+    currency: Type.Optional(Type.String({ maxLength: 8, description: "ISO 4217 code of the group's balances; default the creator's base currency" })),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@ import { membershipOf, requireGroupMember, requireGroupOwner, requireLiveGroupOw
 import { currencyInfo, requireCurrency, toMajorUnits } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
 import { balanceRows } from '../splits/splits.repo.ts';
+import { baseCurrencyOf } from '../accounts/accounts.booking.ts';
 import { cleanText } from '../../lib/text.ts';
 import * as groupsRepo from './groups.repo.ts';
 import { GROUP_MEMBER_CAP, INVITE_ALPHABET, INVITE_CODE_LENGTH, type Group, type Member } from './groups.schemas.ts';
@@ -69,7 +70,8 @@ export function createGroupsService({ db, clock, defaultCurrency = 'CNY', repo =
   return {
     async create(userId: number, body: { name: string; currency?: string }): Promise<Group> {
       const name = cleanText(body.name, 'name', 1, 30);
-      const currency = requireCurrency(body.currency ?? defaultCurrency).code;
+      // a new group keeps its balances in its creator's base currency unless told otherwise
+      const currency = body.currency !== undefined ? requireCurrency(body.currency).code : ((await baseCurrencyOf(db, userId).catch(() => null))?.code ?? defaultCurrency);
       const group = await db.transaction(async (tx) => {
         const row = await withFreshCode((code) => repo.insertGroup(tx, userId, name, code, currency));
         await repo.insertMember(tx, row.id, userId, 'owner');

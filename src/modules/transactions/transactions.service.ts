@@ -8,8 +8,11 @@ import { parseAmount, parseAmountBound, toMajor } from '../../lib/money.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
 import * as transactionsRepo from './transactions.repo.ts';
+import { transactions } from '../../db/schema/index.ts';
+import { isCategoryKind } from '../../lib/domain.ts';
+import { baseCurrencyOf, bookIn, defaultAccount, requireAccount, type AccountRef } from '../accounts/accounts.booking.ts';
 import { createInsertBatcher } from './transactions.batcher.ts';
-import type { ListFilter, ListScope } from './transactions.repo.ts';
+import type { CheckedInsert, ListFilter, ListScope } from './transactions.repo.ts';
 import * as splitsRepo from '../splits/splits.repo.ts';
 import { groupCurrency, notifyRecord, reapplySplit, resolveSplit, type ResolvedSplit } from '../splits/splits.service.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
@@ -93,16 +96,44 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     const group = await requireWritableGroup(ex, row.groupId, row.userId);
     const members = await splitsRepo.memberIds(ex, row.groupId);
     const paidBy = checkPayer(body.paid_by ?? row.userId, members);
-    const split = resolveSplit(row.amountCents, groupCurrency(group), body.split ?? { mode: 'equal' }, members);
-    const created = await repo.insertChecked(ex, { ...row, paidBy });
-    if (!created) {
-      await requireCategory(ex, row.userId, row.categoryId, { kind: row.kind });
-      await requireTags(ex, row.userId, row.tagIds);
-      throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
+    const currency = groupCurrency(group);
+    const split = resolveSplit(row.amountCents, currency, body.split ?? { mode: 'equal' }, members);
+    await requireCategory(ex, row.userId, row.categoryId, { kind: row.kind });
+    await requireTags(ex, row.userId, row.tagIds);
+    // the record is kept in the group currency: the payer's own record moves one of their accounts in
+    // that currency; a record for another payer moves none of the recorder's accounts
+    let booking: { accountId: number | null; currency: string; baseAmount: number; rate: string | null };
+    if (paidBy === row.userId) {
+      const account = row.accountId === null ? await defaultAccount(ex, row.userId) : await requireAccount(ex, row.userId, row.accountId);
+      if (account.currency !== currency.code) throw Errors.field('account_id', `must be an account in the group currency ${currency.code}`);
+      booking = await bookIn(ex, row.userId, account, row.amountCents, row.date);
+    } else {
+      if (row.accountId !== null) throw Errors.field('account_id', 'is not allowed on a record another member paid');
+      booking = { ...(await bookIn(ex, row.userId, { id: 0, currency: currency.code, archived: false }, row.amountCents, row.date)), accountId: null };
     }
-    await splitsRepo.replaceShares(ex, created.id, row.groupId, split.mode, split.shares);
-    await notifyRecord(ex, group, { id: created.id, recorder: row.userId, paidBy, kind: row.kind, amount: row.amountCents, note: row.note, shares: split.shares });
-    return view(ex, created.id);
+    const [ins] = await ex
+      .insert(transactions)
+      .values({ userId: row.userId, kind: row.kind, amountCents: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, paidBy, ...booking })
+      .returning({ id: transactions.id });
+    const id = ins!.id;
+    await repo.replaceTags(ex, id, row.tagIds);
+    await splitsRepo.replaceShares(ex, id, row.groupId, split.mode, split.shares);
+    await notifyRecord(ex, group, { id, recorder: row.userId, paidBy, kind: row.kind, amount: row.amountCents, note: row.note, shares: split.shares });
+    return view(ex, id);
+  }
+
+  /** A row in a foreign-currency account: converted at the rate of its date, written with its tags in one transaction. */
+  async function createConverted(ex: Executor, row: CheckedInsert, account: AccountRef, inTransaction: boolean): Promise<TransactionView> {
+    const write = async (w: Executor) => {
+      const booking = await bookIn(w, row.userId, account, row.amountCents, row.date);
+      const [ins] = await w
+        .insert(transactions)
+        .values({ userId: row.userId, kind: row.kind, amountCents: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, ...booking })
+        .returning({ id: transactions.id });
+      await repo.replaceTags(w, ins!.id, row.tagIds);
+      return view(w, ins!.id);
+    };
+    return inTransaction ? write(ex) : db.transaction(write);
   }
 
   return {
@@ -117,7 +148,8 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       if (groupId === null && body.paid_by !== undefined) throw Errors.field('paid_by', 'is only allowed with group_id');
       if (groupId === null && body.split !== undefined) throw Errors.field('split', 'is only allowed with group_id');
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
-      const row = { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds };
+      const accountId = body.account_id ?? null;
+      const row = { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds, accountId };
       if (groupId !== null) {
         const grouped = { ...row, groupId };
         return tx ? tx.transaction((sp) => createInGroup(sp, grouped, body)) : db.transaction((t) => createInGroup(t, grouped, body));
@@ -134,6 +166,9 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       await requireCategory(ex, userId, body.category_id, { kind: body.kind });
       await requireTags(ex, userId, tagIds);
       if (groupId !== null) await requireWritableGroup(ex, groupId, userId);
+      const account = accountId === null ? await defaultAccount(ex, userId) : await requireAccount(ex, userId, accountId);
+      // every check passed: the account is in another currency than the base, and the row is booked with a conversion
+      if (account.currency !== (await baseCurrencyOf(ex, userId)).code) return createConverted(ex, row, account, tx !== undefined);
       throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
     },
 
@@ -157,6 +192,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
         if (body.kind !== undefined || body.category_id !== undefined) {
           const kind = body.kind ?? cur.kind;
           const categoryId = body.category_id ?? cur.categoryId;
+          if (!isCategoryKind(kind) || categoryId === null) throw Errors.field('kind', 'a transfer or an adjustment has no category to change');
           await requireCategory(tx, userId, categoryId, { kind });
           patch.kind = kind;
           patch.categoryId = categoryId;
@@ -187,6 +223,8 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
             if (group.dissolvedAt) throw Errors.dissolved();
             const members = await splitsRepo.memberIds(tx, groupId);
             const c = groupCurrency(group);
+            // shares are kept in the group currency: the record must be booked in it
+            if (cur.currency !== c.code) throw Errors.field(moved ? 'group_id' : 'amount', `the record is in ${cur.currency}, the group keeps ${c.code}`);
             if (body.paid_by !== undefined) patch.paidBy = checkPayer(body.paid_by, members);
             else if (moved || cur.paidBy === null) patch.paidBy = userId;
             const stored = moved ? null : await splitsRepo.splitOf(tx, id);
