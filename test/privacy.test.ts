@@ -18,7 +18,8 @@ import {
   type TestApp,
   type UserRow,
 } from './helpers/index.ts';
-import { passkeys, refreshTokens, sessions, settlements } from '../src/db/schema/index.ts';
+import { accounts, passkeys, refreshTokens, sessions, settlements } from '../src/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
@@ -552,6 +553,10 @@ describe('privacy across users', () => {
       'GET /api/budget q.group_id': async () => assertError(await B.get(`/api/budget?group_id=${groupA.id}`), 403, 40302, 'budget'),
       'PUT /api/budget b.group_id': async () => assertError(await B.put('/api/budget', { month: '2025-06', amount: 1, group_id: groupA.id }), 403, 40302, 'group budget'),
       'PUT /api/budget/mine b.group_id': async () => assertError(await B.put('/api/budget/mine', { month: '2025-06', amount: 1, group_id: groupA.id }), 403, 40302, 'own amount'),
+      'POST /api/transactions b.account_id': async () => {
+        const [acc] = await t.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, ada.id));
+        assertError(await B.post('/api/transactions', { kind: 'expense', amount: 1, category_id: catB, date: '2025-06-10', account_id: acc!.id }), 404, 40401, "Ada's account");
+      },
       'POST /api/groups/{id}/remove-member b.user_id': async () =>
         assertError(await B.post(`/api/groups/${groupB.id}/remove-member`, { user_id: ada.id }), 404, 40401, 'remove a non-member'),
       'POST /api/notifications b.group_id': async () =>

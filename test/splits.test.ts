@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { notifications } from '../src/db/schema/index.ts';
+import { accounts, exchangeRates, notifications } from '../src/db/schema/index.ts';
 import { addMember, assertError, build, createUser, expectOk, firstCategory, onPostgres, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Bal = { user_id: number; paid: number; share: number; sent: number; received: number; net: number; member: boolean };
@@ -331,7 +331,27 @@ describe('splitting group expenses and settling up', () => {
     expectOk(await t.as(a).put(`/api/groups/${jp.id}`, { currency: 'JPY', notify_threshold: 1000 }));
     assertError(await t.as(a).put(`/api/groups/${jp.id}`, { notify_threshold: 10.5 }), 400, 40001);
     assertError(await t.as(a).put(`/api/groups/${jp.id}`, { currency: 'XYZ' }), 400, 40001);
-    const tx = expectOk(await expense(a, 3, {}, jp.id), 201);
+    // recorded from the payer's account in yen (the default account is in yuan: refused)
+    assertError(await expense(a, 3, {}, jp.id), 400, 40001);
+    const [yen] = await t.db
+      .insert(accounts)
+      .values({ userId: a.id, name: 'Yen', type: 'cash', currency: 'JPY', openingDate: '2026-01-01', color: '#123456', icon: 'cash' })
+      .returning();
+    await t.db.insert(exchangeRates).values({ userId: a.id, currency: 'JPY', date: '2026-01-01', rate: '0.05', source: 'manual' });
+    const tx = expectOk(await expense(a, 3, { account_id: yen!.id }, jp.id), 201);
+    // shares are whole yen and add up to the record's amount
+    assert.equal(
+      tx.shares.reduce((sum: number, x: { amount: number }) => sum + x.amount, 0),
+      tx.amount,
+    );
+    assert.ok(tx.shares.every((x: { amount: number }) => Number.isInteger(x.amount)));
+    // another member recorded as payer: no account of the recorder moves
+    const forB = expectOk(await expense(a, 5, { paid_by: b.id }, jp.id), 201);
+    assert.equal(forB.account_id, null);
+    // b: a share of the first; paid the second and bears a share of it
+    const shareOf = (r: { shares: { user_id: number; amount: number }[] }) => r.shares.find((x) => x.user_id === b.id)!.amount;
+    assert.equal((await balances(a, jp.id)).get(b.id)!.net, -shareOf(tx) + forB.amount - shareOf(forB));
+    no(await t.as(a).delete(`/api/transactions/${forB.id}`));
     assertError(await t.as(a).put(`/api/groups/${jp.id}`, { currency: 'USD' }), 422, 42201);
     const bal = expectOk(await t.as(b).get(`/api/groups/${jp.id}/balances`));
     assert.equal(bal.currency, 'JPY');

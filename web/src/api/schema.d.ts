@@ -1850,17 +1850,22 @@ export interface components {
         /** Transaction */
         Transaction: {
             id: number;
-            kind: "expense" | "income";
-            /** @description major units, e.g. 12.5 */
+            kind: "expense" | "income" | "transfer" | "adjustment";
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction */
             amount: number;
-            category_id: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            account_id: number | null;
+            to_account_id: number | null;
+            to_amount: number | null;
+            category_id: number | null;
             category: {
                 id: number;
                 name: string;
                 /** @description #RRGGBB */
                 color: string;
                 kind: "expense" | "income";
-            };
+            } | null;
             note: string;
             /** @description YYYY-MM-DD */
             date: string;
@@ -6303,6 +6308,7 @@ export interface operations {
                     /** @description positive, at most 2 decimals and 12 integer digits; a number or a decimal string */
                     amount: number | string;
                     category_id: number;
+                    account_id?: number;
                     /** @description YYYY-MM-DD */
                     date: string;
                     /** @description 0 to 200 characters after trimming */
@@ -9710,7 +9716,7 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 30 characters after trimming */
                     name: string;
-                    /** @description ISO 4217 code of the group's balances; default the service's default currency */
+                    /** @description ISO 4217 code of the group's balances; default the creator's base currency */
                     currency?: string;
                 };
             };
