@@ -151,7 +151,7 @@ export default {
   balances: {
     title: 'Balances: {name}', back: 'All groups', unavailable: 'The balances cannot be shown.', who: 'Who owes whom', you: 'you', someone: 'someone',
     left: 'left the group', paidShare: 'paid {paid} · share {share}', isOwed: 'is owed {amount}', owes: 'owes {amount}', even: 'settled',
-    settleUp: 'Settle up', allSettled: 'Everyone is settled.', pays: '{from} pays {to} {amount}', recordPayment: 'Record payment',
+    settleUp: 'Settle up', allSettled: 'Everyone is settled.', pays: '{from} → {to}: {amount}', recordPayment: 'Record payment',
     from: 'From', to: 'To', recorded: 'Payment recorded', history: 'Payments', noHistory: 'No payments yet.', paid: '{from} paid {to} {amount}',
     confirmed: 'confirmed', confirm: 'Confirm', confirmedToast: 'Payment confirmed', waiting: 'awaiting confirmation', takeBack: 'Take back', takenBack: 'Payment taken back',
   },

@@ -151,7 +151,7 @@ export default {
   balances: {
     title: '分账：{name}', back: '返回群组', unavailable: '暂时看不到分账情况。', who: '谁欠谁', you: '我', someone: '某人',
     left: '已退出', paidShare: '垫付 {paid} · 应摊 {share}', isOwed: '应收 {amount}', owes: '应付 {amount}', even: '已结清',
-    settleUp: '结算', allSettled: '大家都结清了。', pays: '{from} 付给 {to} {amount}', recordPayment: '记一笔还款',
+    settleUp: '结算', allSettled: '大家都结清了。', pays: '{from} → {to}：{amount}', recordPayment: '记一笔还款',
     from: '付款人', to: '收款人', recorded: '还款已记录', history: '还款记录', noHistory: '还没有还款记录。', paid: '{from} 付给了 {to} {amount}',
     confirmed: '已确认', confirm: '确认收到', confirmedToast: '已确认还款', waiting: '等待对方确认', takeBack: '撤回', takenBack: '还款已撤回',
   },
