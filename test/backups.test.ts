@@ -21,6 +21,8 @@ import {
   trackEvents,
   transactions,
   transactionTags,
+  transactionShares,
+  settlements,
   users,
   sessions,
   passkeys,
@@ -80,7 +82,9 @@ async function fillEveryTable(db: Executor) {
     .insert(recurringRules)
     .values({ userId: u.id, kind: 'expense', amountCents: 123456, categoryId: cat.id, tagIds: [t1.id, t2.id], groupId: g.id, frequency: 'monthly', interval: 2, startDate: '2024-02-29', endDate: null, nextDate: '2024-04-29', note: 'rent' })
     .returning();
-  await createTransaction(db, u.id, { amountCents: 99_999_999_999_999, date: '2024-02-29', groupId: g.id, recurringId: rule!.id, note: 'big\ttab' });
+  const big = await createTransaction(db, u.id, { amountCents: 99_999_999_999_999, date: '2024-02-29', groupId: g.id, recurringId: rule!.id, note: 'big\ttab', paidBy: u.id });
+  await db.insert(transactionShares).values({ transactionId: big.id, userId: u.id, groupId: g.id, amountCents: 99_999_999_999_999, mode: 'exact', value: '999999999999.99' });
+  await db.insert(settlements).values({ groupId: g.id, fromUserId: admin.id, toUserId: u.id, amountCents: 1234, date: '2024-03-01', note: 'cash', createdBy: admin.id, confirmedAt: new Date('2024-03-02T00:00:00.000Z') });
   // more rows than one read batch: single, composite and missing primary keys
   const booking = await inDefaultAccount(db, u.id, 0);
   const many = await db

@@ -66,6 +66,13 @@ describe('group privacy', () => {
         ['POST', `/api/groups/${g.id}/refresh-code`, undefined],
         ['POST', `/api/groups/${g.id}/remove-member`, { user_id: stayer.id }],
         ['POST', `/api/groups/${g.id}/dissolve`, undefined],
+        ['POST', `/api/groups/${g.id}/dissolve?force=true`, undefined],
+        ['GET', `/api/groups/${g.id}`, undefined],
+        ['PUT', `/api/groups/${g.id}`, { notify_threshold: 1 }],
+        ['GET', `/api/groups/${g.id}/balances`, undefined],
+        ['GET', `/api/groups/${g.id}/settlements/suggested`, undefined],
+        ['GET', `/api/groups/${g.id}/settlements`, undefined],
+        ['POST', `/api/groups/${g.id}/settlements`, { from: u.id, to: owner.id, amount: 1 }],
       ];
       for (const [method, url, body] of routes) {
         const res = await t.as(u).request(method, url, body);

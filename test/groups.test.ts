@@ -32,7 +32,7 @@ describe('groups', () => {
     const res = await t.as(alice).post('/api/groups', { name: '  Family  ' });
     assert.equal(res.statusCode, 201, res.body);
     const g = res.json();
-    assert.deepEqual(Object.keys(g).sort(), ['created_at', 'id', 'invite_code', 'member_count', 'name', 'owner_id', 'role']);
+    assert.deepEqual(Object.keys(g).sort(), ['created_at', 'currency', 'dissolved', 'id', 'invite_code', 'member_count', 'name', 'notify_threshold', 'owner_id', 'role']);
     assert.equal(g.name, 'Family');
     assert.equal(g.owner_id, alice.id);
     assert.equal(g.role, 'owner');

@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   assertError,
+  addMember,
+  createGroup,
   build,
   type Client,
   createAdmin,
@@ -16,7 +18,7 @@ import {
   type TestApp,
   type UserRow,
 } from './helpers/index.ts';
-import { passkeys, refreshTokens, sessions } from '../src/db/schema/index.ts';
+import { passkeys, refreshTokens, sessions, settlements } from '../src/db/schema/index.ts';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
@@ -76,6 +78,7 @@ describe('privacy across users', () => {
   let groupA: { id: number; invite_code: string };
   let feedbackA: { id: number };
   let noticeA: { id: number };
+  let settlementA: { id: number } | undefined;
   let adaExpenseIds: number[];
   let accA: { id: number };
   let accA2: { id: number };
@@ -143,6 +146,16 @@ describe('privacy across users', () => {
     );
     groupA = ok(await A.post('/api/groups', { name: `${MARK} group` }));
     groupTxA = ok(await A.post('/api/transactions', { kind: 'expense', amount: 77, category_id: catA.id, date: '2025-06-12', note: `${MARK} group note`, group_id: groupA.id }));
+    // a payment in a group Ben has no part in
+    {
+      const dee = await createUser(t.db, { nickname: 'Dee' });
+      const g = await createGroup(t.db, cy.id);
+      await addMember(t.db, g.id, dee.id);
+      [settlementA] = await t.db
+        .insert(settlements)
+        .values({ groupId: g.id, fromUserId: dee.id, toUserId: cy.id, amountCents: 500, date: '2025-06-12', note: `${MARK} paid`, createdBy: dee.id })
+        .returning();
+    }
     feedbackA = ok(await A.post('/api/feedback', { content: `${MARK} feedback` }));
     ok(await root.post(`/api/admin/feedback/${feedbackA.id}/reply`, { reply: `${MARK} reply` }), 200);
     noticeA = ok(await root.post('/api/notifications', { scope: 'personal', user_id: ada.id, title: `${MARK} notice`, content: 'for Ada only', strong: true }));
@@ -172,6 +185,20 @@ describe('privacy across users', () => {
     ok(await root.post('/api/notifications', { scope: 'personal', user_id: ben.id, title: 'for Ben', content: 'for Ben only', strong: true }));
   });
   after(async () => t.close());
+
+  /** A group of Ben's in which Cy owes Ben 10. */
+  async function benCreditor(): Promise<{ id: number }> {
+    const g = ok<{ id: number; invite_code: string }>(await B.post('/api/groups', { name: uniq('split') }));
+    ok(await C.post('/api/groups/join', { invite_code: g.invite_code }), 200);
+    ok(await B.post('/api/transactions', { kind: 'expense', amount: 20, category_id: catB, date: '2025-06-12', group_id: g.id }));
+    return g;
+  }
+
+  /** A payment from Cy to Ben: recorded by Ben (he may take it back) or by Cy (Ben may confirm it). */
+  async function benSettlement(byBen: boolean): Promise<{ id: number }> {
+    const g = await benCreditor();
+    return ok(await (byBen ? B : C).post(`/api/groups/${g.id}/settlements`, { from: cy.id, to: ben.id, amount: 5 }));
+  }
 
   /**
    * Administrator routes, as the document states them (`x-auth`); each one must refuse a
@@ -319,7 +346,37 @@ describe('privacy across users', () => {
         ownStatus: 200,
       },
       { method: 'DELETE', path: '/api/notifications/{id}', foreign: () => noticeA.id, expect: [404, 40401], own: async () => (await benGroupNotice()).id, ownStatus: 204 },
+      // a settlement belongs to its group: outside it, it does not exist
+      { method: 'POST', path: '/api/settlements/{id}/confirm', foreign: () => settlementA!.id, expect: [404, 40401], own: async () => (await benSettlement(false)).id, ownStatus: 200 },
+      { method: 'DELETE', path: '/api/settlements/{id}', foreign: () => settlementA!.id, expect: [404, 40401], own: async () => (await benSettlement(true)).id, ownStatus: 204 },
       // groups are shared, not private: an outsider is told 40302 (CONTRACT "Groups")
+      ...(['balances', 'settlements/suggested', 'settlements'] as const).map((sub) => ({
+        method: 'GET' as const,
+        path: `/api/groups/{id}/${sub}`,
+        foreign: () => groupA.id,
+        expect: [403, 40302] as [number, number],
+        own: async () => groupB.id,
+        ownStatus: 200,
+      })),
+      { method: 'GET', path: '/api/groups/{id}', foreign: () => groupA.id, expect: [403, 40302], own: async () => groupB.id, ownStatus: 200 },
+      {
+        method: 'PUT',
+        path: '/api/groups/{id}',
+        foreign: () => groupA.id,
+        body: () => ({ notify_threshold: 100 }),
+        expect: [403, 40302],
+        own: async () => groupB.id,
+        ownStatus: 200,
+      },
+      {
+        method: 'POST',
+        path: '/api/groups/{id}/settlements',
+        foreign: () => groupA.id,
+        body: () => ({ from: cy.id, to: ben.id, amount: 1 }),
+        expect: [403, 40302],
+        own: async () => (await benCreditor()).id,
+        ownStatus: 201,
+      },
       {
         method: 'GET',
         path: '/api/groups/{id}/members',

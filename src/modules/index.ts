@@ -19,6 +19,7 @@ import { ratesFetchTask } from './rates/rates.fetch.ts';
 import recurringRoutes from './recurring/recurring.routes.ts';
 import { recurringTask } from './recurring/recurring.task.ts';
 import type { SchedulerTask } from './scheduler.ts';
+import splitsRoutes from './splits/splits.routes.ts';
 import statsRoutes from './stats/stats.routes.ts';
 import systemRoutes from './system/system.routes.ts';
 import tagsRoutes from './tags/tags.routes.ts';
@@ -40,6 +41,7 @@ export const modules: ((app: FastifyInstance) => Promise<void>)[] = [
   statsRoutes,
   budgetsRoutes,
   groupsRoutes,
+  splitsRoutes,
   notificationsRoutes,
   feedbackRoutes,
   adminRoutes,

@@ -75,6 +75,8 @@ export const transactions = pgTable(
     note: text('note').notNull().default(''),
     date: date('date', { mode: 'string' }).notNull(),
     groupId: integer('group_id').references(() => groups.id),
+    /** a group row's payer (income: who received it); null outside groups */
+    paidBy: integer('paid_by').references(() => users.id, { onDelete: 'set null' }),
     recurringId: integer('recurring_id').references(() => recurringRules.id, { onDelete: 'set null' }),
     /** where the money left or arrived; null only for a group row recorded for another payer */
     accountId: integer('account_id').references(() => accounts.id),
@@ -104,6 +106,8 @@ export const transactions = pgTable(
     index('transactions_user_kind_date_idx').on(t.userId, t.kind, t.date, t.baseAmount),
     index('transactions_group_date_idx').on(t.groupId, t.date.desc(), t.id.desc()).where(sql`${t.groupId} is not null`),
     index('transactions_category_idx').on(t.categoryId),
+    // a group's balances: what each payer paid, read from the index alone
+    index('transactions_group_payer_idx').on(t.groupId, t.paidBy, t.kind, t.amountCents).where(sql`${t.groupId} is not null`),
     // balances and ledgers: what left or entered each account, in date order
     index('transactions_account_date_idx').on(t.accountId, t.date, t.id, t.kind, t.amountCents).where(sql`${t.accountId} is not null`),
     index('transactions_to_account_date_idx').on(t.toAccountId, t.date, t.id, t.toAmount).where(sql`${t.toAccountId} is not null`),

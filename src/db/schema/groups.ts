@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 export const groups = pgTable(
@@ -9,6 +9,10 @@ export const groups = pgTable(
     ownerId: integer('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     inviteCode: text('invite_code').notNull(),
     dissolvedAt: timestamp('dissolved_at', { withTimezone: true }),
+    /** ISO 4217 code the group's balances are kept in */
+    currency: text('currency').notNull().default('CNY'),
+    /** expenses of at least this many minor units notify the members sharing them; null: none do */
+    notifyThreshold: bigint('notify_threshold', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('groups_invite_code_uq').on(t.inviteCode), index('groups_owner_idx').on(t.ownerId)],

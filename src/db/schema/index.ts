@@ -4,4 +4,5 @@ export * from './groups.ts';
 export * from './books.ts';
 export * from './messages.ts';
 export * from './credentials.ts';
+export * from './splits.ts';
 export * from './accounts.ts';

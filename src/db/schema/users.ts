@@ -29,6 +29,8 @@ export const users = pgTable(
     role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
     status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
     isDemo: boolean('is_demo').notNull().default(false),
+    /** personal notifications of shared expenses and settlements; false opts out */
+    notifySplits: boolean('notify_splits').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),

@@ -4,10 +4,13 @@ import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { CreateGroupBody, Group, GroupList, InviteCode, JoinBody, MemberList, RemoveMemberBody } from './groups.schemas.ts';
 import { createGroupsService } from './groups.service.ts';
+import { DissolveQuery, GroupSettingsBody } from '../splits/splits.schemas.ts';
+import { createSplitsService } from '../splits/splits.service.ts';
 
 export default async function groupsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createGroupsService({ db: app.db, clock: app.clock });
+  const service = createGroupsService({ db: app.db, clock: app.clock, defaultCurrency: app.config.defaultCurrency });
+  const splits = createSplitsService({ db: app.db, clock: app.clock, config: app.config });
 
   app.post(
     '/api/groups',
@@ -71,14 +74,16 @@ export default async function groupsRoutes(fastify: FastifyInstance) {
       schema: {
         summary: 'Dissolve a group (owner)',
         description:
-          'Not the owner: 40302; already dissolved: 40902. The group record, its memberships and the group_id of its transactions are kept; ' +
+          'Not the owner: 40302; already dissolved: 40902. Balances not yet settled: 42201 unless `force=true` (then they stay readable, frozen). ' +
+          'The group record, its memberships and the group_id of its transactions are kept; ' +
           'its invite code no longer joins (40902) and it leaves every member\'s group list.',
         params: IdParams,
+        querystring: DissolveQuery,
         response: { 204: NoContent },
       },
     },
     async (req, reply) => {
-      await service.dissolve(userOf(req).id, req.params.id);
+      await service.dissolve(userOf(req).id, req.params.id, req.query.force === true);
       return reply.code(204).send(null);
     },
   );
@@ -94,6 +99,38 @@ export default async function groupsRoutes(fastify: FastifyInstance) {
       },
     },
     async (req) => service.refreshCode(userOf(req).id, req.params.id),
+  );
+
+  app.get(
+    '/api/groups/:id',
+    {
+      schema: {
+        summary: 'One group (members only)',
+        description: 'Not a member: 40302. A dissolved group stays readable to its members.',
+        params: IdParams,
+        response: { 200: Group },
+      },
+    },
+    async (req) => service.get(userOf(req).id, req.params.id),
+  );
+
+  app.put(
+    '/api/groups/:id',
+    {
+      schema: {
+        summary: "Change a group's name, currency or notification threshold (owner)",
+        description:
+          'Not the owner: 40302; dissolved: 40902. The currency changes only while the group has no records or settlements (else 42201). ' +
+          '`notify_threshold`: expenses of at least this amount send a personal notification to the members sharing them (null: none).',
+        params: IdParams,
+        body: GroupSettingsBody,
+        response: { 200: Group },
+      },
+    },
+    async (req) => {
+      await splits.updateSettings(userOf(req).id, req.params.id, req.body);
+      return service.get(userOf(req).id, req.params.id);
+    },
   );
 
   app.get(

@@ -15,6 +15,9 @@ export const Group = Type.Object(
     role: Role,
     member_count: Type.Integer({ minimum: 0 }),
     invite_code: Type.String({ description: `${INVITE_CODE_LENGTH} characters of ${INVITE_ALPHABET}; shown to every member` }),
+    currency: Type.String({ description: 'ISO 4217 code the group keeps its balances in' }),
+    notify_threshold: Nullable(Type.Number({ description: 'expenses of at least this amount (major units) notify the members sharing them; null: none do' })),
+    dissolved: Type.Boolean(),
     created_at: Timestamp,
   },
   { title: 'Group', description: '`role` is the caller\'s role in the group' },
@@ -23,7 +26,13 @@ export type Group = Static<typeof Group>;
 
 export const GroupList = Type.Object({ list: Type.Array(Group) });
 
-export const CreateGroupBody = Type.Object({ name: Text(1, 30) }, { additionalProperties: false });
+export const CreateGroupBody = Type.Object(
+  {
+    name: Text(1, 30),
+    currency: Type.Optional(Type.String({ maxLength: 8, description: "ISO 4217 code of the group's balances; default the creator's base currency" })),
+  },
+  { additionalProperties: false },
+);
 
 export const JoinBody = Type.Object(
   {

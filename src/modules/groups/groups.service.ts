@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/client.ts';
 import { membershipOf, requireGroupMember, requireGroupOwner, requireLiveGroupOwner, requireMembership } from '../../lib/access.ts';
+import { currencyInfo, requireCurrency, toMajorUnits } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
+import { balanceRows } from '../splits/splits.repo.ts';
+import { baseCurrencyOf } from '../accounts/accounts.booking.ts';
 import { cleanText } from '../../lib/text.ts';
 import * as groupsRepo from './groups.repo.ts';
 import { GROUP_MEMBER_CAP, INVITE_ALPHABET, INVITE_CODE_LENGTH, type Group, type Member } from './groups.schemas.ts';
@@ -29,6 +32,9 @@ export function toGroup(row: groupsRepo.GroupViewRow): Group {
     role: row.role,
     member_count: row.memberCount,
     invite_code: row.inviteCode,
+    currency: row.currency,
+    notify_threshold: row.notifyThreshold === null ? null : toMajorUnits(row.notifyThreshold, currencyInfo(row.currency) ?? currencyInfo('CNY')!),
+    dissolved: row.dissolvedAt !== null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -36,6 +42,8 @@ export function toGroup(row: groupsRepo.GroupViewRow): Group {
 export interface GroupsServiceOptions {
   db: Db;
   clock: Clock;
+  /** currency of a group created without one */
+  defaultCurrency?: string;
   repo?: typeof groupsRepo;
   /** source of candidate invite codes (tests replace it to force collisions) */
   generateCode?: () => string;
@@ -43,7 +51,7 @@ export interface GroupsServiceOptions {
   codeAttempts?: number;
 }
 
-export function createGroupsService({ db, clock, repo = groupsRepo, generateCode = randomInviteCode, codeAttempts = 5 }: GroupsServiceOptions) {
+export function createGroupsService({ db, clock, defaultCurrency = 'CNY', repo = groupsRepo, generateCode = randomInviteCode, codeAttempts = 5 }: GroupsServiceOptions) {
   /** Tries fresh codes until `attempt` accepts one (returns non-null); 50002 after `codeAttempts` collisions. */
   async function withFreshCode<T>(attempt: (code: string) => Promise<T | null>): Promise<T> {
     for (let i = 0; i < codeAttempts; i++) {
@@ -60,10 +68,12 @@ export function createGroupsService({ db, clock, repo = groupsRepo, generateCode
   }
 
   return {
-    async create(userId: number, body: { name: string }): Promise<Group> {
+    async create(userId: number, body: { name: string; currency?: string }): Promise<Group> {
       const name = cleanText(body.name, 'name', 1, 30);
+      // a new group keeps its balances in its creator's base currency unless told otherwise
+      const currency = body.currency !== undefined ? requireCurrency(body.currency).code : ((await baseCurrencyOf(db, userId).catch(() => null))?.code ?? defaultCurrency);
       const group = await db.transaction(async (tx) => {
-        const row = await withFreshCode((code) => repo.insertGroup(tx, userId, name, code));
+        const row = await withFreshCode((code) => repo.insertGroup(tx, userId, name, code, currency));
         await repo.insertMember(tx, row.id, userId, 'owner');
         return row;
       });
@@ -97,8 +107,12 @@ export function createGroupsService({ db, clock, repo = groupsRepo, generateCode
       await repo.deleteMember(db, groupId, userId);
     },
 
-    async dissolve(userId: number, groupId: number): Promise<void> {
+    /** Balances not yet settled stop a dissolve unless `force` (they stay readable, frozen). */
+    async dissolve(userId: number, groupId: number, force = false): Promise<void> {
       await requireLiveGroupOwner(db, groupId, userId);
+      if (!force && (await balanceRows(db, groupId)).some((r) => r.paid - r.share + r.sent - r.received !== 0)) {
+        throw Errors.rule('the group has unsettled balances; settle them first or dissolve with force=true');
+      }
       // the record, memberships and transactions' group_id stay; the code stops joining
       if (!(await repo.markDissolved(db, groupId, userId, clock.now()))) throw Errors.dissolved();
     },
@@ -110,6 +124,11 @@ export function createGroupsService({ db, clock, repo = groupsRepo, generateCode
         if (res === 'gone') throw Errors.dissolved();
         return res === 'ok' ? { invite_code: code } : null;
       });
+    },
+
+    async get(userId: number, groupId: number): Promise<Group> {
+      await requireGroupMember(db, groupId, userId);
+      return view(groupId, userId);
     },
 
     async members(userId: number, groupId: number): Promise<{ list: Member[] }> {

@@ -30,6 +30,7 @@ export const Profile = Type.Object({
   last_sign_in_at: Nullable(Type.String({ format: 'date-time', description: 'the sign-in before the current one' })),
   failed_sign_ins: Type.Integer({ description: 'failed password sign-ins since the sign-in before the current one' }),
   base_currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code statistics, budgets and net worth are in' }),
+  notify_splits: Type.Boolean({ description: 'personal notifications of shared group expenses and settlements (false: opted out)' }),
 });
 export type Profile = Static<typeof Profile>;
 
@@ -47,6 +48,7 @@ export const ProfileUpdate = Type.Object(
           'base currency and would silently change meaning. Accounts in the old base currency with a zero opening balance (the starting cash account) follow.',
       }),
     ),
+    notify_splits: Type.Optional(Type.Boolean({ description: 'false: no personal notifications of shared expenses and settlements' })),
   },
   { additionalProperties: false },
 );
@@ -67,6 +69,7 @@ export function toProfile(row: typeof users.$inferSelect, passkeyCount = 0): Pro
     last_sign_in_at: row.previousSignInAt?.toISOString() ?? null,
     failed_sign_ins: row.failedSignInsBefore + row.failedSignIns,
     base_currency: row.baseCurrency,
+    notify_splits: row.notifySplits,
   };
 }
 
@@ -96,6 +99,7 @@ export function createMeService({ db, clock }: MeServiceDeps) {
         if (body.timezone !== null && !isValidTimezone(body.timezone)) throw Errors.field('timezone', 'must be an IANA time zone');
         patch.timezone = body.timezone;
       }
+      if (body.notify_splits !== undefined) patch.notifySplits = body.notify_splits;
       const base = body.base_currency === undefined ? undefined : requireCurrency(body.base_currency, 'base_currency').code;
       if (Object.keys(patch).length || base !== undefined) {
         await db.transaction(async (tx) => {

@@ -16,16 +16,40 @@ export interface StatsScope {
   tagId?: number;
   /** personal view only: the rows of one of the caller's accounts */
   accountId?: number;
+  /** personal statistics of group records: what the user paid (default) or their share */
+  view?: 'paid' | 'share';
 }
 
 /**
- * The WHERE of a scope over `transactions t`; the owner (user or group) is always part of it.
+ * The rows statistics read, as `t`. "My share": the user's personal rows plus their share of every
+ * group record (whoever recorded it), with the share as the amount (shares are in the group
+ * currency, taken as the user's base currency). Otherwise the transactions table itself.
+ */
+export function source(scope: StatsScope): SQL {
+  if (scope.groupId === undefined && scope.view === 'share') {
+    return sql`(select x.id, x.kind, x.category_id, x.date, x.user_id, x.group_id, x.account_id, x.paid_by, x.base_amount from transactions x
+                 where x.user_id = ${scope.userId} and x.group_id is null
+                union all
+                select x.id, x.kind, x.category_id, x.date, x.user_id, x.group_id, x.account_id, x.paid_by, s.amount_cents as base_amount
+                 from transaction_shares s join transactions x on x.id = s.transaction_id where s.user_id = ${scope.userId})`;
+  }
+  return sql`transactions`;
+}
+
+/**
+ * The WHERE of a scope over `source(scope) t`; the owner (user or group) is always part of it.
  * Statistics are about income and expense only: transfers and adjustments move money between or
  * within accounts and never count, whatever else the scope says. Sums read `base_amount`, the
  * amount in the owner's base currency fixed at booking time.
  */
 export function scopeWhere(scope: StatsScope, range: DateRange): SQL {
-  const owner = scope.groupId !== undefined ? sql`t.group_id = ${scope.groupId}` : sql`t.user_id = ${scope.userId}`;
+  const owner =
+    scope.groupId !== undefined
+      ? sql`t.group_id = ${scope.groupId}`
+      : scope.view === 'share'
+        ? sql`true`
+        : // what the user paid: their own rows, less those recorded for another payer in a group
+          sql`t.user_id = ${scope.userId} and (t.paid_by is null or t.paid_by = t.user_id)`;
   const member = scope.groupId !== undefined && scope.memberId !== undefined ? sql` and t.user_id = ${scope.memberId}` : sql``;
   const account = scope.accountId !== undefined ? sql` and t.account_id = ${scope.accountId}` : sql``;
   const tag =
@@ -92,7 +116,7 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
               'income', coalesce(sum(t.base_amount) filter (where t.kind = 'income'), 0),
               'expense', coalesce(sum(t.base_amount) filter (where t.kind = 'expense'), 0),
               'count', count(*))
-            from transactions t where ${scopeWhere(scope, req.previous)})`
+            from ${source(scope)} t where ${scopeWhere(scope, req.previous)})`
     : none;
   const share = req.share
     ? sql`(select coalesce(json_agg(json_build_object('category_id', x.category_id, 'name', c.name, 'color', c.color, 'amount', x.s, 'count', x.n)
@@ -107,7 +131,7 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
     : none;
   // the largest amount, then its latest day, then the highest id on that day: an index lookup of one day
   const maxId = req.max
-    ? sql`(select t.id from transactions t,
+    ? sql`(select t.id from ${source(scope)} t,
               (select m, day from agg where kind = ${type} order by m desc, day desc limit 1) top
             where ${scopeWhere(scope, req.current)} and t.kind = ${type} and t.date = top.day and t.base_amount = top.m
             order by t.id desc limit 1)`
@@ -116,7 +140,7 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
   const agg = needAgg
     ? sql`with agg as (
             select t.kind, t.category_id, t.date as day, sum(t.base_amount) as s, count(*) as n, max(t.base_amount) as m
-            from transactions t where ${scopeWhere(scope, req.current)}
+            from ${source(scope)} t where ${scopeWhere(scope, req.current)}
             group by t.kind, t.category_id, t.date)`
     : sql``;
   const [row] = await query<{ overview: unknown; previous: unknown; share: unknown; trend: unknown; max_id: number | string | null }>(
@@ -163,7 +187,7 @@ export async function byAccount(db: Executor, scope: StatsScope, range: DateRang
                      coalesce(sum(t.base_amount) filter (where t.kind = 'income'), 0) as income,
                      coalesce(sum(t.base_amount) filter (where t.kind = 'expense'), 0) as expense,
                      count(*) as n
-              from transactions t where ${scopeWhere(scope, range)} and t.account_id is not null
+              from ${source(scope)} t where ${scopeWhere(scope, range)} and t.account_id is not null
               group by t.account_id) x
         join accounts a on a.id = x.account_id and a.user_id = ${scope.userId}
         order by a.sort, a.id`,

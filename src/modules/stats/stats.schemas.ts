@@ -26,6 +26,13 @@ export const StatsQuery = Type.Object({
     }),
   ),
   user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'one member of the group (group view only: without group_id 40001)' })),
+  view: Type.Optional(
+    Type.Union([Type.Literal('paid'), Type.Literal('share')], {
+      default: 'paid',
+      description:
+        "personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001",
+    }),
+  ),
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 

@@ -52,6 +52,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     // the period and the one before it must stay within the years 1 to 9999 that dates can hold
     if (q.date !== undefined && (q.date < '0002-01-01' || q.date > '9998-12-31')) throw Errors.field('date', 'must be between 0002-01-01 and 9998-12-31');
     if (q.tag_id !== undefined) await requireTag(db, userId, q.tag_id);
+    if (q.group_id !== undefined && q.view === 'share') throw Errors.field('view', 'is only for personal statistics (without group_id)');
     if (q.group_id !== undefined) await requireGroupMember(db, q.group_id, userId);
     if (q.user_id !== undefined && q.group_id === undefined) throw Errors.field('user_id', 'filters a group view by member: give group_id as well');
     if (q.account_id !== undefined) {
@@ -63,7 +64,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
     const period = q.period ?? 'month';
     return {
-      scope: { userId, groupId: q.group_id, memberId: q.user_id, tagId: q.tag_id, accountId: q.account_id },
+      scope: { userId, groupId: q.group_id, memberId: q.user_id, tagId: q.tag_id, accountId: q.account_id, view: q.view },
       base,
       major: (minor: number) => toMajorUnits(minor, base),
       period,

@@ -5,6 +5,7 @@ import { currencyInfo, toMajorUnits } from '../../lib/currency.ts';
 import type { Executor } from '../../db/client.ts';
 import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
 import { toMajor } from '../../lib/money.ts';
+import type { SplitMode } from '../../lib/splits.ts';
 import type { TransactionView } from './transactions.schemas.ts';
 
 /** The columns of one transaction row joined with its category and its owner. */
@@ -16,6 +17,7 @@ export const viewColumns = {
   note: transactions.note,
   date: transactions.date,
   groupId: transactions.groupId,
+  paidBy: transactions.paidBy,
   userId: transactions.userId,
   recurringId: transactions.recurringId,
   accountId: transactions.accountId,
@@ -42,6 +44,7 @@ export interface ViewRow {
   note: string;
   date: string;
   groupId: number | null;
+  paidBy?: number | null;
   userId: number;
   recurringId: number | null;
   accountId: number | null;
@@ -68,7 +71,31 @@ export function majorOf(minor: number, currency: string): number {
   return info ? toMajorUnits(minor, info) : toMajor(minor);
 }
 
-export function toTransactionView(row: ViewRow, rowTags: TagRef[]): TransactionView {
+
+/** A group record's shares as stored: the group currency and one row per member. */
+export type SplitJson = { currency: string; rows: { user_id: number; amount: number | string; mode: SplitMode; value: string | null }[] } | null;
+
+/** The shares of the row as JSON (null outside groups), computed beside the row. */
+export const splitColumn = sql<SplitJson | string>`(
+  select json_build_object('currency', g.currency, 'rows', json_agg(json_build_object('user_id', s.user_id, 'amount', s.amount_cents, 'mode', s.mode, 'value', s.value) order by s.user_id))
+  from transaction_shares s join groups g on g.id = s.group_id
+  where s.transaction_id = transactions.id group by g.currency)`;
+
+export function parseSplit(v: SplitJson | string | null | undefined): SplitJson {
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? (JSON.parse(v) as SplitJson) : v;
+}
+
+function splitFields(split: SplitJson): Pick<TransactionView, 'shares' | 'split'> {
+  if (!split?.rows.length) return { shares: [], split: null };
+  const c = currencyInfo(split.currency) ?? currencyInfo('CNY')!;
+  return {
+    shares: split.rows.map((r) => ({ user_id: r.user_id, amount: toMajorUnits(r.amount, c) })),
+    split: { mode: split.rows[0]!.mode, members: split.rows.map((r) => ({ user_id: r.user_id, value: r.value })) },
+  };
+}
+
+export function toTransactionView(row: ViewRow, rowTags: TagRef[], split: SplitJson = null): TransactionView {
   return {
     id: row.id,
     kind: row.kind,
@@ -87,6 +114,8 @@ export function toTransactionView(row: ViewRow, rowTags: TagRef[]): TransactionV
     note: row.note,
     date: row.date,
     group_id: row.groupId,
+    paid_by: row.paidBy ?? null,
+    ...splitFields(split),
     tags: rowTags,
     user_id: row.userId,
     owner: { id: row.userId, nickname: row.ownerNickname, avatar_url: row.ownerAvatarUrl },
@@ -120,11 +149,27 @@ export async function tagsOf(db: Executor, transactionIds: number[]): Promise<Ma
 
 /** Joins view rows with their tags, keeping the rows' order. */
 export async function withTags(db: Executor, rows: ViewRow[]): Promise<TransactionView[]> {
-  const byTx = await tagsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => toTransactionView(r, byTx.get(r.id) ?? []));
+  const grouped = rows.filter((r) => r.groupId !== null).map((r) => r.id);
+  const [byTx, splits] = await Promise.all([
+    tagsOf(
+      db,
+      rows.map((r) => r.id),
+    ),
+    splitsOf(db, grouped),
+  ]);
+  return rows.map((r) => toTransactionView(r, byTx.get(r.id) ?? [], splits.get(r.id) ?? null));
+}
+
+/** The shares of the given group records, by transaction id. One query. */
+export async function splitsOf(db: Executor, transactionIds: number[]): Promise<Map<number, SplitJson>> {
+  const out = new Map<number, SplitJson>();
+  if (!transactionIds.length) return out;
+  const rows = await db
+    .select({ id: transactions.id, split: splitColumn })
+    .from(transactions)
+    .where(inArray(transactions.id, transactionIds));
+  for (const r of rows) out.set(r.id, parseSplit(r.split));
+  return out;
 }
 
 /**
@@ -141,7 +186,7 @@ export async function loadTransactionViews(db: Executor, ids: number[]): Promise
     .innerJoin(users, eq(users.id, transactions.userId))
     .where(inArray(transactions.id, unique));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const ordered = ids.map((id) => byId.get(id)).filter((r): r is ViewRow => r !== undefined);
+  const ordered = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   return withTags(db, ordered);
 }
 
@@ -291,9 +336,9 @@ const tagsColumn = sql<TagRef[] | string>`coalesce((
 /** One page of the filtered rows with category, owner and tags, in one query. */
 export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limit: number, offset: number): Promise<TransactionView[]> {
   const shape = shapeOf(f);
-  const stmt = preparedFor<ViewRow & { tags: TagRef[] | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
+  const stmt = preparedFor<ViewRow & { tags: TagRef[] | string; split: SplitJson | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
     db
-      .select({ ...viewColumns, tags: tagsColumn })
+      .select({ ...viewColumns, tags: tagsColumn, split: splitColumn })
       .from(transactions)
       .leftJoin(categories, eq(categories.id, transactions.categoryId))
       .innerJoin(users, eq(users.id, transactions.userId))
@@ -304,7 +349,7 @@ export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limi
       .prepare(name),
   );
   const rows = await stmt.execute({ ...paramsOf(f), limit, offset });
-  return rows.map((r) => toTransactionView(r, typeof r.tags === 'string' ? (JSON.parse(r.tags) as TagRef[]) : r.tags));
+  return rows.map((r) => toTransactionView(r, typeof r.tags === 'string' ? (JSON.parse(r.tags) as TagRef[]) : r.tags, parseSplit(r.split)));
 }
 
 /** Count and integer sums (cents) of the whole filtered result, in one aggregate. */
@@ -385,6 +430,8 @@ export interface CheckedInsert {
   note: string;
   date: string;
   groupId: number | null;
+  /** a group row's payer; null outside groups */
+  paidBy?: number | null;
   /** distinct ids, at most 10 */
   tagIds: number[];
 }
@@ -399,6 +446,7 @@ interface InsertedRow {
   note: string;
   date: string;
   group_id: number | null;
+  paid_by: number | null;
   user_id: number;
   recurring_id: number | null;
   created_at: Date | string;
@@ -456,6 +504,7 @@ export async function insertChecked(db: Executor, v: CheckedInsert): Promise<Tra
       note: r.note,
       date: r.date,
       groupId: r.group_id,
+      paidBy: null,
       userId: r.user_id,
       recurringId: r.recurring_id,
       accountId: r.account_id,

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../lib/pagination.ts';
 import { AmountInput, CalendarDate, Color, CurrencyCode, Id, Kind, Nullable, Text, Timestamp, TransactionKindSchema } from '../../lib/schemas.ts';
+import { ShareView, SplitInput, SplitView } from '../splits/splits.schemas.ts';
 
 /** A transaction as every feature answers it. */
 export const TransactionSchema = Type.Object(
@@ -19,6 +20,9 @@ export const TransactionSchema = Type.Object(
     note: Type.String(),
     date: CalendarDate,
     group_id: Nullable(Id),
+    paid_by: Type.Union([Id, Type.Null()], { description: 'a group record: who paid it (income: who received it); null outside groups' }),
+    shares: Type.Array(ShareView, { description: 'a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups' }),
+    split: Nullable(SplitView),
     tags: Type.Array(Type.Object({ id: Id, name: Type.String() })),
     user_id: Id,
     owner: Type.Object({ id: Id, nickname: Type.String(), avatar_url: Nullable(Type.String()) }),
@@ -54,6 +58,8 @@ export const TransactionCreateBody = Type.Object({
   note: Type.Optional(Text(0, 200)),
   tag_ids: Type.Optional(TagIds),
   group_id: Type.Optional(Nullable(Id)),
+  paid_by: Type.Optional(Id),
+  split: Type.Optional(SplitInput),
 });
 export type TransactionCreateBody = Static<typeof TransactionCreateBody>;
 
@@ -71,6 +77,8 @@ export const TransactionUpdateBody = Type.Object({
   note: Type.Optional(Text(0, 200)),
   tag_ids: Type.Optional(TagIds),
   group_id: Type.Optional(Nullable(Id)),
+  paid_by: Type.Optional(Id),
+  split: Type.Optional(SplitInput),
 });
 export type TransactionUpdateBody = Static<typeof TransactionUpdateBody>;
 

@@ -15,6 +15,8 @@ import { accountCurrency, baseCurrencyOf, bookIn, defaultAccount, parseAmountIn,
 import { createTransfer, rebook, updateTransfer } from './transactions.transfers.ts';
 import { createInsertBatcher } from './transactions.batcher.ts';
 import type { CheckedInsert, ListFilter, ListScope } from './transactions.repo.ts';
+import * as splitsRepo from '../splits/splits.repo.ts';
+import { groupCurrency, notifyRecord, reapplySplit, resolveSplit, type ResolvedSplit } from '../splits/splits.service.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
 
 export const MAX_TAGS_PER_TRANSACTION = 10;
@@ -95,6 +97,48 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     return v;
   }
 
+  /** A payer named in a body must be a current member of the group: 40001 otherwise. */
+  function checkPayer(paidBy: number, members: readonly number[]): number {
+    if (!members.includes(paidBy)) throw Errors.field('paid_by', 'must be a member of the group');
+    return paidBy;
+  }
+
+  /**
+   * A group record: who paid and who shares it (default: the recorder paid, split equally among
+   * every member), written with its shares in one transaction; the members involved are notified.
+   */
+  async function createInGroup(ex: Executor, row: transactionsRepo.CheckedInsert & { groupId: number }, body: TransactionCreateBody): Promise<TransactionView> {
+    const group = await requireWritableGroup(ex, row.groupId, row.userId);
+    const members = await splitsRepo.memberIds(ex, row.groupId);
+    const paidBy = checkPayer(body.paid_by ?? row.userId, members);
+    const currency = groupCurrency(group);
+    // the amount is in the group currency: its decimals are that currency's
+    row = { ...row, amountCents: parseAmountIn(body.amount, currency) };
+    const split = resolveSplit(row.amountCents, currency, body.split ?? { mode: 'equal' }, members);
+    await requireCategory(ex, row.userId, row.categoryId, { kind: row.kind });
+    await requireTags(ex, row.userId, row.tagIds);
+    // the record is kept in the group currency: the payer's own record moves one of their accounts in
+    // that currency; a record for another payer moves none of the recorder's accounts
+    let booking: { accountId: number | null; currency: string; baseAmount: number; rate: string | null };
+    if (paidBy === row.userId) {
+      const account = row.accountId === null ? await defaultAccount(ex, row.userId) : await requireOpenAccount(ex, row.userId, row.accountId);
+      if (account.currency !== currency.code) throw Errors.field('account_id', `must be an account in the group currency ${currency.code}`);
+      booking = await bookIn(ex, row.userId, account, row.amountCents, row.date, body.rate);
+    } else {
+      if (row.accountId !== null) throw Errors.field('account_id', 'is not allowed on a record another member paid');
+      booking = { ...(await bookIn(ex, row.userId, { id: 0, currency: currency.code, archived: false }, row.amountCents, row.date, body.rate)), accountId: null };
+    }
+    const [ins] = await ex
+      .insert(transactions)
+      .values({ userId: row.userId, kind: row.kind, amountCents: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, paidBy, ...booking })
+      .returning({ id: transactions.id });
+    const id = ins!.id;
+    await repo.replaceTags(ex, id, row.tagIds);
+    await splitsRepo.replaceShares(ex, id, row.groupId, split.mode, split.shares);
+    await notifyRecord(ex, group, { id, recorder: row.userId, paidBy, kind: row.kind, amount: row.amountCents, note: row.note, shares: split.shares });
+    return view(ex, id);
+  }
+
   /** A row booked by the service (another currency than the base, or other minor digits): converted at the rate of its date, written with its tags in one transaction. */
   async function createBooked(ex: Executor, row: CheckedInsert, account: AccountRef, rate: unknown, inTransaction: boolean): Promise<TransactionView> {
     const write = async (w: Executor) => {
@@ -129,9 +173,15 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       const tagIds = [...new Set(body.tag_ids ?? [])];
       if (tagIds.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
       const groupId = body.group_id ?? null;
+      if (groupId === null && body.paid_by !== undefined) throw Errors.field('paid_by', 'is only allowed with group_id');
+      if (groupId === null && body.split !== undefined) throw Errors.field('split', 'is only allowed with group_id');
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
       const accountId = body.account_id ?? null;
       const row: CheckedInsert = { userId, kind, amountCents: cents ?? 0, categoryId: body.category_id, note, date, groupId, tagIds, accountId };
+      if (groupId !== null) {
+        const grouped = { ...row, groupId };
+        return tx ? tx.transaction((sp) => createInGroup(sp, grouped, body)) : db.transaction((t) => createInGroup(t, grouped, body));
+      }
       const ex = tx ?? db;
       // an amount with 2 decimals in a base-currency account of 2 minor digits, without a rate given: one statement
       const fast = cents !== null && body.rate === undefined;
@@ -214,9 +264,42 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
           if (body.group_id !== null && cur.kind === 'adjustment') throw Errors.field('group_id', 'an adjustment cannot be in a group');
           patch.groupId = body.group_id;
         }
+        const groupId = body.group_id !== undefined ? body.group_id : cur.groupId;
+        if (groupId === null && body.paid_by !== undefined) throw Errors.field('paid_by', 'is only allowed with group_id');
+        if (groupId === null && body.split !== undefined) throw Errors.field('split', 'is only allowed with group_id');
+        const amount = patch.amountCents ?? cur.amountCents;
+        let shares: ResolvedSplit | null | undefined;
+        if (groupId === null) {
+          if (cur.groupId !== null) {
+            patch.paidBy = null;
+            shares = null;
+          }
+        } else {
+          const moved = groupId !== cur.groupId;
+          const touches = moved || body.split !== undefined || body.paid_by !== undefined || amount !== cur.amountCents || (patch.kind !== undefined && patch.kind !== cur.kind);
+          if (touches) {
+            const group = await requireGroupMember(tx, groupId, userId);
+            // the balances of a dissolved group are frozen
+            if (group.dissolvedAt) throw Errors.dissolved();
+            const members = await splitsRepo.memberIds(tx, groupId);
+            const c = groupCurrency(group);
+            // shares are kept in the group currency: the record must be booked in it
+            if (cur.currency !== c.code) throw Errors.field(moved ? 'group_id' : 'amount', `the record is in ${cur.currency}, the group keeps ${c.code}`);
+            if (body.paid_by !== undefined) patch.paidBy = checkPayer(body.paid_by, members);
+            else if (moved || cur.paidBy === null) patch.paidBy = userId;
+            const stored = moved ? null : await splitsRepo.splitOf(tx, id);
+            shares =
+              body.split !== undefined
+                ? resolveSplit(amount, c, body.split, members)
+                : stored
+                  ? reapplySplit(amount, stored)
+                  : resolveSplit(amount, c, { mode: 'equal' }, members);
+          }
+        }
         if (Object.keys(patch).length || tagIds) {
           await repo.updateOwn(tx, userId, id, { ...patch, updatedAt: clock.now() });
         }
+        if (shares !== undefined) await splitsRepo.replaceShares(tx, id, groupId, shares?.mode ?? 'equal', shares?.shares ?? []);
         if (tagIds) await repo.replaceTags(tx, id, tagIds);
         return view(tx, id);
       });

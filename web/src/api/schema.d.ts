@@ -1175,7 +1175,7 @@ export interface paths {
         put?: never;
         /**
          * Dissolve a group (owner)
-         * @description Not the owner: 40302; already dissolved: 40902. The group record, its memberships and the group_id of its transactions are kept; its invite code no longer joins (40902) and it leaves every member's group list.
+         * @description Not the owner: 40302; already dissolved: 40902. Balances not yet settled: 42201 unless `force=true` (then they stay readable, frozen). The group record, its memberships and the group_id of its transactions are kept; its invite code no longer joins (40902) and it leaves every member's group list.
          */
         post: operations["postGroupsByIdDissolve"];
         delete?: never;
@@ -1198,6 +1198,30 @@ export interface paths {
          * @description The old code stops working at once. Not the owner: 40302; dissolved group: 40902.
          */
         post: operations["postGroupsByIdRefreshCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One group (members only)
+         * @description Not a member: 40302. A dissolved group stays readable to its members.
+         */
+        get: operations["getGroupsById"];
+        /**
+         * Change a group's name, currency or notification threshold (owner)
+         * @description Not the owner: 40302; dissolved: 40902. The currency changes only while the group has no records or settlements (else 42201). `notify_threshold`: expenses of at least this amount send a personal notification to the members sharing them (null: none).
+         */
+        put: operations["putGroupsById"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1239,6 +1263,107 @@ export interface paths {
          */
         post: operations["postGroupsByIdRemoveMember"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who owes whom in a group (members only)
+         * @description Per person: what they paid, their share, settlements sent and received, and the net (positive: the others owe them). The nets sum to zero. People who left or were removed keep their balance until it is settled. Not a member: 40302; a dissolved group stays readable.
+         */
+        get: operations["getGroupsByIdBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/settlements/suggested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Suggested payments that settle everything (members only)
+         * @description Greedy: the largest debtor pays the largest creditor, until every balance is zero; at most n - 1 payments for n people with a balance.
+         */
+        get: operations["getGroupsByIdSettlementsSuggested"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A group's recorded payments, the latest first (members only) */
+        get: operations["getGroupsByIdSettlements"];
+        put?: never;
+        /**
+         * Record a payment between two people of the group
+         * @description By either side (`from` or `to` must be the caller, else 40001); the other is notified and may confirm. The amount is in the group currency and may not exceed what `from` still owes `to` (40901): two people settling the same debt at once settle it once. A settlement moves balances and is never income or expense. Not a member: 40302; dissolved group: 40902.
+         */
+        post: operations["postGroupsByIdSettlements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settlements/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a payment recorded by the other side
+         * @description Only the other person of the settlement (the one who recorded it: 42201; another member: 40302). A settlement of a group the caller is not in: 40401. Confirming twice answers it again.
+         */
+        post: operations["postSettlementsByIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settlements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take back a payment one recorded, before it is confirmed
+         * @description Only the one who recorded it (another member: 40302); confirmed: 42201; a group the caller is not in: 40401; dissolved group: 40902.
+         */
+        delete: operations["deleteSettlementsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1914,6 +2039,31 @@ export interface components {
             /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
             retry_after?: number;
         };
+        /** SplitInput */
+        SplitInput: {
+            /** @description equal among the members; shares by weight; exact amounts; percent of the amount */
+            mode: "equal" | "shares" | "exact" | "percent";
+            /** @description current members of the group, each once; default (equal only): every member */
+            members?: {
+                user_id: number;
+                /** @description shares: a weight (at most 2 decimals, e.g. 1 or 1.5); percent: 0 to 100 with at most 2 decimals; exact: an amount in the currency; equal: not used */
+                value?: number | string;
+            }[];
+        };
+        /** Share */
+        Share: {
+            user_id: number;
+            /** @description major units of the group currency */
+            amount: number;
+        };
+        /** Split */
+        Split: {
+            mode: "equal" | "shares" | "exact" | "percent";
+            members: {
+                user_id: number;
+                value: string | null;
+            }[];
+        };
         /** Transaction */
         Transaction: {
             id: number;
@@ -1939,6 +2089,11 @@ export interface components {
             /** @description YYYY-MM-DD */
             date: string;
             group_id: number | null;
+            /** @description a group record: who paid it (income: who received it); null outside groups */
+            paid_by: number | null;
+            /** @description a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups */
+            shares: components["schemas"]["Share"][];
+            split: components["schemas"]["Split"] | null;
             tags: {
                 id: number;
                 name: string;
@@ -2053,6 +2208,11 @@ export interface components {
             /** @description YYYY-MM-DD */
             date: string;
             group_id: number | null;
+            /** @description a group record: who paid it (income: who received it); null outside groups */
+            paid_by: number | null;
+            /** @description a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups */
+            shares: components["schemas"]["Share"][];
+            split: components["schemas"]["Split"] | null;
             tags: {
                 id: number;
                 name: string;
@@ -2405,11 +2565,76 @@ export interface components {
             member_count: number;
             /** @description 8 characters of ABCDEFGHJKLMNPQRSTUVWXYZ23456789; shown to every member */
             invite_code: string;
+            /** @description ISO 4217 code the group keeps its balances in */
+            currency: string;
+            notify_threshold: number | null;
+            dissolved: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
              */
             created_at: string;
+        };
+        /** Balance */
+        Balance: {
+            user_id: number;
+            nickname: string;
+            avatar_url: string | null;
+            /** @description still a member of the group (people who left or were removed keep their balance) */
+            member: boolean;
+            /** @description paid for expenses minus received for incomes of the group */
+            paid: number;
+            /** @description share of expenses minus share of incomes */
+            share: number;
+            /** @description settlements paid to others */
+            sent: number;
+            /** @description settlements received from others */
+            received: number;
+            /** @description paid - share + sent - received: positive, the others owe them; negative, they owe */
+            net: number;
+        };
+        /** Balances */
+        Balances: {
+            /** @description ISO 4217 code of the group; amounts in its major units */
+            currency: string;
+            /** @description everyone with records or settlements in the group (and every current member), by user id; the nets sum to zero */
+            list: components["schemas"]["Balance"][];
+        };
+        /** SuggestedSettlements */
+        SuggestedSettlements: {
+            currency: string;
+            /** @description transfers that bring every balance to zero: at most one fewer than the people with a non-zero balance */
+            list: {
+                from: number;
+                to: number;
+                amount: number;
+            }[];
+        };
+        /** Settlement */
+        Settlement: {
+            id: number;
+            group_id: number;
+            from: number;
+            to: number;
+            /** @description major units of the group currency */
+            amount: number;
+            currency: string;
+            note: string;
+            /** @description YYYY-MM-DD */
+            date: string;
+            created_by: number | null;
+            confirmed: boolean;
+            confirmed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** SettlementList */
+        SettlementList: {
+            list: components["schemas"]["Settlement"][];
+            total: number;
         };
         /** Notification */
         Notification: {
@@ -2517,6 +2742,9 @@ export interface components {
     pathItems: never;
 }
 export type SchemaError = components['schemas']['Error'];
+export type SchemaSplitInput = components['schemas']['SplitInput'];
+export type SchemaShare = components['schemas']['Share'];
+export type SchemaSplit = components['schemas']['Split'];
 export type SchemaTransaction = components['schemas']['Transaction'];
 export type SchemaTransactionList = components['schemas']['TransactionList'];
 export type SchemaAccount = components['schemas']['Account'];
@@ -2546,6 +2774,11 @@ export type SchemaCategoryBudgetLine = components['schemas']['CategoryBudgetLine
 export type SchemaPersonalBudget = components['schemas']['PersonalBudget'];
 export type SchemaMonthBudgetBody = components['schemas']['MonthBudgetBody'];
 export type SchemaGroup = components['schemas']['Group'];
+export type SchemaBalance = components['schemas']['Balance'];
+export type SchemaBalances = components['schemas']['Balances'];
+export type SchemaSuggestedSettlements = components['schemas']['SuggestedSettlements'];
+export type SchemaSettlement = components['schemas']['Settlement'];
+export type SchemaSettlementList = components['schemas']['SettlementList'];
 export type SchemaNotification = components['schemas']['Notification'];
 export type SchemaFeedback = components['schemas']['Feedback'];
 export type SchemaAdminFeedback = components['schemas']['AdminFeedback'];
@@ -5569,6 +5802,8 @@ export interface operations {
                         failed_sign_ins: number;
                         /** @description ISO 4217 code statistics, budgets and net worth are in */
                         base_currency: string;
+                        /** @description personal notifications of shared group expenses and settlements (false: opted out) */
+                        notify_splits: boolean;
                     };
                 };
             };
@@ -5664,6 +5899,8 @@ export interface operations {
                     timezone?: string | null;
                     /** @description ISO 4217 code. Only while you have no transactions and no exchange rates (else 42201): stored base amounts and rates are in the old base currency and would silently change meaning. Accounts in the old base currency with a zero opening balance (the starting cash account) follow. */
                     base_currency?: string;
+                    /** @description false: no personal notifications of shared expenses and settlements */
+                    notify_splits?: boolean;
                 };
             };
         };
@@ -5696,6 +5933,8 @@ export interface operations {
                         failed_sign_ins: number;
                         /** @description ISO 4217 code statistics, budgets and net worth are in */
                         base_currency: string;
+                        /** @description personal notifications of shared group expenses and settlements (false: opted out) */
+                        notify_splits: boolean;
                     };
                 };
             };
@@ -6557,6 +6796,8 @@ export interface operations {
                     /** @description at most 10 of the caller's own tags */
                     tag_ids?: number[];
                     group_id?: number | null;
+                    paid_by?: number;
+                    split?: components["schemas"]["SplitInput"];
                 };
             };
         };
@@ -6805,6 +7046,8 @@ export interface operations {
                     /** @description at most 10 of the caller's own tags */
                     tag_ids?: number[];
                     group_id?: number | null;
+                    paid_by?: number;
+                    split?: components["schemas"]["SplitInput"];
                 };
             };
         };
@@ -10343,6 +10586,8 @@ export interface operations {
                 account_id?: number;
                 /** @description one member of the group (group view only: without group_id 40001) */
                 user_id?: number;
+                /** @description personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001 */
+                view?: "paid" | "share";
             };
             header?: never;
             path?: never;
@@ -10450,6 +10695,8 @@ export interface operations {
                 account_id?: number;
                 /** @description one member of the group (group view only: without group_id 40001) */
                 user_id?: number;
+                /** @description personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001 */
+                view?: "paid" | "share";
             };
             header?: never;
             path?: never;
@@ -10557,6 +10804,8 @@ export interface operations {
                 account_id?: number;
                 /** @description one member of the group (group view only: without group_id 40001) */
                 user_id?: number;
+                /** @description personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001 */
+                view?: "paid" | "share";
             };
             header?: never;
             path?: never;
@@ -10664,6 +10913,8 @@ export interface operations {
                 account_id?: number;
                 /** @description one member of the group (group view only: without group_id 40001) */
                 user_id?: number;
+                /** @description personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001 */
+                view?: "paid" | "share";
             };
             header?: never;
             path?: never;
@@ -10771,6 +11022,8 @@ export interface operations {
                 account_id?: number;
                 /** @description one member of the group (group view only: without group_id 40001) */
                 user_id?: number;
+                /** @description personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001 */
+                view?: "paid" | "share";
             };
             header?: never;
             path?: never;
@@ -10878,6 +11131,8 @@ export interface operations {
                 account_id?: number;
                 /** @description one member of the group (group view only: without group_id 40001) */
                 user_id?: number;
+                /** @description personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001 */
+                view?: "paid" | "share";
             };
             header?: never;
             path?: never;
@@ -10985,6 +11240,8 @@ export interface operations {
                 account_id?: number;
                 /** @description one member of the group (group view only: without group_id 40001) */
                 user_id?: number;
+                /** @description personal statistics only: `paid` (default) counts what you recorded and paid; `share` counts your personal rows plus your share of every group record (a dinner for four paid by you counts a quarter). With group_id: 40001 */
+                view?: "paid" | "share";
             };
             header?: never;
             path?: never;
@@ -11782,6 +12039,8 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 30 characters after trimming */
                     name: string;
+                    /** @description ISO 4217 code of the group's balances; default the creator's base currency */
+                    currency?: string;
                 };
             };
         };
@@ -12152,7 +12411,10 @@ export interface operations {
     };
     postGroupsByIdDissolve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description dissolve although balances are not settled (they stay readable, frozen) */
+                force?: boolean;
+            };
             header?: never;
             path: {
                 id: number;
@@ -12320,6 +12582,240 @@ export interface operations {
             };
             /** @description conflict (40901, 40902, 40903) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `role` is the caller's role in the group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 30 characters after trimming */
+                    name?: string;
+                    /** @description ISO 4217 code; only while the group has no records or settlements (else 42201) */
+                    currency?: string;
+                    notify_threshold?: (number | string) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description `role` is the caller's role in the group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12560,6 +13056,658 @@ export interface operations {
             };
             /** @description unsupported media type (41501) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroupsByIdBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balances"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroupsByIdSettlementsSuggested: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestedSettlements"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGroupsByIdSettlements: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 to 1,000,000 */
+                page?: number;
+                /** @description rows per page, 1 to 100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementList"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postGroupsByIdSettlements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: number;
+                    to: number;
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
+                    amount: number | string;
+                    /** @description 0 to 200 characters after trimming */
+                    note?: string;
+                    /** @description YYYY-MM-DD */
+                    date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSettlementsByIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSettlementsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,7 @@ export default {
   },
   nav: {
     accounts: 'Accounts', books: 'Books', stats: 'Statistics', add: 'Add', budget: 'Budget', me: 'Me', recurring: 'Recurring bills', categories: 'Categories & tags',
-    groups: 'Groups', notifications: 'Notifications', feedback: 'Feedback', data: 'Import & export', profile: 'Profile', security: 'Sign-in & security', admin: 'Administration',
+    groups: 'Groups', notifications: 'Notifications', feedback: 'Feedback', data: 'Import & export', profile: 'Profile', security: 'Sign-in & security', admin: 'Administration', balances: 'Balances',
   },
   shell: {
     bookToShow: 'Books to show', personal: 'Personal books', groupOption: 'Group: {name}', inbox: 'Notifications, {count} unread',
@@ -28,10 +28,11 @@ export default {
     interval: 'Interval', start_date: 'First date', end_date: 'Last date (optional)', startDate: 'From', endDate: 'To', min_amount: 'Min amount',
     max_amount: 'Max amount', keyword: 'Keyword', criteria: 'Filters', confirmName: 'Nickname', code: 'Login code', app_version: 'Version',
     tagline: 'Tagline', description: 'Description', file: 'File', frequency: 'Repeat', kind: 'Kind', status: 'Status', role: 'Role',
-    target_id: 'Target category', username: 'Username', password: 'Password', new_password: 'New password', current_password: 'Current password', scopes: 'Access', expires_in_days: 'Valid for (days)', credential: 'Passkey', other: 'A field',
+    target_id: 'Target category', username: 'Username', password: 'Password', new_password: 'New password', current_password: 'Current password', scopes: 'Access', expires_in_days: 'Valid for (days)', paid_by: 'Paid by', from: 'From', to: 'To', notify_threshold: 'Notification threshold', credential: 'Passkey', other: 'A field',
   },
   errors: {
-    nameRequired: 'Enter a name.', transferAccounts: 'Choose two different accounts.', invalidField: '{field}: this value is not accepted.',
+    nameRequired: 'Enter a name.', transferAccounts: 'Choose two different accounts.', splitOff: 'The split does not add up to the amount.',
+    invalidField: '{field}: this value is not accepted.',
     unknown: 'Something went wrong. Please try again.',
     network: 'The service cannot be reached. Check your connection and try again.',
     amountFormat: 'Enter an amount greater than 0 with at most 2 decimals.',
@@ -146,6 +147,7 @@ export default {
     deleteTag: 'Delete tag', deleteTagConfirm: 'Delete the tag #{name}? It is removed from its transactions.', tagDeleted: 'Tag deleted',
   },
   groups: {
+    balances: 'Balances & settle up', dissolveUnsettled: '“{name}” still has balances that are not settled. Dissolve it anyway? The balances stay readable but can no longer be settled here.', dissolveAnyway: 'Dissolve anyway',
     intro: 'Record together: members of a group see each other’s transactions recorded in it, its statistics and its budget. Pick a group at the top of Books, Statistics or Budget.',
     newGroup: 'New group', namePlaceholder: 'e.g. Family', create: 'Create', created: 'Group created', joinWithCode: 'Join with an invite code',
     join: 'Join', joined: 'You are in “{name}”', none: 'You are not in any group yet.', memberCount: 'no members | 1 member | {n} members',
@@ -155,6 +157,19 @@ export default {
     leave: 'Leave', leaveConfirm: 'Leave “{name}”? Your transactions keep their group.', left: 'You left the group', you: '(you)',
     joinedAt: 'joined {date}', remove: 'Remove', removeTitle: 'Remove member', removeConfirm: 'Remove {name} from “{group}”? Their transactions stay in the group.',
     removed: 'Member removed',
+  },
+  split: {
+    title: 'Who paid, who shares', paidBy: 'Paid by', mode: 'Split', valueFor: 'Value for {name}', addsUp: 'The split adds up.',
+    left: '{amount} still to assign.', over: '{amount} too much.',
+    modes: { equal: 'Equally', shares: 'By shares', exact: 'Exact amounts', percent: 'By percentage' },
+    problems: { amount: 'Enter the amount first.', members: 'Choose at least one person.', value: 'Enter a number with at most 2 decimals for everyone chosen.', zero: 'The shares must not all be 0.' },
+  },
+  balances: {
+    title: 'Balances: {name}', back: 'All groups', unavailable: 'The balances cannot be shown.', who: 'Who owes whom', you: 'you', someone: 'someone',
+    left: 'left the group', paidShare: 'paid {paid} · share {share}', isOwed: 'is owed {amount}', owes: 'owes {amount}', even: 'settled',
+    settleUp: 'Settle up', allSettled: 'Everyone is settled.', pays: '{from} → {to}: {amount}', recordPayment: 'Record payment',
+    from: 'From', to: 'To', recorded: 'Payment recorded', history: 'Payments', noHistory: 'No payments yet.', paid: '{from} paid {to} {amount}',
+    confirmed: 'confirmed', confirm: 'Confirm', confirmedToast: 'Payment confirmed', waiting: 'awaiting confirmation', takeBack: 'Take back', takenBack: 'Payment taken back',
   },
   notices: {
     important: 'Important', gotIt: 'Got it', all: 'All', scope: 'Kind', scopes: { system: 'Announcement', group: 'Group notice', personal: 'Personal' },

@@ -8,7 +8,7 @@ export default {
   },
   nav: {
     accounts: '账户', books: '账本', stats: '统计', add: '记一笔', budget: '预算', me: '我的', recurring: '周期账单', categories: '分类与标签',
-    groups: '群组', notifications: '消息', feedback: '意见反馈', data: '导入导出', profile: '个人资料', security: '登录与安全', admin: '后台管理',
+    groups: '群组', notifications: '消息', feedback: '意见反馈', data: '导入导出', profile: '个人资料', security: '登录与安全', admin: '后台管理', balances: '分账',
   },
   shell: {
     bookToShow: '显示哪个账本', personal: '个人账本', groupOption: '群组：{name}', inbox: '消息，{count} 条未读',
@@ -28,10 +28,11 @@ export default {
     interval: '间隔', start_date: '首次日期', end_date: '结束日期（可不填）', startDate: '开始日期', endDate: '结束日期', min_amount: '最低金额',
     max_amount: '最高金额', keyword: '关键词', criteria: '筛选条件', confirmName: '昵称', code: '登录码', app_version: '版本',
     tagline: '标语', description: '简介', file: '文件', frequency: '重复', kind: '类型', status: '状态', role: '角色',
-    target_id: '目标分类', username: '用户名', password: '密码', new_password: '新密码', current_password: '当前密码', scopes: '权限', expires_in_days: '有效天数', credential: '通行密钥', other: '某一项',
+    target_id: '目标分类', username: '用户名', password: '密码', new_password: '新密码', current_password: '当前密码', scopes: '权限', expires_in_days: '有效天数', paid_by: '付款人', from: '付款人', to: '收款人', notify_threshold: '提醒金额', credential: '通行密钥', other: '某一项',
   },
   errors: {
-    nameRequired: '请填写名称。', transferAccounts: '请选择两个不同的账户。', invalidField: '{field}：填写的内容不符合要求。',
+    nameRequired: '请填写名称。', transferAccounts: '请选择两个不同的账户。', splitOff: '分摊金额与总额对不上。',
+    invalidField: '{field}：填写的内容不符合要求。',
     unknown: '出了点问题，请重试。',
     network: '无法连接服务，请检查网络后重试。',
     amountFormat: '请输入大于 0 的金额，最多两位小数。',
@@ -146,6 +147,7 @@ export default {
     deleteTag: '删除标签', deleteTagConfirm: '删除标签 #{name}？它会从相关账目中移除。', tagDeleted: '标签已删除',
   },
   groups: {
+    balances: '分账与结算', dissolveUnsettled: '“{name}”还有没结清的账。仍要解散吗？账目还能查看，但之后不能在这里结算了。', dissolveAnyway: '仍然解散',
     intro: '一起记账：群组成员可以看到彼此记在群里的账目、统计和预算。在账本、统计或预算页顶部选择群组即可切换。',
     newGroup: '新建群组', namePlaceholder: '例如：我们家', create: '创建', created: '群组已创建', joinWithCode: '用邀请码加入',
     join: '加入', joined: '你已加入“{name}”', none: '你还没有加入任何群组。', memberCount: '没有成员 | 1 位成员 | {n} 位成员',
@@ -155,6 +157,19 @@ export default {
     leave: '退出', leaveConfirm: '退出“{name}”？你的账目仍归属该群组。', left: '你已退出该群组', you: '（我）',
     joinedAt: '{date} 加入', remove: '移出', removeTitle: '移出成员', removeConfirm: '把 {name} 移出“{group}”？其账目仍留在群组中。',
     removed: '成员已移出',
+  },
+  split: {
+    title: '谁付的钱，谁来分摊', paidBy: '付款人', mode: '分摊方式', valueFor: '{name} 的分摊', addsUp: '分摊金额刚好对上。',
+    left: '还差 {amount} 没分完。', over: '多分了 {amount}。',
+    modes: { equal: '平均分', shares: '按份数', exact: '按金额', percent: '按比例' },
+    problems: { amount: '先填金额。', members: '至少选一个人。', value: '给每个选中的人填一个数，最多两位小数。', zero: '份数不能全是 0。' },
+  },
+  balances: {
+    title: '分账：{name}', back: '返回群组', unavailable: '暂时看不到分账情况。', who: '谁欠谁', you: '我', someone: '某人',
+    left: '已退出', paidShare: '垫付 {paid} · 应摊 {share}', isOwed: '应收 {amount}', owes: '应付 {amount}', even: '已结清',
+    settleUp: '结算', allSettled: '大家都结清了。', pays: '{from} → {to}：{amount}', recordPayment: '记一笔还款',
+    from: '付款人', to: '收款人', recorded: '还款已记录', history: '还款记录', noHistory: '还没有还款记录。', paid: '{from} 付给了 {to} {amount}',
+    confirmed: '已确认', confirm: '确认收到', confirmedToast: '已确认还款', waiting: '等待对方确认', takeBack: '撤回', takenBack: '还款已撤回',
   },
   notices: {
     important: '重要通知', gotIt: '知道了', all: '全部', scope: '类型', scopes: { system: '系统公告', group: '群公告', personal: '个人消息' },

@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { userOf } from '../../plugins/auth.ts';
+import { IdParams, NoContent } from '../../lib/schemas.ts';
+import { Balances, Settlement, SettlementBody, SettlementList, SettlementListQuery, Suggested } from './splits.schemas.ts';
+import { createSplitsService } from './splits.service.ts';
+
+export default async function splitsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createSplitsService({ db: app.db, clock: app.clock, config: app.config });
+
+  app.get(
+    '/api/groups/:id/balances',
+    {
+      schema: {
+        summary: 'Who owes whom in a group (members only)',
+        description:
+          'Per person: what they paid, their share, settlements sent and received, and the net (positive: the others owe them). ' +
+          'The nets sum to zero. People who left or were removed keep their balance until it is settled. Not a member: 40302; ' +
+          'a dissolved group stays readable.',
+        params: IdParams,
+        response: { 200: Balances },
+      },
+    },
+    async (req) => service.balances(userOf(req).id, req.params.id),
+  );
+
+  app.get(
+    '/api/groups/:id/settlements/suggested',
+    {
+      schema: {
+        summary: 'Suggested payments that settle everything (members only)',
+        description: 'Greedy: the largest debtor pays the largest creditor, until every balance is zero; at most n - 1 payments for n people with a balance.',
+        params: IdParams,
+        response: { 200: Suggested },
+      },
+    },
+    async (req) => service.suggested(userOf(req).id, req.params.id),
+  );
+
+  app.get(
+    '/api/groups/:id/settlements',
+    {
+      schema: {
+        summary: "A group's recorded payments, the latest first (members only)",
+        params: IdParams,
+        querystring: SettlementListQuery,
+        response: { 200: SettlementList },
+      },
+    },
+    async (req) => service.list(userOf(req).id, req.params.id, req.query),
+  );
+
+  app.post(
+    '/api/groups/:id/settlements',
+    {
+      schema: {
+        summary: 'Record a payment between two people of the group',
+        description:
+          'By either side (`from` or `to` must be the caller, else 40001); the other is notified and may confirm. The amount is in the ' +
+          'group currency and may not exceed what `from` still owes `to` (40901): two people settling the same debt at once settle it once. ' +
+          'A settlement moves balances and is never income or expense. Not a member: 40302; dissolved group: 40902.',
+        params: IdParams,
+        body: SettlementBody,
+        response: { 201: Settlement },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await service.settle(userOf(req).id, req.params.id, req.body)),
+  );
+
+  app.post(
+    '/api/settlements/:id/confirm',
+    {
+      schema: {
+        summary: 'Confirm a payment recorded by the other side',
+        description:
+          'Only the other person of the settlement (the one who recorded it: 42201; another member: 40302). A settlement of a group the caller is not in: 40401. ' +
+          'Confirming twice answers it again.',
+        params: IdParams,
+        response: { 200: Settlement },
+      },
+    },
+    async (req) => service.confirm(userOf(req).id, req.params.id),
+  );
+
+  app.delete(
+    '/api/settlements/:id',
+    {
+      schema: {
+        summary: 'Take back a payment one recorded, before it is confirmed',
+        description: 'Only the one who recorded it (another member: 40302); confirmed: 42201; a group the caller is not in: 40401; dissolved group: 40902.',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      await service.remove(userOf(req).id, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,98 @@
+// Two people in two browser contexts split a dinner: one pays and shares it in exact amounts with
+// a live check, the other sees the debt on the balances page and settles it with one tap, and the
+// first confirms the payment.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { axeViolations, launchBrowser, openTab, signInWechat, startServer, type Server, type Tab } from './harness.ts';
+
+describe('splitting a group expense and settling up in two browsers', () => {
+  let server: Server;
+  let browser: Browser;
+  let alice: Tab;
+  let bob: Tab;
+  let groupId = 0;
+
+  before(async () => {
+    server = await startServer(3170);
+    browser = await launchBrowser();
+    alice = await openTab(browser, server.base);
+    bob = await openTab(browser, server.base);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('creates a group that the other browser joins', async () => {
+    await signInWechat(alice.page, 'alice');
+    await signInWechat(bob.page, 'bob');
+    await alice.page.goto('/groups');
+    await alice.page.locator('input[name="name"]').fill('Trip');
+    await alice.page.getByRole('button', { name: 'Create' }).click();
+    const code = (await alice.page.locator('[data-testid="invite-code"]').innerText()).trim();
+    const href = await alice.page.getByTestId('balances-link').getAttribute('href');
+    groupId = Number(/\/groups\/(\d+)\/balances/.exec(href ?? '')?.[1]);
+    assert.ok(groupId > 0, href ?? '');
+    await bob.page.goto('/groups');
+    await bob.page.locator('input[name="invite_code"]').fill(code);
+    await bob.page.getByRole('button', { name: 'Join' }).click();
+    await bob.page.getByText('You are in “Trip”').waitFor();
+  });
+
+  it('records a dinner paid by one and splits it in exact amounts, checked as they are typed', async () => {
+    const page = alice.page;
+    await page.goto('/books');
+    await page.getByTestId('group-select').selectOption({ label: 'Group: Trip' });
+    await page.getByText('You are viewing the group “Trip”.').waitFor();
+    const quick = page.getByRole('form', { name: 'Quick add' });
+    await quick.locator('select[name="quick-category"] option').first().waitFor({ state: 'attached' });
+    await quick.locator('input[name="quick-amount"]').fill('90');
+    await quick.locator('input[name="quick-note"]').fill('Dinner');
+    await quick.getByRole('button', { name: 'Add' }).click();
+    const row = page.locator('[data-testid="tx-row"]', { hasText: 'Dinner' });
+    await row.waitFor();
+    await row.getByRole('button', { name: /^Edit/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit transaction' });
+    const editor = dialog.getByTestId('split-editor');
+    await editor.waitFor();
+    // equal by default: both members, and it adds up
+    await editor.getByTestId('split-check').getByText('The split adds up.').waitFor();
+    await editor.locator('select[name="split_mode"]').selectOption('exact');
+    const values = editor.locator('input[name^="split-value-"]');
+    await values.nth(0).fill('50');
+    await values.nth(1).fill('30');
+    await editor.getByTestId('split-check').getByText('¥10.00 still to assign.').waitFor();
+    await values.nth(0).fill('60');
+    await editor.getByTestId('split-check').getByText('The split adds up.').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Transaction saved').waitFor();
+  });
+
+  it('shows the other browser its debt, and settles it with one tap', async () => {
+    const page = bob.page;
+    await page.goto(`/groups/${groupId}/balances`);
+    const list = page.getByTestId('balances');
+    await list.getByText('owes ¥30.00').waitFor();
+    await list.getByText('is owed ¥30.00').waitFor();
+    const suggested = page.getByTestId('suggested');
+    await suggested.getByText(/^you → .+: ¥30\.00$/).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await suggested.getByRole('button', { name: 'Record payment' }).click();
+    await page.getByText('Payment recorded').waitFor();
+    await page.getByTestId('all-settled').waitFor();
+    await page.getByTestId('settlement-row').getByText('awaiting confirmation').waitFor();
+  });
+
+  it('lets the one who was paid confirm it', async () => {
+    const page = alice.page;
+    await page.goto(`/groups/${groupId}/balances`);
+    const row = page.getByTestId('settlement-row');
+    await row.getByText(/ paid you ¥30\.00/).waitFor();
+    await row.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Payment confirmed').waitFor();
+    await row.getByText('confirmed', { exact: true }).waitFor();
+    await page.getByTestId('balances').getByText('settled').first().waitFor();
+  });
+});
