@@ -35,6 +35,12 @@ export async function memberIds(db: Executor, groupId: number): Promise<number[]
   return rows.map((r) => r.userId);
 }
 
+/** A group row by id, for a record already in it. */
+export async function groupById(db: Executor, groupId: number) {
+  const [row] = await db.select().from(groups).where(eq(groups.id, groupId));
+  return row ?? null;
+}
+
 /** The group row, locked until the end of the transaction: settlements of one group take turns. */
 export async function lockGroup(db: Executor, groupId: number) {
   const [row] = await db.select().from(groups).where(eq(groups.id, groupId)).for('update');

@@ -278,9 +278,10 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
           const moved = groupId !== cur.groupId;
           const touches = moved || body.split !== undefined || body.paid_by !== undefined || amount !== cur.amountCents || (patch.kind !== undefined && patch.kind !== cur.kind);
           if (touches) {
-            const group = await requireGroupMember(tx, groupId, userId);
-            // the balances of a dissolved group are frozen
-            if (group.dissolvedAt) throw Errors.dissolved();
+            // moving in was checked above; a record staying in its group may be corrected by its owner,
+            // even in a group they left or one that was dissolved, and its shares follow
+            const group = moved ? await requireGroupMember(tx, groupId, userId) : await splitsRepo.groupById(tx, groupId);
+            if (!group) throw Errors.notFound('transaction');
             const members = await splitsRepo.memberIds(tx, groupId);
             const c = groupCurrency(group);
             // shares are kept in the group currency: the record must be booked in it
