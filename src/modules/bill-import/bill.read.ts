@@ -65,7 +65,7 @@ export interface FileRecord {
  * the lenient options that bill exports need (ragged rows, stray quotes inside fields).
  */
 export async function* csvRecords(buf: Uint8Array, encoding: Encoding): AsyncGenerator<FileRecord> {
-  const source = encoding === 'utf-8' ? chunks(buf) : chunks(buf).pipe(iconv.decodeStream(encoding));
+  const source: Readable = encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
   const parser = source.pipe(
     csvParser({
       bom: true,

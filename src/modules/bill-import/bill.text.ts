@@ -4,6 +4,7 @@
 
 /** Characters a spreadsheet reads as the start of a formula. */
 const FORMULA_LEAD = /^[=+\-@\t\r\n\s]+/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -25,6 +26,7 @@ export function cleanText(raw: string | undefined, max = 200): string {
 /** An id column: tabs and spaces removed (WeChat and Alipay pad them with a tab); empty or "/" is none. */
 export function cleanId(raw: string | undefined): string | null {
   if (!raw) return null;
+  // eslint-disable-next-line no-control-regex -- NUL cannot be stored
   const s = raw.replace(/[\s\u0000]/g, '').replace(/^'+/, '');
   if (s === '' || s === '/' || s === '-') return null;
   return s.length > 128 ? s.slice(0, 128) : s;
