@@ -301,3 +301,22 @@ describe('mapped bank bills and our own export', () => {
     );
   });
 });
+
+describe('import rules', () => {
+  it('the first matching rule wins, by field, match and kind, ignoring case and width', async () => {
+    const { ruleMatcher } = await import('../../src/modules/bill-import/bill.rules.ts');
+    const m = ruleMatcher([
+      { id: 1, field: 'counterparty', match: 'equals', value: '美团', kind: 'income', categoryId: 10 },
+      { id: 2, field: 'counterparty', match: 'contains', value: '美团', kind: null, categoryId: 11 },
+      { id: 3, field: 'note', match: 'starts_with', value: 'ＡＢＣ', kind: 'expense', categoryId: 12 },
+      { id: 4, field: 'any', match: 'contains', value: '花呗', kind: null, categoryId: 13 },
+    ]);
+    const row = (o: Partial<{ kind: string; counterparty: string; note: string; method: string }>) => ({ kind: 'expense', counterparty: '', note: '', method: '', ...o });
+    assert.equal(m(row({ counterparty: '美团' }))?.id, 2);
+    assert.equal(m(row({ counterparty: '美团', kind: 'income' }))?.id, 1);
+    assert.equal(m(row({ note: 'abc 123' }))?.id, 3);
+    assert.equal(m(row({ note: 'abc 123', kind: 'income' })), undefined);
+    assert.equal(m(row({ method: '花呗' }))?.id, 4);
+    assert.equal(m(row({ counterparty: '其他' })), undefined);
+  });
+});

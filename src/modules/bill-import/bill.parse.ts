@@ -105,6 +105,8 @@ export interface ReadOptions {
   /** only this preset is tried for a mapped file (the caller chose it) */
   presetId?: number | null;
   batchSize?: number;
+  /** called once the format is known, before the first rows */
+  onDetected?: (detected: Detected) => void;
   onRows: (rows: SeedRow[]) => Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function readBill(buf: Uint8Array, opts: ReadOptions): Promise<Bill
       header: layout.header,
       presetId: layout.preset?.id ?? null,
     };
+    opts.onDetected?.(detected);
     if (layout.format === 'ledger') return await readLedgerCsv(it, layout, detected, opts);
     return await readLines(it, layout, detected, opts);
   } finally {
@@ -289,5 +292,6 @@ async function readLedgerCsv(it: AsyncGenerator<FileRecord>, layout: Layout, det
 async function readLedgerJson(buf: Uint8Array, sniffed: ReturnType<typeof sniff>, opts: ReadOptions): Promise<BillOutcome> {
   const parsed = parseFile(decodeAll(buf, sniffed.encoding ?? 'utf-8'));
   const detected: Detected = { format: 'ledger', source: 'ledger', container: 'json', encoding: sniffed.encoding, header: [], presetId: null };
+  opts.onDetected?.(detected);
   return emitLedger(parsed.records, 'json', detected, opts);
 }
