@@ -111,8 +111,10 @@ export const importSessionRows = pgTable(
     /** the transaction a duplicate row already is */
     existingId: integer('existing_id'),
     type: text('type').notNull().default(''),
-    /** the person changed the decision: commit keeps it */
+    /** the person changed the row */
     edited: boolean('edited').notNull().default(false),
+    /** the id reserved for its transaction at commit */
+    transactionId: integer('transaction_id'),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.row] })],
 );

@@ -218,7 +218,7 @@ export async function linkRefunds(db: Executor, sessionId: number, links: [numbe
   if (!links.length) return;
   await query(
     db,
-    sql`update import_session_rows r set refund_of_row = k.p, category_id = coalesce(p.category_id, r.category_id), account_id = coalesce(p.account_id, r.account_id)
+    sql`update import_session_rows r set refund_of_row = k.p, kind = 'expense', category_id = coalesce(p.category_id, r.category_id), account_id = coalesce(p.account_id, r.account_id)
         from unnest(${new Param(links.map((l) => l[0]))}::int[], ${new Param(links.map((l) => l[1]))}::int[]) as k(r, p)
         join import_session_rows p on p.session_id = ${sessionId} and p.row = k.p
         where r.session_id = ${sessionId} and r.row = k.r`,
@@ -228,7 +228,7 @@ export async function linkRefunds(db: Executor, sessionId: number, links: [numbe
 export async function linkRefundToExisting(db: Executor, sessionId: number, row: number, o: OriginalRef): Promise<void> {
   await query(
     db,
-    sql`update import_session_rows set refund_of_id = ${o.id}, category_id = coalesce(${o.categoryId}::int, category_id), account_id = coalesce(${o.accountId}::int, account_id)
+    sql`update import_session_rows set refund_of_id = ${o.id}, kind = 'expense', category_id = coalesce(${o.categoryId}::int, category_id), account_id = coalesce(${o.accountId}::int, account_id)
         where session_id = ${sessionId} and row = ${row}`,
   );
 }
@@ -379,4 +379,155 @@ export async function updatePreset(db: Executor, userId: number, id: number, v: 
 export async function deletePreset(db: Executor, userId: number, id: number): Promise<boolean> {
   const rows = await db.delete(importPresets).where(and(eq(importPresets.id, id), eq(importPresets.userId, userId))).returning({ id: importPresets.id });
   return rows.length > 0;
+}
+
+// ---- commit ----
+
+/** Rows whose source id reached the books since the preview: duplicates now. */
+export async function markNewDuplicates(tx: Executor, userId: number, sessionId: number, source: string): Promise<void> {
+  await query(
+    tx,
+    sql`update import_session_rows r set decision = 'duplicate', reason = 'duplicate', existing_id = t.id
+        from transactions t
+        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer') and r.external_id is not null
+          and t.user_id = ${userId} and t.source = ${source} and t.external_id = r.external_id`,
+  );
+}
+
+/** Categories named by our own export's rows that the user does not have: created, and the rows pointed at them. */
+export async function createNamedCategories(tx: Executor, userId: number, sessionId: number, room: number): Promise<{ row: number; name: string }[]> {
+  const wanted = await query<{ kind: string; name: string; first_row: number }>(
+    tx,
+    sql`select r.kind, r.category_name as name, min(r.row)::int as first_row from import_session_rows r
+        where r.session_id = ${sessionId} and r.decision = 'import' and r.category_id is null and r.category_name is not null
+          and not exists (select 1 from categories c where c.user_id = ${userId} and c.kind = r.kind and c.name = r.category_name)
+        group by r.kind, r.category_name order by min(r.row)`,
+  );
+  const refused = wanted.slice(Math.max(0, room));
+  const create = wanted.slice(0, Math.max(0, room));
+  if (create.length) {
+    await query(
+      tx,
+      sql`insert into categories (user_id, kind, name, color, icon, sort)
+          select ${userId}::int, k.kind, k.name, '#9B9B9B', '', coalesce((select max(sort) + 1 from categories where user_id = ${userId} and kind = k.kind), 0) + k.i - 1
+          from unnest(${new Param(create.map((c) => c.kind))}::text[], ${new Param(create.map((c) => c.name))}::text[]) with ordinality as k(kind, name, i)
+          on conflict do nothing`,
+    );
+  }
+  await query(
+    tx,
+    sql`update import_session_rows r set category_id = c.id from categories c
+        where r.session_id = ${sessionId} and r.category_id is null and r.category_name is not null
+          and c.user_id = ${userId} and c.kind = r.kind and c.name = r.category_name`,
+  );
+  if (!refused.length) return [];
+  return query<{ row: number; name: string }>(
+    tx,
+    sql`select row, category_name as name from import_session_rows where session_id = ${sessionId} and decision = 'import' and category_id is null and category_name is not null order by row`,
+  );
+}
+
+/** Every row that cannot be written as it stands, with the reason. */
+export async function invalidRows(tx: Executor, userId: number, sessionId: number): Promise<{ row: number; message: string }[]> {
+  const rows = await query<{ row: number; message: string }>(
+    tx,
+    sql`with acc as (select id, currency from accounts where user_id = ${userId} and not archived),
+             base as (select base_currency from users where id = ${userId})
+        select r.row, case
+            when r.account_id is null or not exists (select 1 from acc where acc.id = r.account_id) then 'account_id must be one of your accounts'
+            when r.decision = 'transfer' and (r.to_account_id is null or not exists (select 1 from acc where acc.id = r.to_account_id)) then 'to_account_id must be one of your accounts'
+            when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
+            when r.decision = 'transfer' and (select currency from acc where id = r.account_id) <> (select currency from acc where id = r.to_account_id) then 'a transfer between currencies is recorded by hand'
+            when r.decision = 'import' and (r.category_id is null or not exists (select 1 from categories c where c.id = r.category_id and c.user_id = ${userId} and c.kind = r.kind)) then 'category_id must be one of your categories of the row''s kind'
+            when (select currency from acc where id = r.account_id) <> (select base_currency from base)
+                 and not exists (select 1 from exchange_rates x where x.user_id = ${userId} and x.currency = (select currency from acc where id = r.account_id) and x.date <= r.date)
+              then 'no exchange rate for the account''s currency on or before the row''s date'
+          end as message
+        from import_session_rows r
+        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
+        order by r.row`,
+  );
+  return rows.filter((r) => r.message !== null).map((r) => ({ row: Number(r.row), message: r.message }));
+}
+
+/** Writes the rows to import as transactions (one statement), their tags, and answers the counts. */
+export async function writeTransactions(tx: Executor, userId: number, sessionId: number, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
+  await query(
+    tx,
+    sql`update import_session_rows set transaction_id = nextval(pg_get_serial_sequence('transactions', 'id'))
+        where session_id = ${sessionId} and decision in ('import', 'transfer')`,
+  );
+  const inserted = await query<{ kind: string; refund_of: number | null }>(
+    tx,
+    sql`with acc as (select id, currency from accounts where user_id = ${userId}),
+             base as (select base_currency from users where id = ${userId}),
+             live as (select gm.group_id from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId} and g.dissolved_at is null),
+             src as (
+               select r.*, a.currency,
+                 case when r.refund then coalesce(r.refund_of_id, (select coalesce(p.transaction_id, p.existing_id) from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row)) end as ref,
+                 case when a.currency = (select base_currency from base) then null
+                      else (select x.rate from exchange_rates x where x.user_id = ${userId} and x.currency = a.currency and x.date <= r.date order by x.date desc limit 1) end as rate
+               from import_session_rows r join acc a on a.id = r.account_id
+               where r.session_id = ${sessionId} and r.decision in ('import', 'transfer'))
+        insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount, rate,
+                                  to_account_id, to_amount, source, external_id, refund_of, created_at, updated_at)
+        select s.transaction_id, ${userId}::int, s.kind,
+               case when s.ref is not null then -s.amount_cents else s.amount_cents end,
+               case when s.kind = 'transfer' then null else s.category_id end,
+               s.note, s.date, case when s.group_id in (select group_id from live) then s.group_id end,
+               s.account_id, s.currency,
+               (case when s.ref is not null then -1 else 1 end) * (case when s.rate is null then s.amount_cents else round(s.amount_cents * s.rate::numeric)::bigint end),
+               s.rate,
+               case when s.kind = 'transfer' then s.to_account_id end,
+               case when s.kind = 'transfer' then s.amount_cents end,
+               ${source}, s.external_id, s.ref, coalesce(s.original_created_at, now()), now()
+        from src s
+        order by s.row
+        returning kind, refund_of`,
+  );
+  await query(
+    tx,
+    sql`insert into tags (user_id, name)
+        select distinct ${userId}::int, t.name from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
+        where r.session_id = ${sessionId} and r.transaction_id is not null
+        on conflict do nothing`,
+  );
+  await query(
+    tx,
+    sql`insert into transaction_tags (transaction_id, tag_id)
+        select r.transaction_id, g.id from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
+        join tags g on g.user_id = ${userId} and g.name = t.name
+        where r.session_id = ${sessionId} and r.transaction_id is not null
+        on conflict do nothing`,
+  );
+  return {
+    imported: inserted.length,
+    transfers: inserted.filter((r) => r.kind === 'transfer').length,
+    refunds: inserted.filter((r) => r.refund_of !== null).length,
+  };
+}
+
+/** Payment methods not yet mapped: remembered as the account most of their rows used. */
+export async function rememberMethods(tx: Executor, userId: number, sessionId: number): Promise<void> {
+  await query(
+    tx,
+    sql`insert into import_account_maps (user_id, method, account_id, updated_at)
+        select distinct on (m.method) ${userId}::int, m.method, m.account_id, now() from (
+          select method, account_id, count(*) as n from import_session_rows
+          where session_id = ${sessionId} and transaction_id is not null and method <> '' and account_id is not null group by method, account_id
+          union all
+          select to_method, to_account_id, count(*) from import_session_rows
+          where session_id = ${sessionId} and transaction_id is not null and to_method is not null and to_method <> '' and to_account_id is not null group by to_method, to_account_id
+        ) m
+        order by m.method, m.n desc, m.account_id
+        on conflict (user_id, method) do nothing`,
+  );
+}
+
+export async function deleteRows(tx: Executor, sessionId: number): Promise<void> {
+  await db_delete(tx, sessionId);
+}
+
+async function db_delete(tx: Executor, sessionId: number) {
+  await tx.delete(importSessionRows).where(eq(importSessionRows.sessionId, sessionId));
 }

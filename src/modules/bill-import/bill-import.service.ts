@@ -21,6 +21,7 @@ export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const PREVIEW_ROWS = 1000;
 export const MAX_RULES = 200;
 export const MAX_PRESETS = 50;
+const MAX_CATEGORIES = 200;
 const BATCH = 2000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
 
@@ -349,6 +350,33 @@ export function createBillImportService({ db, clock, config }: Deps) {
       }
       const s = await requireSession(userId, session.id);
       return previewOut(userId, s);
+    },
+
+    /** Imports the rows as they stand, all or nothing. */
+    async commit(userId: number, id: number) {
+      await requireSession(userId, id);
+      return db.transaction(async (tx) => {
+        const s = await repo.lockOwnSession(tx, userId, id);
+        if (!s) throw Errors.notFound('import preview');
+        if (s.status === 'committed') throw Errors.conflict('this import was already committed');
+        await exportRepo.lockUserImports(tx, userId);
+        const source = s.format === 'ledger' ? null : s.source;
+        if (source) await repo.markNewDuplicates(tx, userId, s.id, source);
+        const cats = await repo.userCategories(tx, userId);
+        const refused = await repo.createNamedCategories(tx, userId, s.id, MAX_CATEGORIES - cats.length);
+        const errors = [
+          ...refused.map((r) => ({ row: r.row, message: `category "${r.name}" cannot be created: at most ${MAX_CATEGORIES} categories per user` })),
+          ...(await repo.invalidRows(tx, userId, s.id)),
+        ].sort((a, b) => a.row - b.row);
+        if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
+        const total = (await repo.summary(tx, s.id)).total;
+        const written = await repo.writeTransactions(tx, userId, s.id, source);
+        await repo.rememberMethods(tx, userId, s.id);
+        const result = { imported: written.imported, skipped: total - written.imported, transfers: written.transfers, refunds: written.refunds };
+        await repo.deleteRows(tx, s.id);
+        await repo.updateSession(tx, s.id, { status: 'committed', result });
+        return result;
+      });
     },
 
     async get(userId: number, id: number, q: { page?: number; pageSize?: number; decision?: string }) {
