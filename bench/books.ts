@@ -22,7 +22,8 @@ async function rawInsertRate(url: string, userId: number, categoryId: number, se
       try {
         while (Date.now() < until) {
           await c.query(
-            'insert into transactions (user_id, kind, amount_cents, category_id, note, date) values ($1, $2, $3, $4, $5, $6) returning id',
+            `insert into transactions (user_id, kind, amount_cents, category_id, note, date, account_id, currency, base_amount)
+             select $1, $2, $3, $4, $5, $6, a.id, a.currency, $3 from accounts a where a.user_id = $1 and a.is_default returning id`,
             [userId, 'expense', 1234, categoryId, 'lunch', '2026-11-20'],
           );
           count++;

@@ -8,7 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { createDatabase, query, runMigrations, tableExists, type Database, type Executor } from '../src/db/client.ts';
 import {
+  accounts,
   backups,
+  exchangeRates,
   budgets,
   idempotencyKeys,
   images,
@@ -38,6 +40,7 @@ import {
   createRefreshToken,
   createTag,
   createTestDatabase,
+  inDefaultAccount,
   createTransaction,
   createUser,
   firstCategory,
@@ -78,9 +81,10 @@ async function fillEveryTable(db: Executor) {
     .returning();
   await createTransaction(db, u.id, { amountCents: 99_999_999_999_999, date: '2024-02-29', groupId: g.id, recurringId: rule!.id, note: 'big\ttab' });
   // more rows than one read batch: single, composite and missing primary keys
+  const booking = await inDefaultAccount(db, u.id, 0);
   const many = await db
     .insert(transactions)
-    .values(Array.from({ length: 1100 }, (_, i) => ({ userId: u.id, kind: 'expense' as const, amountCents: i + 1, categoryId: cat.id, date: '2026-03-01', note: `n${i}` })))
+    .values(Array.from({ length: 1100 }, (_, i) => ({ userId: u.id, kind: 'expense' as const, amountCents: i + 1, categoryId: cat.id, date: '2026-03-01', note: `n${i}`, ...booking, baseAmount: i + 1 })))
     .returning({ id: transactions.id });
   await db.insert(transactionTags).values(many.flatMap((m) => [{ transactionId: m.id, tagId: t1.id }, { transactionId: m.id, tagId: t2.id }]));
   await db.insert(idempotencyKeys).values(
@@ -101,6 +105,18 @@ async function fillEveryTable(db: Executor) {
     { userId: u.id, eventType: 'open', page: '/p', data: { a: 1.5, b: [true, false], c: { d: 'é' } } },
     { userId: null, eventType: 'anon', data: null },
   ]);
+  // money: a second account in another currency, a rate, a transfer with its fee, and a refund that points at a later row
+  await db.insert(exchangeRates).values({ userId: u.id, currency: 'USD', date: '2026-01-31', rate: '7.123456789012', source: 'fetched' });
+  const [usd] = await db.insert(accounts).values({ userId: u.id, name: 'US card', type: 'credit_card', currency: 'USD', openingBalance: -12345, openingDate: '2026-01-01', note: 'trip' }).returning();
+  const cash = await inDefaultAccount(db, u.id, 0);
+  const [transfer] = await db
+    .insert(transactions)
+    .values({ userId: u.id, kind: 'transfer', amountCents: 71235, date: '2026-02-01', accountId: cash.accountId, currency: cash.currency, baseAmount: 71235, toAccountId: usd!.id, toAmount: 10000, toCurrency: 'USD' })
+    .returning();
+  await db.insert(transactions).values({ userId: u.id, kind: 'expense', categoryId: cat.id, amountCents: 500, date: '2026-02-01', ...cash, baseAmount: 500, parentId: transfer!.id });
+  const [refund] = await db.insert(transactions).values({ userId: u.id, kind: 'income', categoryId: cat.id, amountCents: 300, date: '2026-02-03', ...cash, baseAmount: 300, source: 'alipay', externalId: '2026020322001' }).returning();
+  const [purchase] = await db.insert(transactions).values({ userId: u.id, kind: 'expense', categoryId: cat.id, amountCents: 900, date: '2026-02-02', accountId: usd!.id, currency: 'USD', baseAmount: 6411, rate: '7.123456789012', source: 'alipay', externalId: '2026020222001' }).returning();
+  await db.update(transactions).set({ refundOf: purchase!.id }).where(eq(transactions.id, refund!.id));
   await db.insert(backups).values({ name: 'backup-old', size: 1234, status: 'failed', error: 'disk full', createdBy: admin.id });
   // sign-in: a password account, its session, a passkey, a pending challenge and an API token (text arrays included)
   const w = await createUser(db, { username: 'Pass.Word-user', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', failedSignIns: 2, lastSignInAt: new Date('2026-02-02T02:02:02.002Z') });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { transactions } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
-import { build, type Client, createCategory, createUser, expectOk, type TestApp, type UserRow } from './helpers/index.ts';
+import { build, type Client, createCategory, createUser, expectOk, inDefaultAccount, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Suggestion = { category_id: number; name: string; color: string; score: number };
 type Category = { id: number; name: string; color: string };
@@ -22,8 +22,9 @@ describe('GET /api/categories/suggest', () => {
   after(async () => t.close());
 
   const record = async (userId: number, categoryId: number, rows: { amount: number; note?: string; daysAgo?: number; kind?: 'expense' | 'income' }[]) => {
+    const booking = await inDefaultAccount(t.db, userId, 0);
     await t.db.insert(transactions).values(
-      rows.map((r) => ({ userId, categoryId, kind: r.kind ?? ('expense' as const), amountCents: r.amount, note: r.note ?? '', date: addDays(today, -(r.daysAgo ?? 0)) })),
+      rows.map((r) => ({ userId, categoryId, kind: r.kind ?? ('expense' as const), amountCents: r.amount, note: r.note ?? '', date: addDays(today, -(r.daysAgo ?? 0)), ...booking, baseAmount: r.amount })),
     );
   };
   it('answers the first categories by sort with low scores when there is no history', async () => {

@@ -69,7 +69,7 @@ describe('transactions recorded at the same moment', () => {
     const [a] = users as [UserRow];
     const cat = await firstCategory(t.db, a.id);
     const batcher = createInsertBatcher(t.db);
-    const row = (note: string, date = '2026-04-01') => ({ userId: a.id, kind: 'expense' as const, amountCents: 500, categoryId: cat.id, note, date, groupId: null, tagIds: [] });
+    const row = (note: string, date = '2026-04-01') => ({ userId: a.id, kind: 'expense' as const, amountCents: 500, categoryId: cat.id, note, date, groupId: null, tagIds: [], accountId: null });
     const outcomes = await Promise.allSettled([batcher.insert(row('first')), batcher.insert(row('broken', '2026-02-30')), batcher.insert(row('third'))]);
     assert.equal(outcomes[0]!.status, 'fulfilled');
     assert.equal(outcomes[1]!.status, 'rejected');

@@ -21,6 +21,10 @@ import {
 } from './helpers/index.ts';
 
 const TX_KEYS = [
+  'account_id',
+  'currency',
+  'to_account_id',
+  'to_amount',
   'amount',
   'category',
   'category_id',

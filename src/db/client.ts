@@ -112,9 +112,16 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
   };
 }
 
-/** Applies the committed migrations; on PostgreSQL under an advisory lock so that processes starting together take turns. */
-export async function runMigrations(database: Database): Promise<void> {
+/**
+ * Applies the committed migrations; on PostgreSQL under an advisory lock so that processes starting
+ * together take turns. `defaultCurrency` (DEFAULT_CURRENCY) is what a migration that gives existing
+ * users money accounts puts them in.
+ */
+export async function runMigrations(database: Database, opts: { defaultCurrency?: string } = {}): Promise<void> {
+  const currency = (opts.defaultCurrency ?? process.env.DEFAULT_CURRENCY ?? '').trim().toUpperCase();
+  const setting = sql`select set_config('ledger.default_currency', ${/^[A-Z]{3}$/.test(currency) ? currency : ''}, false)`;
   if (database.kind === 'pglite') {
+    await database.db.execute(setting);
     await migratePglite(database.db as never, { migrationsFolder });
     return;
   }
@@ -122,7 +129,9 @@ export async function runMigrations(database: Database): Promise<void> {
   try {
     await client.query('select pg_advisory_lock(727274001)');
     try {
-      await migratePg(drizzlePg(client), { migrationsFolder });
+      const db = drizzlePg(client);
+      await db.execute(setting);
+      await migratePg(db, { migrationsFolder });
     } finally {
       await client.query('select pg_advisory_unlock(727274001)');
     }

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isValidTimezone } from '../config.ts';
 import type { Executor } from '../db/client.ts';
 import { categories, groupMembers, groups, tags, users } from '../db/schema/index.ts';
-import { kindLabel, type TransactionKind } from './domain.ts';
+import { kindLabel, type CategoryKind } from './domain.ts';
 import { Errors } from './errors.ts';
 
 export type GroupRow = typeof groups.$inferSelect;
@@ -35,11 +35,11 @@ export const notYours = {
 
 export interface OwnedCategory {
   id: number;
-  kind: TransactionKind;
+  kind: CategoryKind;
 }
 
 /** One of the caller's categories, of `kind` when given (else 40001 on `field`). */
-export async function requireCategory(db: Executor, userId: number, categoryId: number, opts: { field?: string; kind?: TransactionKind } = {}): Promise<OwnedCategory> {
+export async function requireCategory(db: Executor, userId: number, categoryId: number, opts: { field?: string; kind?: CategoryKind } = {}): Promise<OwnedCategory> {
   const field = opts.field ?? 'category_id';
   const [cat] = await db
     .select({ id: categories.id, kind: categories.kind })
@@ -150,6 +150,13 @@ export async function requireGroupReference(db: Executor, groupId: number, userI
  */
 export const accessSql = {
   /** `alias` (a row of categories) is the user's category of that kind */
+  /**
+   * `alias` (a row of accounts) is the user's account `accountId` (their default one when it is
+   * null) and in their base currency: an amount booked there needs no conversion
+   */
+  baseAccount: (alias: SQL, accountId: SQL, userId: SQL): SQL =>
+    sql`${alias}.user_id = ${userId} and (case when ${accountId} is null then ${alias}.is_default else ${alias}.id = ${accountId} end)
+        and ${alias}.currency = (select u.base_currency from users u where u.id = ${userId})`,
   categoryOfKind: (alias: SQL, categoryId: SQL, userId: SQL, kind: SQL): SQL => sql`${alias}.id = ${categoryId} and ${alias}.user_id = ${userId} and ${alias}.kind = ${kind}`,
   /** every id of the int[] `tagIds` (distinct) is one of the user's tags */
   tags: (tagIds: SQL, userId: SQL): SQL => sql`(select count(*) from tags where user_id = ${userId} and id = any(${tagIds})) = cardinality(${tagIds})`,

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import type { TransactionKind } from './domain.ts';
+import type { CategoryKind, TransactionKind } from './domain.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -22,7 +22,15 @@ export const CalendarDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', des
 export const MonthString = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
 export const Kind = Type.Union([Type.Literal('expense'), Type.Literal('income')]);
 // the schema spells the kinds of domain.ts: this stops compiling when the two differ
-export const kindsMatch: [Static<typeof Kind>] extends [TransactionKind] ? ([TransactionKind] extends [Static<typeof Kind>] ? true : never) : never = true;
+export const kindsMatch: [Static<typeof Kind>] extends [CategoryKind] ? ([CategoryKind] extends [Static<typeof Kind>] ? true : never) : never = true;
+/** what a transaction records: `expense`/`income` (with a category), `transfer` between two accounts, `adjustment` of one account's balance */
+export const TransactionKindSchema = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('transfer'), Type.Literal('adjustment')]);
+export const transactionKindsMatch: [Static<typeof TransactionKindSchema>] extends [TransactionKind]
+  ? [TransactionKind] extends [Static<typeof TransactionKindSchema>]
+    ? true
+    : never
+  : never = true;
+export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' });
 export const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' });
 /** money in a request: a JSON number or a decimal string, checked exactly by parseAmount */
 export const AmountInput = Type.Union([Type.Number(), Type.String()], {

@@ -23,7 +23,7 @@ export default fp<DatabasePluginOptions>(
       }));
     if (owns) {
       try {
-        await runMigrations(database);
+        await runMigrations(database, { defaultCurrency: app.config.defaultCurrency });
       } catch (err) {
         await database.close().catch(() => {});
         throw err;

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { TRANSACTION_KINDS } from '../../lib/domain.ts';
+import { CATEGORY_KINDS, TRANSACTION_KINDS } from '../../lib/domain.ts';
 import {
   bigint,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -13,11 +14,14 @@ import {
   timestamp,
   unique,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { groups } from './groups.ts';
+import { accounts } from './accounts.ts';
 
 export const kindEnum = TRANSACTION_KINDS;
+export const categoryKindEnum = CATEGORY_KINDS;
 
 export const categories = pgTable(
   'categories',
@@ -26,7 +30,7 @@ export const categories = pgTable(
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     color: text('color').notNull(),
-    kind: text('kind', { enum: kindEnum }).notNull(),
+    kind: text('kind', { enum: categoryKindEnum }).notNull(),
     icon: text('icon').notNull().default(''),
     sort: integer('sort').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -39,7 +43,7 @@ export const recurringRules = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: kindEnum }).notNull(),
+    kind: text('kind', { enum: categoryKindEnum }).notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     categoryId: integer('category_id').notNull().references(() => categories.id),
     note: text('note').notNull().default(''),
@@ -64,23 +68,57 @@ export const transactions = pgTable(
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: kindEnum }).notNull(),
+    /** minor units of `currency`; positive, except an adjustment's, whose sign is its direction */
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-    categoryId: integer('category_id').notNull().references(() => categories.id),
+    /** expense and income only */
+    categoryId: integer('category_id').references(() => categories.id),
     note: text('note').notNull().default(''),
     date: date('date', { mode: 'string' }).notNull(),
     groupId: integer('group_id').references(() => groups.id),
     recurringId: integer('recurring_id').references(() => recurringRules.id, { onDelete: 'set null' }),
+    /** where the money left or arrived; null only for a group row recorded for another payer */
+    accountId: integer('account_id').references(() => accounts.id),
+    /** ISO 4217 code of `amount_cents`: the account's currency when the row was booked */
+    currency: text('currency').notNull(),
+    /** the amount in the owner's base currency, converted once at booking time (statistics and budgets sum this) */
+    baseAmount: bigint('base_amount', { mode: 'number' }).notNull(),
+    /** exact decimal: base units per unit of `currency` used for `base_amount`; null when they are the same currency */
+    rate: text('rate'),
+    /** transfer only: the receiving account and what it receives, in its own currency */
+    toAccountId: integer('to_account_id').references(() => accounts.id),
+    toAmount: bigint('to_amount', { mode: 'number' }),
+    toCurrency: text('to_currency'),
+    /** a transfer's fee (an expense row) points to its transfer and goes with it */
+    parentId: integer('parent_id').references((): AnyPgColumn => transactions.id, { onDelete: 'cascade' }),
+    /** an imported row's origin ("wechat", "alipay", a preset…) and its id there */
+    source: text('source'),
+    externalId: text('external_id'),
+    /** a refund points to the purchase it reduces */
+    refundOf: integer('refund_of').references((): AnyPgColumn => transactions.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // kind and amount_cents trail the keys so that list totals and period sums are index-only scans
-    index('transactions_user_date_idx').on(t.userId, t.date.desc(), t.id.desc(), t.kind, t.amountCents),
-    index('transactions_user_kind_date_idx').on(t.userId, t.kind, t.date, t.amountCents),
+    // kind and the base amount trail the keys so that list totals and period sums are index-only scans
+    index('transactions_user_date_idx').on(t.userId, t.date.desc(), t.id.desc(), t.kind, t.baseAmount),
+    index('transactions_user_kind_date_idx').on(t.userId, t.kind, t.date, t.baseAmount),
     index('transactions_group_date_idx').on(t.groupId, t.date.desc(), t.id.desc()).where(sql`${t.groupId} is not null`),
     index('transactions_category_idx').on(t.categoryId),
+    // balances and ledgers: what left or entered each account, in date order
+    index('transactions_account_date_idx').on(t.accountId, t.date, t.id, t.kind, t.amountCents).where(sql`${t.accountId} is not null`),
+    index('transactions_to_account_date_idx').on(t.toAccountId, t.date, t.id, t.toAmount).where(sql`${t.toAccountId} is not null`),
+    index('transactions_parent_idx').on(t.parentId).where(sql`${t.parentId} is not null`),
+    index('transactions_refund_of_idx').on(t.refundOf).where(sql`${t.refundOf} is not null`),
     // a recurring rule yields at most one transaction per date, whichever process generates it
     uniqueIndex('transactions_recurring_date_uq').on(t.recurringId, t.date).where(sql`${t.recurringId} is not null`),
+    // an imported payment is in a user's books once, whatever file it came from
+    uniqueIndex('transactions_user_source_external_uq').on(t.userId, t.source, t.externalId).where(sql`${t.externalId} is not null`),
+    check('transactions_category_ck', sql`${t.kind} not in ('expense', 'income') or ${t.categoryId} is not null`),
+    check('transactions_account_ck', sql`${t.accountId} is not null or ${t.groupId} is not null`),
+    check(
+      'transactions_transfer_ck',
+      sql`${t.kind} <> 'transfer' or (${t.accountId} is not null and ${t.toAccountId} is not null and ${t.toAmount} is not null and ${t.toCurrency} is not null and ${t.toAccountId} <> ${t.accountId})`,
+    ),
   ],
 );
 

@@ -4,3 +4,4 @@ export * from './groups.ts';
 export * from './books.ts';
 export * from './messages.ts';
 export * from './credentials.ts';
+export * from './accounts.ts';

@@ -24,6 +24,8 @@ export const users = pgTable(
     slogan: text('slogan').notNull().default(''),
     /** IANA zone; null means APP_TIMEZONE */
     timezone: text('timezone'),
+    /** ISO 4217 code statistics, budgets and net worth are in (config DEFAULT_CURRENCY for new users) */
+    baseCurrency: text('base_currency').notNull().default('CNY'),
     role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
     status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
     isDemo: boolean('is_demo').notNull().default(false),

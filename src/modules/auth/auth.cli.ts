@@ -1,7 +1,7 @@
 import { runMigrations } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../lib/errors.ts';
-import { createDefaultCategories } from '../categories/categories.defaults.ts';
+import { setUpNewUser } from './new-user.ts';
 import type { CliCommand } from '../cli-commands.ts';
 import * as repo from './auth.repo.ts';
 import { acceptPassword, createPasswordHasher } from './passwords.ts';
@@ -50,13 +50,13 @@ export const authCommands: CliCommand[] = [
         }
         throw err;
       }
-      await runMigrations(database);
+      await runMigrations(database, { defaultCurrency: config.defaultCurrency });
       const passwordHash = await createPasswordHasher(config.passwordHashing).hash(password);
       try {
         const user = await database.db.transaction(async (tx) => {
           if (await repo.findUserByUsername(tx, username)) return null;
-          const row = await repo.insertUser(tx, { username, passwordHash, nickname: nickname?.trim().slice(0, 30) || username, role: admin ? 'admin' : 'user' });
-          await createDefaultCategories(tx, row.id);
+          const row = await repo.insertUser(tx, { username, passwordHash, nickname: nickname?.trim().slice(0, 30) || username, role: admin ? 'admin' : 'user', baseCurrency: config.defaultCurrency });
+          await setUpNewUser(tx, row);
           return row;
         });
         if (!user) {

@@ -5,8 +5,9 @@ import type { Config } from '../../config.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
-import { createDefaultCategories, type Locale } from '../categories/categories.defaults.ts';
-import { seedDemoData } from '../demo/demo.service.ts';
+import { type Locale } from '../categories/categories.defaults.ts';
+import { firstDemoDay, seedDemoData } from '../demo/demo.service.ts';
+import { setUpNewUser } from './new-user.ts';
 import * as authRepo from './auth.repo.ts';
 import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from '../../lib/tokens.ts';
 import type { SignInGuard } from './lockout.ts';
@@ -41,7 +42,7 @@ export interface AuthServiceDeps {
   provider: IdentityProvider;
   hasher: PasswordHasher;
   guard: SignInGuard;
-  config: Pick<Config, 'adminOpenids' | 'demoLogin' | 'appTimezone' | 'registration'>;
+  config: Pick<Config, 'adminOpenids' | 'demoLogin' | 'appTimezone' | 'registration' | 'defaultCurrency'>;
   /** called after a user's role changes so that cached lookups follow at once */
   onUserChanged: (userId: number) => void;
   clock: Clock;
@@ -112,8 +113,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       try {
         return await signInTransaction(async (tx) => {
           // never an administrator: whoever registers a name first must not take the server
-          const user = await repo.insertUser(tx, { username: body.username, passwordHash, nickname, role: 'user' });
-          await createDefaultCategories(tx, user.id, locale);
+          const user = await repo.insertUser(tx, { username: body.username, passwordHash, nickname, role: 'user', baseCurrency: deps.config.defaultCurrency });
+          await setUpNewUser(tx, user, locale);
           return signIn(tx, user, client);
         });
       } catch (err) {
@@ -160,8 +161,9 @@ export function createAuthService(deps: AuthServiceDeps) {
             providerSubject: subject,
             nickname: `${locale === 'zh' ? '用户' : 'User'} ${subject.slice(-4)}`,
             role: makeAdmin ? 'admin' : 'user',
+            baseCurrency: deps.config.defaultCurrency,
           });
-          await createDefaultCategories(tx, user.id, locale);
+          await setUpNewUser(tx, user, locale);
         } else {
           user = await repo.lockUser(tx, user.id);
           assertUsable(user);
@@ -184,8 +186,9 @@ export function createAuthService(deps: AuthServiceDeps) {
           nickname: `${zh ? '体验用户' : 'Demo'} ${randomInt(1000, 10000)}`,
           isDemo: true,
           slogan: zh ? '随便试试' : 'Trying things out',
+          baseCurrency: deps.config.defaultCurrency,
         });
-        await createDefaultCategories(tx, user.id, locale);
+        await setUpNewUser(tx, user, locale, firstDemoDay(now(), deps.config.appTimezone));
         await seedDemoData(tx, user.id, now(), deps.config.appTimezone, locale);
         return signIn(tx, user, client);
       });

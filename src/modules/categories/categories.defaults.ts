@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/client.ts';
-import type { TransactionKind } from '../../lib/domain.ts';
+import type { CategoryKind } from '../../lib/domain.ts';
 import { categories } from '../../db/schema/index.ts';
 
 /** The languages new accounts are set up in: default category names and demo data. */
@@ -27,7 +27,7 @@ export function pickLocale(acceptLanguage: string | undefined): Locale {
   return 'en';
 }
 
-export const DEFAULT_CATEGORIES: { kind: TransactionKind; name: string; zh: string; color: string; icon: string }[] = [
+export const DEFAULT_CATEGORIES: { kind: CategoryKind; name: string; zh: string; color: string; icon: string }[] = [
   { kind: 'expense', name: 'Food', zh: '餐饮', color: '#F5A623', icon: 'food' },
   { kind: 'expense', name: 'Transport', zh: '交通', color: '#4A90E2', icon: 'transport' },
   { kind: 'expense', name: 'Shopping', zh: '购物', color: '#D0021B', icon: 'shopping' },

@@ -3,6 +3,7 @@ import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { budgets, categories, transactions } from '../../db/schema/index.ts';
 import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
+import { defaultAccount } from '../accounts/accounts.booking.ts';
 import type { Locale } from '../categories/categories.defaults.ts';
 
 export const DEMO_DAYS = 30;
@@ -53,7 +54,13 @@ type NewTransaction = typeof transactions.$inferInsert;
  * some shopping and leisure), plus a personal budget for this month. The same user id always gives
  * the same data. All transactions go in with one multi-row insert.
  */
+/** The first day of the sample data: the demo user's cash account opens then. */
+export function firstDemoDay(now: Date, timezone: string): string {
+  return addDays(todayIn(timezone, now), 1 - DEMO_DAYS);
+}
+
 export async function seedDemoData(db: Executor, userId: number, now: Date, timezone: string, locale: Locale = 'en'): Promise<void> {
+  const account = await defaultAccount(db, userId);
   const cats = await db
     .select({ id: categories.id, icon: categories.icon, kind: categories.kind, sort: categories.sort })
     .from(categories)
@@ -88,7 +95,7 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
 
   const rows: NewTransaction[] = [];
   const add = (date: string, kind: TransactionKind, categoryId: number, amountCents: number, note: string) =>
-    rows.push({ userId, kind, categoryId, amountCents, note, date });
+    rows.push({ userId, kind, categoryId, amountCents, note, date, accountId: account.id, currency: account.currency, baseAmount: amountCents });
 
   for (const date of days) {
     const weekend = isoWeekday(date) >= 6;

@@ -1,5 +1,5 @@
 import { and, eq, isNull, Param, sql } from 'drizzle-orm';
-import type { TransactionKind } from '../../lib/domain.ts';
+import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { query, type Executor } from '../../db/client.ts';
 import { categories, groupMembers, groups, tags } from '../../db/schema/index.ts';
 
@@ -172,13 +172,14 @@ export interface NewTransaction {
   createdAt: string | null;
 }
 
-/** A multi-row insert: one statement per call, each column sent as one array. */
-export async function insertTransactions(tx: Executor, userId: number, rows: NewTransaction[]): Promise<void> {
+/** A multi-row insert into `account` (in the base currency): one statement per call, each column sent as one array. */
+export async function insertTransactions(tx: Executor, userId: number, account: { id: number; currency: string }, rows: NewTransaction[]): Promise<void> {
   if (!rows.length) return;
   await query(
     tx,
-    sql`insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, created_at, updated_at)
-        select k.id, ${userId}::int, k.kind, k.cents, k.category_id, k.note, k.date, k.group_id, coalesce(k.created_at, now()), now()
+    sql`insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, created_at, updated_at, account_id, currency, base_amount)
+        select k.id, ${userId}::int, k.kind, k.cents, k.category_id, k.note, k.date, k.group_id, coalesce(k.created_at, now()), now(),
+               ${account.id}::int, ${account.currency}::text, k.cents
         from unnest(${new Param(rows.map((r) => r.id))}::int[], ${new Param(rows.map((r) => r.kind))}::text[],
                     ${new Param(rows.map((r) => r.cents))}::bigint[], ${new Param(rows.map((r) => r.categoryId))}::int[],
                     ${new Param(rows.map((r) => r.note))}::text[], ${new Param(rows.map((r) => r.date))}::date[],

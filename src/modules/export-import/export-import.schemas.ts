@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { TransactionKind } from '../../lib/domain.ts';
+import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { CalendarDate } from '../../lib/schemas.ts';
 
 export const ExportType = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('all')], { description: 'default all' });

@@ -1,7 +1,7 @@
 import { parse as parseCsv, CsvError } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { isValidDate } from '../../lib/dates.ts';
-import type { TransactionKind } from '../../lib/domain.ts';
+import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { parseAmount } from '../../lib/money.ts';
 import { FORMULA_START } from './export.format.ts';

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/client.ts';
-import type { TransactionKind } from '../../lib/domain.ts';
+import { defaultAccount } from '../accounts/accounts.booking.ts';
+import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
 import * as repo from './export-import.repo.ts';
 import type { ImportResult } from './export-import.schemas.ts';
@@ -108,6 +109,7 @@ async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
   }
 
   const ids = await repo.allocateTransactionIds(tx, plan.toImport.length);
+  const account = await defaultAccount(tx, userId);
   for (let start = 0; start < plan.toImport.length; start += INSERT_BATCH) {
     const part = plan.toImport.slice(start, start + INSERT_BATCH);
     const links: { transactionId: number; tagId: number }[] = [];
@@ -126,7 +128,7 @@ async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
         createdAt: r.createdAt,
       };
     });
-    await repo.insertTransactions(tx, userId, rows);
+    await repo.insertTransactions(tx, userId, account, rows);
     await repo.insertTransactionTags(tx, links);
   }
 }

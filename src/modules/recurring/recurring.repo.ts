@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { recurringRules, transactions, transactionTags, users } from '../../db/schema/index.ts';
+import { bookIn, defaultAccount } from '../accounts/accounts.booking.ts';
 
 export type RuleRow = typeof recurringRules.$inferSelect;
 export type RuleInsert = Omit<typeof recurringRules.$inferInsert, 'id' | 'userId' | 'createdAt' | 'updatedAt'>;
@@ -93,15 +94,19 @@ export async function lockDueRule(tx: Executor, id: number, today: string): Prom
 }
 
 /**
- * Inserts one transaction per date for the rule; a date the rule already has (unique rule + date)
+ * Inserts one transaction per date for the rule, in the owner's default account; a date the rule already has (unique rule + date)
  * is left alone. Returns the ids of the rows actually inserted.
  */
 export async function insertOccurrences(tx: Executor, rule: RuleRow, dates: string[], groupId: number | null): Promise<number[]> {
   if (!dates.length) return [];
+  const account = await defaultAccount(tx, rule.userId);
+  const bookings = [];
+  for (const date of dates) bookings.push({ date, ...(await bookIn(tx, rule.userId, account, rule.amountCents, date)) });
   const rows = await tx
     .insert(transactions)
     .values(
-      dates.map((date) => ({
+      bookings.map(({ date, ...booking }) => ({
+        ...booking,
         userId: rule.userId,
         kind: rule.kind,
         amountCents: rule.amountCents,

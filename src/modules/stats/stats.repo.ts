@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { query, type Executor } from '../../db/client.ts';
-import type { TransactionKind as Kind } from '../../lib/domain.ts';
+import type { CategoryKind as Kind } from '../../lib/domain.ts';
 
 export interface DateRange {
   start: string;

@@ -1,6 +1,6 @@
 import { requireGroupMember, requireTag, userTimezone } from '../../lib/access.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
-import type { TransactionKind } from '../../lib/domain.ts';
+import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn, type Period } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { toMajor } from '../../lib/money.ts';

@@ -14,6 +14,8 @@ interface Pending {
 interface BatchRow {
   idx: number;
   id: number;
+  account_id: number;
+  currency: string;
   created_at: Date | string;
   updated_at: Date | string;
   category_name: string;
@@ -68,6 +70,11 @@ export function createInsertBatcher(db: Db, maxInFlight = 4) {
             groupId: v.groupId,
             userId: v.userId,
             recurringId: null,
+            accountId: r.account_id,
+            currency: r.currency,
+            toAccountId: null,
+            toAmount: null,
+            toCurrency: null,
             createdAt: new Date(r.created_at),
             updatedAt: new Date(r.updated_at),
             categoryName: r.category_name,
@@ -127,6 +134,7 @@ async function insertMany(db: Db, rows: CheckedInsert[]): Promise<BatchRow[]> {
       note: r.note,
       date: r.date,
       group_id: r.groupId,
+      account_id: r.accountId,
       tag_ids: r.tagIds,
     })),
   );
@@ -134,24 +142,26 @@ async function insertMany(db: Db, rows: CheckedInsert[]): Promise<BatchRow[]> {
     db,
     sql`
     with input as (
-      select x.idx, x.user_id, x.kind, x.amount_cents, x.category_id, x.note, x.date, x.group_id,
+      select x.idx, x.user_id, x.kind, x.amount_cents, x.category_id, x.note, x.date, x.group_id, x.account_id,
              array(select jsonb_array_elements_text(x.tag_ids)::int) as tag_ids
       from jsonb_to_recordset(${input}::jsonb) as x(idx int, user_id int, kind text, amount_cents bigint, category_id int,
-                                                   note text, date date, group_id int, tag_ids jsonb)
+                                                   note text, date date, group_id int, account_id int, tag_ids jsonb)
     ), ok as materialized (
-      select i.*, c.name as category_name, c.color as category_color,
+      select i.idx, i.user_id, i.kind, i.amount_cents, i.category_id, i.note, i.date, i.group_id, i.tag_ids,
+             a.id as acc_id, a.currency, c.name as category_name, c.color as category_color,
              nextval(pg_get_serial_sequence('transactions', 'id')) as new_id
       from input i
       join categories c on ${accessSql.categoryOfKind(sql`c`, sql`i.category_id`, sql`i.user_id`, sql`i.kind`)}
+      join accounts a on ${accessSql.baseAccount(sql`a`, sql`i.account_id`, sql`i.user_id`)}
       where ${accessSql.tags(sql`i.tag_ids`, sql`i.user_id`)} and ${accessSql.writableGroupOrNone(sql`i.group_id`, sql`i.user_id`)}
     ), ins as (
-      insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id)
-      select new_id, user_id, kind, amount_cents, category_id, note, date, group_id from ok
+      insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount)
+      select new_id, user_id, kind, amount_cents, category_id, note, date, group_id, acc_id, currency, amount_cents from ok
       returning id, created_at, updated_at
     ), tt as (
       insert into transaction_tags (transaction_id, tag_id) select ok.new_id, t from ok, unnest(ok.tag_ids) t
     )
-    select ok.idx, ins.id, ins.created_at, ins.updated_at, ok.category_name, ok.category_color,
+    select ok.idx, ins.id, ok.acc_id as account_id, ok.currency, ins.created_at, ins.updated_at, ok.category_name, ok.category_color,
            u.nickname as owner_nickname, u.avatar_url as owner_avatar_url,
            coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name, g.id)
                      from tags g where g.id = any(ok.tag_ids) and g.user_id = ok.user_id), '[]'::json) as tags

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { accessSql } from '../../lib/access.ts';
-import type { TransactionKind } from '../../lib/domain.ts';
+import type { CategoryKind, TransactionKind } from '../../lib/domain.ts';
+import { currencyInfo, toMajorUnits } from '../../lib/currency.ts';
 import type { Executor } from '../../db/client.ts';
 import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
 import { toMajor } from '../../lib/money.ts';
@@ -17,6 +18,11 @@ export const viewColumns = {
   groupId: transactions.groupId,
   userId: transactions.userId,
   recurringId: transactions.recurringId,
+  accountId: transactions.accountId,
+  currency: transactions.currency,
+  toAccountId: transactions.toAccountId,
+  toAmount: transactions.toAmount,
+  toCurrency: transactions.toCurrency,
   createdAt: transactions.createdAt,
   updatedAt: transactions.updatedAt,
   categoryName: categories.name,
@@ -30,30 +36,48 @@ export interface ViewRow {
   id: number;
   kind: TransactionKind;
   amountCents: number;
-  categoryId: number;
+  categoryId: number | null;
   note: string;
   date: string;
   groupId: number | null;
   userId: number;
   recurringId: number | null;
+  accountId: number | null;
+  currency: string;
+  toAccountId: number | null;
+  toAmount: number | null;
+  toCurrency: string | null;
   createdAt: Date;
   updatedAt: Date;
-  categoryName: string;
-  categoryColor: string;
-  categoryKind: TransactionKind;
+  categoryName: string | null;
+  categoryColor: string | null;
+  categoryKind: CategoryKind | null;
   ownerNickname: string;
   ownerAvatarUrl: string | null;
 }
 
 export type TagRef = { id: number; name: string };
 
+/** Minor units of `currency` as the major-unit number the API answers (12.5 for 1250 fen, 1250 for 1250 yen). */
+export function majorOf(minor: number, currency: string): number {
+  const info = currencyInfo(currency);
+  return info ? toMajorUnits(minor, info) : toMajor(minor);
+}
+
 export function toTransactionView(row: ViewRow, rowTags: TagRef[]): TransactionView {
   return {
     id: row.id,
     kind: row.kind,
-    amount: toMajor(row.amountCents),
+    amount: majorOf(row.amountCents, row.currency),
+    currency: row.currency,
+    account_id: row.accountId,
+    to_account_id: row.toAccountId,
+    to_amount: row.toAmount === null || row.toCurrency === null ? null : majorOf(row.toAmount, row.toCurrency),
     category_id: row.categoryId,
-    category: { id: row.categoryId, name: row.categoryName, color: row.categoryColor, kind: row.categoryKind },
+    category:
+      row.categoryId === null || row.categoryName === null || row.categoryColor === null || row.categoryKind === null
+        ? null
+        : { id: row.categoryId, name: row.categoryName, color: row.categoryColor, kind: row.categoryKind },
     note: row.note,
     date: row.date,
     group_id: row.groupId,
@@ -107,7 +131,7 @@ export async function loadTransactionViews(db: Executor, ids: number[]): Promise
   const rows = await db
     .select(viewColumns)
     .from(transactions)
-    .innerJoin(categories, eq(categories.id, transactions.categoryId))
+    .leftJoin(categories, eq(categories.id, transactions.categoryId))
     .innerJoin(users, eq(users.id, transactions.userId))
     .where(inArray(transactions.id, unique));
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -265,7 +289,7 @@ export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limi
     db
       .select({ ...viewColumns, tags: tagsColumn })
       .from(transactions)
-      .innerJoin(categories, eq(categories.id, transactions.categoryId))
+      .leftJoin(categories, eq(categories.id, transactions.categoryId))
       .innerJoin(users, eq(users.id, transactions.userId))
       .where(conditions(shape))
       .orderBy(...orderOf(sort))
@@ -300,7 +324,7 @@ export async function findVisibleView(db: Executor, viewerId: number, id: number
   const [row] = await db
     .select(viewColumns)
     .from(transactions)
-    .innerJoin(categories, eq(categories.id, transactions.categoryId))
+    .leftJoin(categories, eq(categories.id, transactions.categoryId))
     .innerJoin(users, eq(users.id, transactions.userId))
     .where(
       and(
@@ -346,9 +370,11 @@ export async function deleteOwn(db: Executor, userId: number, id: number): Promi
 
 export interface CheckedInsert {
   userId: number;
-  kind: TransactionKind;
+  kind: CategoryKind;
   amountCents: number;
   categoryId: number;
+  /** null: the user's default account */
+  accountId: number | null;
   note: string;
   date: string;
   groupId: number | null;
@@ -358,7 +384,9 @@ export interface CheckedInsert {
 
 interface InsertedRow {
   id: number;
-  kind: TransactionKind;
+  kind: CategoryKind;
+  account_id: number;
+  currency: string;
   amount_cents: string | number;
   category_id: number;
   note: string;
@@ -370,7 +398,7 @@ interface InsertedRow {
   updated_at: Date | string;
   category_name: string;
   category_color: string;
-  category_kind: TransactionKind;
+  category_kind: CategoryKind;
   owner_nickname: string;
   owner_avatar_url: string | null;
   tags: TagRef[] | string;
@@ -378,26 +406,31 @@ interface InsertedRow {
 
 /**
  * Records a transaction in one statement (one round trip): the row is written only when the
- * category is the caller's and of the same kind, every tag is the caller's, and the group, if any,
- * is live and has the caller as a member. Answers the full view, or null when a check failed (the
- * caller then finds out which one and answers its error).
+ * category is the caller's and of the same kind, every tag is the caller's, the group, if any,
+ * is live and has the caller as a member, and the account (the default one when none is named) is
+ * the caller's and in their base currency (a foreign one needs a conversion: the caller books it
+ * itself). Answers the full view, or null when a check failed (the caller then finds out which one
+ * and answers its error).
  */
 export async function insertChecked(db: Executor, v: CheckedInsert): Promise<TransactionView | null> {
   const tagArray = sql`${`{${v.tagIds.join(',')}}`}::int[]`;
   const res = (await db.execute(sql`
     with cat as (
       select c.id, c.name, c.color, c.kind from categories c where ${accessSql.categoryOfKind(sql`c`, sql`${v.categoryId}`, sql`${v.userId}`, sql`${v.kind}`)}
+    ), acc as (
+      select a.id, a.currency from accounts a where ${accessSql.baseAccount(sql`a`, sql`${v.accountId}::int`, sql`${v.userId}`)}
     ), ok as (
-      select 1 from cat
+      select acc.id as account_id, acc.currency from cat, acc
       where ${accessSql.tags(tagArray, sql`${v.userId}`)} and ${accessSql.writableGroupOrNone(sql`${v.groupId}::int`, sql`${v.userId}`)}
     ), ins as (
-      insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id)
-      select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int from ok
+      insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount)
+      select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int,
+             ok.account_id, ok.currency, ${v.amountCents} from ok
       returning *
     ), tt as (
       insert into transaction_tags (transaction_id, tag_id) select ins.id, t from ins, unnest(${tagArray}) t
     )
-    select ins.id, ins.kind, ins.amount_cents, ins.category_id, ins.note, to_char(ins.date, 'YYYY-MM-DD') as date,
+    select ins.id, ins.kind, ins.amount_cents, ins.category_id, ins.account_id, ins.currency, ins.note, to_char(ins.date, 'YYYY-MM-DD') as date,
            ins.group_id, ins.user_id, ins.recurring_id, ins.created_at, ins.updated_at,
            cat.name as category_name, cat.color as category_color, cat.kind as category_kind,
            u.nickname as owner_nickname, u.avatar_url as owner_avatar_url,
@@ -418,6 +451,11 @@ export async function insertChecked(db: Executor, v: CheckedInsert): Promise<Tra
       groupId: r.group_id,
       userId: r.user_id,
       recurringId: r.recurring_id,
+      accountId: r.account_id,
+      currency: r.currency,
+      toAccountId: null,
+      toAmount: null,
+      toCurrency: null,
       createdAt: new Date(r.created_at),
       updatedAt: new Date(r.updated_at),
       categoryName: r.category_name,

@@ -1,15 +1,19 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../lib/pagination.ts';
-import { AmountInput, CalendarDate, Color, Id, Kind, Nullable, Text, Timestamp } from '../../lib/schemas.ts';
+import { AmountInput, CalendarDate, Color, CurrencyCode, Id, Kind, Nullable, Text, Timestamp, TransactionKindSchema } from '../../lib/schemas.ts';
 
 /** A transaction as every feature answers it. */
 export const TransactionSchema = Type.Object(
   {
     id: Id,
-    kind: Kind,
-    amount: Type.Number({ description: 'major units, e.g. 12.5' }),
-    category_id: Id,
-    category: Type.Object({ id: Id, name: Type.String(), color: Color, kind: Kind }),
+    kind: TransactionKindSchema,
+    amount: Type.Number({ description: 'major units of `currency`, e.g. 12.5; an adjustment\'s sign is its direction' }),
+    currency: CurrencyCode,
+    account_id: Nullable(Id),
+    to_account_id: Nullable(Id),
+    to_amount: Nullable(Type.Number({ description: 'transfer only: what the receiving account gets, in major units of its currency' })),
+    category_id: Nullable(Id),
+    category: Nullable(Type.Object({ id: Id, name: Type.String(), color: Color, kind: Kind })),
     note: Type.String(),
     date: CalendarDate,
     group_id: Nullable(Id),
@@ -30,6 +34,7 @@ export const TransactionCreateBody = Type.Object({
   kind: Kind,
   amount: AmountInput,
   category_id: Id,
+  account_id: Type.Optional(Id),
   date: CalendarDate,
   note: Type.Optional(Text(0, 200)),
   tag_ids: Type.Optional(TagIds),

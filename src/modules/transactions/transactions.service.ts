@@ -8,8 +8,11 @@ import { parseAmount, parseAmountBound, toMajor } from '../../lib/money.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
 import * as transactionsRepo from './transactions.repo.ts';
+import { transactions } from '../../db/schema/index.ts';
+import { isCategoryKind } from '../../lib/domain.ts';
+import { baseCurrencyOf, bookIn, defaultAccount, requireAccount, type AccountRef } from '../accounts/accounts.booking.ts';
 import { createInsertBatcher } from './transactions.batcher.ts';
-import type { ListFilter, ListScope } from './transactions.repo.ts';
+import type { CheckedInsert, ListFilter, ListScope } from './transactions.repo.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
 
 export const MAX_TAGS_PER_TRANSACTION = 10;
@@ -77,6 +80,20 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     return v;
   }
 
+  /** A row in a foreign-currency account: converted at the rate of its date, written with its tags in one transaction. */
+  async function createConverted(ex: Executor, row: CheckedInsert, account: AccountRef, inTransaction: boolean): Promise<TransactionView> {
+    const write = async (w: Executor) => {
+      const booking = await bookIn(w, row.userId, account, row.amountCents, row.date);
+      const [ins] = await w
+        .insert(transactions)
+        .values({ userId: row.userId, kind: row.kind, amountCents: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, ...booking })
+        .returning({ id: transactions.id });
+      await repo.replaceTags(w, ins!.id, row.tagIds);
+      return view(w, ins!.id);
+    };
+    return inTransaction ? write(ex) : db.transaction(write);
+  }
+
   return {
     /** `tx`: an open transaction to write in (an idempotent request's); alone, rows recorded at the same moment share a statement */
     async create(userId: number, body: TransactionCreateBody, tx?: Executor): Promise<TransactionView> {
@@ -87,7 +104,8 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       if (tagIds.length > MAX_TAGS_PER_TRANSACTION) throw Errors.field('tag_ids', `must hold at most ${MAX_TAGS_PER_TRANSACTION} tags`);
       const groupId = body.group_id ?? null;
       // the checks and the write are one statement; only a refusal pays for finding out which check failed
-      const row = { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds };
+      const accountId = body.account_id ?? null;
+      const row = { userId, kind: body.kind, amountCents, categoryId: body.category_id, note, date, groupId, tagIds, accountId };
       const ex = tx ?? db;
       // in a caller's transaction under a savepoint, so that a refused row leaves it usable for the checks below
       const created = await (tx ? tx.transaction((sp) => repo.insertChecked(sp, row)) : batcher.insert(row))
@@ -100,6 +118,9 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       await requireCategory(ex, userId, body.category_id, { kind: body.kind });
       await requireTags(ex, userId, tagIds);
       if (groupId !== null) await requireWritableGroup(ex, groupId, userId);
+      const account = accountId === null ? await defaultAccount(ex, userId) : await requireAccount(ex, userId, accountId);
+      // every check passed: the account is in another currency than the base, and the row is booked with a conversion
+      if (account.currency !== (await baseCurrencyOf(ex, userId)).code) return createConverted(ex, row, account, tx !== undefined);
       throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
     },
 
@@ -123,6 +144,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
         if (body.kind !== undefined || body.category_id !== undefined) {
           const kind = body.kind ?? cur.kind;
           const categoryId = body.category_id ?? cur.categoryId;
+          if (!isCategoryKind(kind) || categoryId === null) throw Errors.field('kind', 'a transfer or an adjustment has no category to change');
           await requireCategory(tx, userId, categoryId, { kind });
           patch.kind = kind;
           patch.categoryId = categoryId;

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { query, type Executor } from '../../../src/db/client.ts';
 import { categories, tags, transactions, transactionTags } from '../../../src/db/schema/index.ts';
+import { defaultAccount } from '../../../src/modules/accounts/accounts.booking.ts';
 import { unique } from './seq.ts';
 
 /** The user's first category of a kind, by sort order. */
@@ -24,12 +25,20 @@ export async function createTag(db: Executor, userId: number, overrides: Partial
 
 /** A transaction of 10.00 on 2026-11-01 in the user's first category of its kind, unless told. */
 export async function createTransaction(db: Executor, userId: number, overrides: Partial<typeof transactions.$inferInsert> = {}) {
-  const categoryId = overrides.categoryId ?? (await firstCategory(db, userId, overrides.kind ?? 'expense')).id;
+  const kind = overrides.kind ?? 'expense';
+  const categoryId = overrides.categoryId ?? (kind === 'expense' || kind === 'income' ? (await firstCategory(db, userId, kind)).id : null);
+  const amountCents = overrides.amountCents ?? 1000;
   const [row] = await db
     .insert(transactions)
-    .values({ userId, kind: 'expense', amountCents: 1000, date: '2026-11-01', note: '', ...overrides, categoryId })
+    .values({ userId, kind, amountCents, date: '2026-11-01', note: '', ...(await inDefaultAccount(db, userId, amountCents)), ...overrides, categoryId })
     .returning();
   return row!;
+}
+
+/** The booking columns of `amountCents` in the user's default account (in their base currency). */
+export async function inDefaultAccount(db: Executor, userId: number, amountCents: number) {
+  const account = await defaultAccount(db, userId);
+  return { accountId: account.id, currency: account.currency, baseAmount: amountCents };
 }
 
 /** Puts tags on a transaction. */
@@ -41,9 +50,9 @@ export async function tagTransaction(db: Executor, transactionId: number, tagIds
 export async function bulkTransactions(db: Executor, userId: number, categoryId: number, n: number, from = '2026-01-01', days = 3): Promise<void> {
   await query(
     db,
-    sql`insert into transactions (user_id, kind, amount_cents, category_id, note, date)
-        select ${userId}::int, 'expense', g * 100, ${categoryId}::int, 'bulk ' || g, ${from}::date + (g % ${days}::int)
-        from generate_series(1, ${n}::int) g`,
+    sql`insert into transactions (user_id, kind, amount_cents, category_id, note, date, account_id, currency, base_amount)
+        select ${userId}::int, 'expense', g * 100, ${categoryId}::int, 'bulk ' || g, ${from}::date + (g % ${days}::int), a.id, a.currency, g * 100
+        from generate_series(1, ${n}::int) g, accounts a where a.user_id = ${userId}::int and a.is_default`,
   );
 }
 

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../../src/db/client.ts';
 import { refreshTokens, users } from '../../../src/db/schema/index.ts';
-import { createDefaultCategories } from '../../../src/modules/categories/categories.defaults.ts';
+import { setUpNewUser } from '../../../src/modules/auth/new-user.ts';
 import { unique } from './seq.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
-/** A user with the default categories. */
+/** A user with the default categories and a default cash account. */
 export async function createUser(db: Executor, overrides: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {
   const n = unique();
   const [user] = await db
     .insert(users)
     .values({ provider: 'wechat', providerSubject: `openid-${n}`, nickname: `user${n}`, ...overrides })
     .returning();
-  await createDefaultCategories(db, user!.id);
+  await setUpNewUser(db, user!);
   return user!;
 }
 
