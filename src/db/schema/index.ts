@@ -5,3 +5,4 @@ export * from './books.ts';
 export * from './messages.ts';
 export * from './credentials.ts';
 export * from './accounts.ts';
+export * from './imports.ts';

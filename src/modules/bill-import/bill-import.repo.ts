@@ -56,7 +56,7 @@ export async function insertRows(db: Executor, sessionId: number, rows: PreviewR
           ${col((r) => r.toAccountId ?? null)}::int[], ${col((r) => r.categoryId ?? null)}::int[], ${col((r) => r.categoryName ?? null)}::text[],
           ${col((r) => JSON.stringify(r.tags ?? []))}::jsonb[], ${col((r) => r.groupId ?? null)}::int[],
           ${col((r) => r.originalCreatedAt ?? null)}::timestamptz[], ${col((r) => r.decision)}::text[], ${col((r) => r.reason ?? null)}::text[],
-          ${col((r) => r.refund ?? false)}::boolean[], ${col((r) => r.existingId ?? null)}::int[], ${col((r) => r.type ?? '')}::text[])`,
+          ${col((r) => r.refund ?? false)}::boolean[], ${col((r) => r.existingId ?? null)}::int[], ${col((r) => r.type ?? '')}::text[]) as k`,
   );
 }
 
@@ -470,7 +470,7 @@ export async function writeTransactions(tx: Executor, userId: number, sessionId:
                from import_session_rows r join acc a on a.id = r.account_id
                where r.session_id = ${sessionId} and r.decision in ('import', 'transfer'))
         insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount, rate,
-                                  to_account_id, to_amount, source, external_id, refund_of, created_at, updated_at)
+                                  to_account_id, to_amount, to_currency, source, external_id, refund_of, created_at, updated_at)
         select s.transaction_id, ${userId}::int, s.kind,
                case when s.ref is not null then -s.amount_cents else s.amount_cents end,
                case when s.kind = 'transfer' then null else s.category_id end,
@@ -480,6 +480,7 @@ export async function writeTransactions(tx: Executor, userId: number, sessionId:
                s.rate,
                case when s.kind = 'transfer' then s.to_account_id end,
                case when s.kind = 'transfer' then s.amount_cents end,
+               case when s.kind = 'transfer' then s.currency end,
                ${source}, s.external_id, s.ref, coalesce(s.original_created_at, now()), now()
         from src s
         order by s.row

@@ -3,7 +3,7 @@ import { CalendarDate, Id, Kind, Nullable, Text, Timestamp } from '../../lib/sch
 import { DATE_FORMATS } from './bill.text.ts';
 import { RULE_FIELDS, RULE_MATCHES } from './bill.rules.ts';
 
-const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const lit = <T extends string>(values: readonly T[]) => Type.Unsafe<T>(Type.Union(values.map((v) => Type.Literal(v))));
 
 export const BillFormat = lit(['wechat', 'alipay', 'ledger', 'mapped'] as const);
 export const RowKind = lit(['expense', 'income', 'transfer'] as const);

@@ -252,7 +252,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
             for (const s of seeds) {
               let decision = s.decision;
               let reason: string | null = s.reason;
-              let accountId: number | null = null;
+              let accountId: number | null;
               let toAccountId: number | null = null;
               let categoryId: number | null = null;
               let existingId: number | null = null;
