@@ -51,7 +51,7 @@ export async function run() {
     let peakRss = idleRss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssMb())), 20);
     const form = new FormData();
-    form.append('file', new Blob([bill], { type: 'text/csv' }), 'alipay.csv');
+    form.append('file', new Blob([new Uint8Array(bill)], { type: 'text/csv' }), 'alipay.csv');
     const t0 = performance.now();
     const res = await fetch(`${base}/api/import/bills`, { method: 'POST', body: form, headers });
     const preview = (await res.json()) as { id: number; total: number; summary: { import: number } };

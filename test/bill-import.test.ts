@@ -198,6 +198,22 @@ describe('bill import', () => {
     assert.equal(again.summary.duplicate, 3);
   });
 
+  it('a refund whose purchase is left out must become an income before commit', async () => {
+    const carol = await createUser(t.db);
+    const asCarol = t.as(carol);
+    const p = await preview(asCarol, 'alipay.csv');
+    assert.equal(row(p, 6).refund_of_row, 7);
+    assert.equal((await asCarol.patch(`/api/import/bills/${p.id}/rows`, { rows: [{ row: 7, decision: 'skip' }] })).statusCode, 200);
+    const refused = await asCarol.post(`/api/import/bills/${p.id}/commit`);
+    assertError(refused, 422, 42203);
+    assert.deepEqual(refused.json<{ errors: { row: number }[] }>().errors.map((e) => e.row), [6]);
+    assert.equal((await asCarol.patch(`/api/import/bills/${p.id}/rows`, { rows: [{ row: 6, kind: 'income' }] })).statusCode, 200);
+    const c = await asCarol.post(`/api/import/bills/${p.id}/commit`);
+    assert.equal(c.statusCode, 200, c.body);
+    const [refund] = await t.db.select().from(transactions).where(and(eq(transactions.userId, carol.id), eq(transactions.externalId, '2024031422001400000000000006_1710471600000')));
+    assert.deepEqual([refund!.kind, refund!.amountCents, refund!.refundOf], ['income', 4500, null]);
+  });
+
   it('a malformed row is reported with its number and reason; nothing kept', async () => {
     const text = fixture('wechat.csv').toString('utf8').replace('¥12.50', '¥12.5x');
     const res = await asAlice.post('/api/import/bills', multipart(Buffer.from(text)));

@@ -77,7 +77,8 @@ export async function rowsByNumber(db: Executor, sessionId: number, rows: number
   if (!rows.length) return [];
   return query<PreviewRow>(
     db,
-    sql`select session_id as "sessionId", row, kind, decision, reason, external_id as "externalId", existing_id as "existingId", method, refund
+    sql`select session_id as "sessionId", row, kind, decision, reason, external_id as "externalId", existing_id as "existingId", method, refund,
+               counterparty, note
         from import_session_rows where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])`,
   );
 }
@@ -434,6 +435,9 @@ export async function invalidRows(tx: Executor, userId: number, sessionId: numbe
     sql`with acc as (select id, currency from accounts where user_id = ${userId} and not archived),
              base as (select base_currency from users where id = ${userId})
         select r.row, case
+            when r.refund and r.kind = 'expense' and r.refund_of_id is null
+                 and not exists (select 1 from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row and (p.decision = 'import' or p.existing_id is not null))
+              then 'the purchase this refund reduces is not imported: import it, or make this row an income'
             when r.account_id is null or not exists (select 1 from acc where acc.id = r.account_id) then 'account_id must be one of your accounts'
             when r.decision = 'transfer' and (r.to_account_id is null or not exists (select 1 from acc where acc.id = r.to_account_id)) then 'to_account_id must be one of your accounts'
             when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
@@ -464,7 +468,7 @@ export async function writeTransactions(tx: Executor, userId: number, sessionId:
              live as (select gm.group_id from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId} and g.dissolved_at is null),
              src as (
                select r.*, a.currency,
-                 case when r.refund then coalesce(r.refund_of_id, (select coalesce(p.transaction_id, p.existing_id) from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row)) end as ref,
+                 case when r.refund and r.kind = 'expense' then coalesce(r.refund_of_id, (select coalesce(p.transaction_id, p.existing_id) from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row)) end as ref,
                  case when a.currency = (select base_currency from base) then null
                       else (select x.rate from exchange_rates x where x.user_id = ${userId} and x.currency = a.currency and x.date <= r.date order by x.date desc limit 1) end as rate
                from import_session_rows r join acc a on a.id = r.account_id
