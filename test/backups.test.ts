@@ -28,6 +28,11 @@ import {
   passkeys,
   webauthnChallenges,
   apiTokens,
+  importAccountMaps,
+  importPresets,
+  importRules,
+  importSessionRows,
+  importSessions,
 } from '../src/db/schema/index.ts';
 import { BackupError, buildSchemaVersion, describeTables, inspectBackup, restoreBackup, writeBackup } from '../src/modules/backups/backups.archive.ts';
 import { signDownloadToken } from '../src/modules/backups/backups.service.ts';
@@ -123,6 +128,12 @@ async function fillEveryTable(db: Executor) {
   const [refund] = await db.insert(transactions).values({ userId: u.id, kind: 'income', categoryId: cat.id, amountCents: 300, date: '2026-02-03', ...cash, baseAmount: 300, source: 'alipay', externalId: '2026020322001' }).returning();
   const [purchase] = await db.insert(transactions).values({ userId: u.id, kind: 'expense', categoryId: cat.id, amountCents: 900, date: '2026-02-02', accountId: usd!.id, currency: 'USD', baseAmount: 6411, rate: '7.123456789012', source: 'alipay', externalId: '2026020222001' }).returning();
   await db.update(transactions).set({ refundOf: purchase!.id }).where(eq(transactions.id, refund!.id));
+  // bill import: a rule, a column mapping, a remembered payment method and a preview with a row
+  await db.insert(importRules).values({ userId: u.id, position: 1, field: 'counterparty', match: 'contains', value: '美团', kind: 'expense', categoryId: cat.id });
+  const [preset] = await db.insert(importPresets).values({ userId: u.id, name: '示例银行', header: ['日期', '金额'], mapping: { date: '日期', date_format: 'YYYY-MM-DD', amount: '金额', sign: 'negative_is_expense' }, accountId: usd!.id }).returning();
+  await db.insert(importAccountMaps).values({ userId: u.id, method: '招商银行储蓄卡(1234)', accountId: usd!.id });
+  const [session] = await db.insert(importSessions).values({ userId: u.id, format: 'mapped', source: 'bank:0123456789ab', container: 'csv', encoding: 'gb18030', presetId: preset!.id, status: 'ready', rowCount: 1, expiresAt: new Date('2026-02-04T00:00:00Z') }).returning();
+  await db.insert(importSessionRows).values({ sessionId: session!.id, row: 1, date: '2026-02-03', kind: 'expense', amountCents: 1234, counterparty: '青禾小馆', note: '青禾小馆 晚餐', externalId: 'BK1\t', method: '', accountId: usd!.id, categoryId: cat.id, tags: ['晚餐'], decision: 'import', refund: false, type: '' });
   await db.insert(backups).values({ name: 'backup-old', size: 1234, status: 'failed', error: 'disk full', createdBy: admin.id });
   // sign-in: a password account, its session, a passkey, a pending challenge and an API token (text arrays included)
   const w = await createUser(db, { username: 'Pass.Word-user', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', failedSignIns: 2, lastSignInAt: new Date('2026-02-02T02:02:02.002Z') });

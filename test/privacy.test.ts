@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import {
@@ -19,6 +20,7 @@ import {
   type UserRow,
 } from './helpers/index.ts';
 import { passkeys, refreshTokens, sessions, settlements } from '../src/db/schema/index.ts';
+import { defaultAccount } from '../src/modules/accounts/accounts.booking.ts';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
@@ -82,6 +84,10 @@ describe('privacy across users', () => {
   let adaExpenseIds: number[];
   let accA: { id: number };
   let accA2: { id: number };
+  let importA: { id: number };
+  let importRuleA: { id: number };
+  let presetA: { id: number };
+  let accountA: number;
 
   // Ben's rows
   let catB: number;
@@ -112,6 +118,11 @@ describe('privacy across users', () => {
   }
 
   const benTx = async () => ok<{ id: number }>(await B.post('/api/transactions', { kind: 'expense', amount: 2, category_id: catB, date: '2025-06-11', note: uniq('ben tx') }));
+  const bill = () => multipart(readFileSync(new URL('./fixtures/bills/alipay-web.csv', import.meta.url)), { filename: 'bill.csv' });
+  const benPreview = async () => ok<{ id: number }>(await B.post('/api/import/bills', bill()), 200).id;
+  const benImportRule = async () => ok<{ id: number }>(await B.post('/api/import-rules', { field: 'note', value: uniq('r'), category_id: catB })).id;
+  const PRESET = { header: ['d', 'a', 'x'], mapping: { date: 'd', date_format: 'YYYY-MM-DD', amount: 'a', sign: 'negative_is_expense' } };
+  const benPreset = async () => ok<{ id: number }>(await B.post('/api/import/presets', { name: uniq('p'), ...PRESET })).id;
   const benCategory = async () => ok<{ id: number }>(await B.post('/api/categories', { name: uniq('ben cat'), color: '#445566', kind: 'expense' }));
   const benAccount = async () => ok<{ id: number }>(await B.post('/api/accounts', { name: uniq('ben acct'), type: 'cash' }));
   const benGroupNotice = async () =>
@@ -164,6 +175,10 @@ describe('privacy across users', () => {
     ok(await A.post('/api/transactions', { kind: 'transfer', amount: '12.34', account_id: accA.id, to_account_id: accA2.id, date: '2025-06-10', note: `${MARK} transfer` }));
     ok(await A.put('/api/rates', { rates: [{ currency: 'USD', date: '2025-06-01', rate: '7.4242' }] }), 200);
     adaExpenseIds = (ok<{ list: { id: number }[] }>(await A.get('/api/categories?kind=expense'), 200)).list.map((c) => c.id);
+    importA = ok(await A.post('/api/import/bills', bill()), 200);
+    importRuleA = ok(await A.post('/api/import-rules', { field: 'counterparty', value: `${MARK} shop`, category_id: catA.id }));
+    presetA = ok(await A.post('/api/import/presets', { name: `${MARK} bank`, header: ['d', 'a'], mapping: { date: 'd', date_format: 'YYYY-MM-DD', amount: 'a', sign: 'negative_is_expense' } }));
+    accountA = (await defaultAccount(t.db, ada.id)).id;
     adaPasskey = await passkeyOf(ada.id);
     adaSession = await sessionOf(ada.id);
     adaToken = await tokenOf(A);
@@ -447,6 +462,22 @@ describe('privacy across users', () => {
         own: async () => (await benAccount()).id,
         ownStatus: 200,
       },
+      { method: 'GET', path: '/api/import/bills/{id}', foreign: () => importA.id, expect: [404, 40401], own: benPreview, ownStatus: 200 },
+      { method: 'DELETE', path: '/api/import/bills/{id}', foreign: () => importA.id, expect: [404, 40401], own: benPreview, ownStatus: 204 },
+      {
+        method: 'PATCH',
+        path: '/api/import/bills/{id}/rows',
+        foreign: () => importA.id,
+        body: () => ({ rows: [{ row: 1, decision: 'skip' }] }),
+        expect: [404, 40401],
+        own: benPreview,
+        ownStatus: 200,
+      },
+      { method: 'POST', path: '/api/import/bills/{id}/commit', foreign: () => importA.id, expect: [404, 40401], own: benPreview, ownStatus: 200 },
+      { method: 'PUT', path: '/api/import-rules/{id}', foreign: () => importRuleA.id, body: () => ({ value: uniq('v') }), expect: [404, 40401], own: benImportRule, ownStatus: 200 },
+      { method: 'DELETE', path: '/api/import-rules/{id}', foreign: () => importRuleA.id, expect: [404, 40401], own: benImportRule, ownStatus: 204 },
+      { method: 'PUT', path: '/api/import/presets/{id}', foreign: () => presetA.id, body: () => ({ name: uniq('n') }), expect: [404, 40401], own: benPreset, ownStatus: 200 },
+      { method: 'DELETE', path: '/api/import/presets/{id}', foreign: () => presetA.id, expect: [404, 40401], own: benPreset, ownStatus: 204 },
       {
         method: 'GET',
         path: '/api/backup/{id}/download',
@@ -550,6 +581,21 @@ describe('privacy across users', () => {
     const tx = { kind: 'expense', amount: 1, date: '2025-06-11' };
     const rule = { kind: 'expense', amount: 1, frequency: 'monthly', start_date: '2099-01-01' };
     const cases: Record<string, () => Promise<void>> = {
+      'POST /api/import/bills q.preset_id': async () => assertField(await B.post(`/api/import/bills?preset_id=${presetA.id}`, bill()), 'preset_id', 'bill preset'),
+      'PATCH /api/import/bills/{id}/rows b.bulk.set.account_id': async () =>
+        assertField(await B.patch(`/api/import/bills/${await benPreview()}/rows`, { bulk: { rows: [1], set: { account_id: accountA } } }), 'bulk.set.account_id', 'bulk account'),
+      'PATCH /api/import/bills/{id}/rows b.bulk.set.category_id': async () =>
+        assertField(await B.patch(`/api/import/bills/${await benPreview()}/rows`, { bulk: { rows: [1], set: { category_id: catA.id } } }), 'bulk.set.category_id', 'bulk category'),
+      'POST /api/import-rules b.category_id': async () => assertField(await B.post('/api/import-rules', { field: 'note', value: 'x', category_id: catA.id }), 'category_id', 'import rule'),
+      'PUT /api/import-rules/{id} b.category_id': async () => assertField(await B.put(`/api/import-rules/${await benImportRule()}`, { category_id: catA.id }), 'category_id', 'import rule update'),
+      'PUT /api/import-rules/order b.ids': async () => assertField(await B.put('/api/import-rules/order', { ids: [importRuleA.id] }), 'ids', 'import rule order'),
+      'POST /api/import/presets b.account_id': async () => assertField(await B.post('/api/import/presets', { name: uniq('p'), ...PRESET, account_id: accountA }), 'account_id', 'preset'),
+      'PUT /api/import/presets/{id} b.account_id': async () => assertField(await B.put(`/api/import/presets/${await benPreset()}`, { account_id: accountA }), 'account_id', 'preset update'),
+      // a column name, not an id: one that is not in the header is refused
+      'POST /api/import/presets b.mapping.external_id': async () =>
+        assertField(await B.post('/api/import/presets', { name: uniq('p'), header: PRESET.header, mapping: { ...PRESET.mapping, external_id: 'nope' } }), 'mapping.external_id', 'preset column'),
+      'PUT /api/import/presets/{id} b.mapping.external_id': async () =>
+        assertField(await B.put(`/api/import/presets/${await benPreset()}`, { mapping: { ...PRESET.mapping, external_id: 'nope' } }), 'mapping.external_id', 'preset column update'),
       'POST /api/transactions b.category_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catA.id }), 'category_id', 'create'),
       'POST /api/transactions b.tag_ids': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, tag_ids: [tagB, tagA.id] }), 'tag_ids', 'create'),
       'POST /api/transactions b.group_id': async () => assertError(await B.post('/api/transactions', { ...tx, category_id: catB, group_id: groupA.id }), 403, 40302, 'create in group'),

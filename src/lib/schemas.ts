@@ -8,6 +8,18 @@ export const ErrorBody = Type.Object(
     details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
     errors: Type.Optional(Type.Array(Type.Object({ row: Type.Integer(), message: Type.String() }))),
     reason: Type.Optional(Type.String({ description: 'why a password was refused (42201): too_short, too_long, common, same_as_username, username_required' })),
+    recognised: Type.Optional(
+      Type.Object(
+        {
+          container: Type.String({ description: 'csv, xlsx or json' }),
+          encoding: Type.Union([Type.String(), Type.Null()]),
+          header: Type.Array(Type.String(), { description: 'the line that looks most like a table header' }),
+          header_line: Type.Union([Type.Integer(), Type.Null()]),
+          lines_read: Type.Integer(),
+        },
+        { description: 'what an import of a bill of no known format recognised (42203)' },
+      ),
+    ),
     retry_after: Type.Optional(Type.Integer({ description: 'seconds until a locked sign-in may be tried again (42901), as in Retry-After' })),
   },
   { title: 'Error' },

@@ -4,6 +4,8 @@ import adminRoutes from './admin/admin.routes.ts';
 import apiTokensRoutes from './api-tokens/api-tokens.routes.ts';
 import authRoutes from './auth/auth.routes.ts';
 import backupsRoutes from './backups/backups.routes.ts';
+import billImportRoutes from './bill-import/bill-import.routes.ts';
+import { importPurgeTask } from './bill-import/bill-import.task.ts';
 import budgetsRoutes from './budgets/budgets.routes.ts';
 import categoriesRoutes from './categories/categories.routes.ts';
 import { demoPurgeTask } from './demo/demo.task.ts';
@@ -49,8 +51,9 @@ export const modules: ((app: FastifyInstance) => Promise<void>)[] = [
   logsRoutes,
   trackRoutes,
   exportImportRoutes,
+  billImportRoutes,
   recurringRoutes,
 ];
 
 /** Jobs of the minute scheduler, run at start-up and then every minute. */
-export const tasks: SchedulerTask[] = [recurringTask, demoPurgeTask, ratesFetchTask];
+export const tasks: SchedulerTask[] = [recurringTask, demoPurgeTask, ratesFetchTask, importPurgeTask];

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface DocumentedRoute {
   method: Method;

@@ -6,3 +6,4 @@ export * from './messages.ts';
 export * from './credentials.ts';
 export * from './splits.ts';
 export * from './accounts.ts';
+export * from './imports.ts';

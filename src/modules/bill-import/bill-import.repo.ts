@@ -1,0 +1,538 @@
+import { and, asc, eq, lt, Param, sql } from 'drizzle-orm';
+import { query, type Executor } from '../../db/client.ts';
+import { accounts, categories, importAccountMaps, importPresets, importRules, importSessionRows, importSessions } from '../../db/schema/index.ts';
+
+// ---- sessions ----
+
+export type SessionRow = typeof importSessions.$inferSelect;
+export type PreviewRow = typeof importSessionRows.$inferSelect;
+export type PreviewRowInsert = typeof importSessionRows.$inferInsert;
+
+export async function insertSession(db: Executor, v: typeof importSessions.$inferInsert): Promise<SessionRow> {
+  const [row] = await db.insert(importSessions).values(v).returning();
+  return row!;
+}
+
+export async function findOwnSession(db: Executor, userId: number, id: number, now: Date): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(importSessions)
+    .where(and(eq(importSessions.id, id), eq(importSessions.userId, userId), sql`${importSessions.expiresAt} > ${now.toISOString()}::timestamptz`));
+  return row;
+}
+
+export async function lockOwnSession(tx: Executor, userId: number, id: number): Promise<SessionRow | undefined> {
+  const rows = await query<{ id: number }>(tx, sql`select id from import_sessions where id = ${id} and user_id = ${userId} for update`);
+  if (!rows.length) return undefined;
+  const [row] = await tx.select().from(importSessions).where(eq(importSessions.id, id));
+  return row;
+}
+
+export async function updateSession(db: Executor, id: number, v: Partial<typeof importSessions.$inferInsert>): Promise<void> {
+  await db.update(importSessions).set(v).where(eq(importSessions.id, id));
+}
+
+export async function deleteSession(db: Executor, id: number): Promise<void> {
+  await db.delete(importSessions).where(eq(importSessions.id, id));
+}
+
+export async function purgeExpired(db: Executor, now: Date): Promise<number> {
+  const rows = await db.delete(importSessions).where(lt(importSessions.expiresAt, now)).returning({ id: importSessions.id });
+  return rows.length;
+}
+
+/** One multi-row insert per batch, each column sent as one array. */
+export async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInsert[]): Promise<void> {
+  if (!rows.length) return;
+  const col = <T>(f: (r: PreviewRowInsert) => T) => new Param(rows.map(f));
+  await query(
+    db,
+    sql`insert into import_session_rows (session_id, row, date, kind, amount_cents, counterparty, note, external_id, method, to_method,
+          account_id, to_account_id, category_id, category_name, tags, group_id, original_created_at, decision, reason, refund, existing_id, type)
+        select ${sessionId}::int, k.* from unnest(
+          ${col((r) => r.row)}::int[], ${col((r) => r.date)}::date[], ${col((r) => r.kind)}::text[], ${col((r) => r.amountCents)}::bigint[],
+          ${col((r) => r.counterparty ?? '')}::text[], ${col((r) => r.note ?? '')}::text[], ${col((r) => r.externalId ?? null)}::text[],
+          ${col((r) => r.method ?? '')}::text[], ${col((r) => r.toMethod ?? null)}::text[], ${col((r) => r.accountId ?? null)}::int[],
+          ${col((r) => r.toAccountId ?? null)}::int[], ${col((r) => r.categoryId ?? null)}::int[], ${col((r) => r.categoryName ?? null)}::text[],
+          ${col((r) => JSON.stringify(r.tags ?? []))}::jsonb[], ${col((r) => r.groupId ?? null)}::int[],
+          ${col((r) => r.originalCreatedAt ?? null)}::timestamptz[], ${col((r) => r.decision)}::text[], ${col((r) => r.reason ?? null)}::text[],
+          ${col((r) => r.refund ?? false)}::boolean[], ${col((r) => r.existingId ?? null)}::int[], ${col((r) => r.type ?? '')}::text[]) as k`,
+  );
+}
+
+export async function listRows(db: Executor, sessionId: number, opts: { offset: number; limit: number; decision?: string }): Promise<{ rows: PreviewRow[]; total: number }> {
+  const where = and(eq(importSessionRows.sessionId, sessionId), opts.decision ? eq(importSessionRows.decision, opts.decision as PreviewRow['decision']) : undefined);
+  const [rows, [count]] = await Promise.all([
+    db.select().from(importSessionRows).where(where).orderBy(asc(importSessionRows.row)).offset(opts.offset).limit(opts.limit),
+    db.select({ n: sql<number>`count(*)::int` }).from(importSessionRows).where(where),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+export async function allRows(db: Executor, sessionId: number): Promise<PreviewRow[]> {
+  return db.select().from(importSessionRows).where(eq(importSessionRows.sessionId, sessionId)).orderBy(asc(importSessionRows.row));
+}
+
+export async function rowsByNumber(db: Executor, sessionId: number, rows: number[]): Promise<PreviewRow[]> {
+  if (!rows.length) return [];
+  return query<PreviewRow>(
+    db,
+    sql`select session_id as "sessionId", row, kind, decision, reason, external_id as "externalId", existing_id as "existingId", method, refund,
+               counterparty, note
+        from import_session_rows where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])`,
+  );
+}
+
+export interface Summary {
+  total: number;
+  import: number;
+  duplicate: number;
+  skip: number;
+  transfer: number;
+  expense_cents: number;
+  income_cents: number;
+  methods: { method: string; account_id: number | null; rows: number }[];
+}
+
+export async function summary(db: Executor, sessionId: number): Promise<Summary> {
+  const [counts] = await query<Record<string, string | number>>(
+    db,
+    sql`select count(*) as total,
+          count(*) filter (where decision = 'import') as import,
+          count(*) filter (where decision = 'duplicate') as duplicate,
+          count(*) filter (where decision = 'skip') as skip,
+          count(*) filter (where decision = 'transfer') as transfer,
+          coalesce(sum(amount_cents) filter (where decision = 'import' and kind = 'expense'), 0) as expense_cents,
+          coalesce(sum(amount_cents) filter (where decision = 'import' and kind = 'income'), 0) as income_cents
+        from import_session_rows where session_id = ${sessionId}`,
+  );
+  const methods = await query<{ method: string; account_id: number | null; rows: number }>(
+    db,
+    sql`select m.method, min(m.account_id) as account_id, count(*)::int as rows from (
+          select method, account_id from import_session_rows where session_id = ${sessionId} and method <> ''
+          union all
+          select to_method, to_account_id from import_session_rows where session_id = ${sessionId} and to_method is not null and to_method <> ''
+        ) m group by m.method order by count(*) desc, m.method limit 100`,
+  );
+  const n = (k: string) => Number(counts?.[k] ?? 0);
+  return {
+    total: n('total'),
+    import: n('import'),
+    duplicate: n('duplicate'),
+    skip: n('skip'),
+    transfer: n('transfer'),
+    expense_cents: n('expense_cents'),
+    income_cents: n('income_cents'),
+    methods: methods.map((m) => ({ method: m.method, account_id: m.account_id === null ? null : Number(m.account_id), rows: Number(m.rows) })),
+  };
+}
+
+// ---- references of the owner ----
+
+export interface AccountRef {
+  id: number;
+  name: string;
+  currency: string;
+  archived: boolean;
+  isDefault: boolean;
+}
+
+export async function userAccounts(db: Executor, userId: number): Promise<AccountRef[]> {
+  return db
+    .select({ id: accounts.id, name: accounts.name, currency: accounts.currency, archived: accounts.archived, isDefault: accounts.isDefault })
+    .from(accounts)
+    .where(eq(accounts.userId, userId));
+}
+
+export async function accountMaps(db: Executor, userId: number): Promise<Map<string, number>> {
+  const rows = await db.select({ method: importAccountMaps.method, accountId: importAccountMaps.accountId }).from(importAccountMaps).where(eq(importAccountMaps.userId, userId));
+  return new Map(rows.map((r) => [r.method, r.accountId]));
+}
+
+export async function saveAccountMaps(db: Executor, userId: number, pairs: { method: string; accountId: number }[]): Promise<void> {
+  if (!pairs.length) return;
+  await query(
+    db,
+    sql`insert into import_account_maps (user_id, method, account_id, updated_at)
+        select ${userId}::int, m, a, now() from unnest(${new Param(pairs.map((p) => p.method))}::text[], ${new Param(pairs.map((p) => p.accountId))}::int[]) as k(m, a)
+        on conflict (user_id, method) do update set account_id = excluded.account_id, updated_at = now()`,
+  );
+}
+
+export interface CategoryRef {
+  id: number;
+  kind: string;
+  name: string;
+  sort: number;
+}
+
+export async function userCategories(db: Executor, userId: number): Promise<CategoryRef[]> {
+  return db.select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort }).from(categories).where(eq(categories.userId, userId)).orderBy(asc(categories.sort), asc(categories.id));
+}
+
+/** Transactions of the user already imported from `source` with these ids: external id -> transaction id. */
+export async function existingExternal(db: Executor, userId: number, source: string, ids: string[]): Promise<Map<string, number>> {
+  if (!ids.length) return new Map();
+  const rows = await query<{ external_id: string; id: number }>(
+    db,
+    sql`select external_id, id from transactions where user_id = ${userId} and source = ${source} and external_id = any(${new Param(ids)}::text[])`,
+  );
+  return new Map(rows.map((r) => [r.external_id, Number(r.id)]));
+}
+
+export interface OriginalRef {
+  id: number;
+  categoryId: number | null;
+  accountId: number | null;
+}
+
+/** A purchase already in the books that a refund of this bill reduces: by trade number, else by counterparty and amount. */
+export async function findOriginal(
+  db: Executor,
+  userId: number,
+  source: string,
+  r: { ids: string[]; counterparty: string; date: string; cents: number },
+): Promise<OriginalRef | undefined> {
+  if (r.ids.length) {
+    const rows = await query<{ id: number; category_id: number | null; account_id: number | null }>(
+      db,
+      sql`select id, category_id, account_id from transactions
+          where user_id = ${userId} and source = ${source} and external_id = any(${new Param(r.ids)}::text[]) and kind = 'expense' limit 1`,
+    );
+    if (rows[0]) return { id: Number(rows[0].id), categoryId: rows[0].category_id === null ? null : Number(rows[0].category_id), accountId: rows[0].account_id === null ? null : Number(rows[0].account_id) };
+  }
+  if (!r.counterparty) return undefined;
+  const rows = await query<{ id: number; category_id: number | null; account_id: number | null }>(
+    db,
+    sql`select id, category_id, account_id from transactions
+        where user_id = ${userId} and source = ${source} and kind = 'expense' and refund_of is null
+          and (note = ${r.counterparty} or starts_with(note, ${r.counterparty + ' '}))
+          and amount_cents >= ${r.cents} and date <= ${r.date}::date and date > ${r.date}::date - 366
+        order by date desc, id desc limit 1`,
+  );
+  if (!rows[0]) return undefined;
+  return { id: Number(rows[0].id), categoryId: rows[0].category_id === null ? null : Number(rows[0].category_id), accountId: rows[0].account_id === null ? null : Number(rows[0].account_id) };
+}
+
+/** Links refunds to purchases of the same file: their category and account follow the purchase's. */
+export async function linkRefunds(db: Executor, sessionId: number, links: [number, number][]): Promise<void> {
+  if (!links.length) return;
+  await query(
+    db,
+    sql`update import_session_rows r set refund_of_row = k.p, kind = 'expense', category_id = coalesce(p.category_id, r.category_id), account_id = coalesce(p.account_id, r.account_id)
+        from unnest(${new Param(links.map((l) => l[0]))}::int[], ${new Param(links.map((l) => l[1]))}::int[]) as k(r, p)
+        join import_session_rows p on p.session_id = ${sessionId} and p.row = k.p
+        where r.session_id = ${sessionId} and r.row = k.r`,
+  );
+}
+
+export async function linkRefundToExisting(db: Executor, sessionId: number, row: number, o: OriginalRef): Promise<void> {
+  await query(
+    db,
+    sql`update import_session_rows set refund_of_id = ${o.id}, kind = 'expense', category_id = coalesce(${o.categoryId}::int, category_id), account_id = coalesce(${o.accountId}::int, account_id)
+        where session_id = ${sessionId} and row = ${row}`,
+  );
+}
+
+export async function skipRows(db: Executor, sessionId: number, rows: number[], reason: string): Promise<void> {
+  if (!rows.length) return;
+  await query(db, sql`update import_session_rows set decision = 'skip', reason = ${reason} where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])`);
+}
+
+// ---- rules and presets ----
+
+export type RuleRow = typeof importRules.$inferSelect;
+export type PresetRow = typeof importPresets.$inferSelect;
+
+export async function listRules(db: Executor, userId: number): Promise<RuleRow[]> {
+  return db.select().from(importRules).where(eq(importRules.userId, userId)).orderBy(asc(importRules.position), asc(importRules.id));
+}
+
+export async function listPresets(db: Executor, userId: number): Promise<PresetRow[]> {
+  return db.select().from(importPresets).where(eq(importPresets.userId, userId)).orderBy(asc(importPresets.id));
+}
+
+export async function updateRow(
+  db: Executor,
+  sessionId: number,
+  row: number,
+  v: { kind?: string; decision?: string; reason?: string | null; accountId?: number; toAccountId?: number; categoryId?: number | null; tags?: string[]; note?: string },
+): Promise<void> {
+  const set: Partial<PreviewRowInsert> = { edited: true };
+  if (v.kind !== undefined) set.kind = v.kind as PreviewRow['kind'];
+  if (v.decision !== undefined) set.decision = v.decision as PreviewRow['decision'];
+  if (v.reason !== undefined) set.reason = v.reason;
+  if (v.accountId !== undefined) set.accountId = v.accountId;
+  if (v.toAccountId !== undefined) set.toAccountId = v.toAccountId;
+  if (v.categoryId !== undefined) set.categoryId = v.categoryId;
+  if (v.tags !== undefined) set.tags = v.tags;
+  if (v.note !== undefined) set.note = v.note;
+  await db.update(importSessionRows).set(set).where(and(eq(importSessionRows.sessionId, sessionId), eq(importSessionRows.row, row)));
+}
+
+/** One bulk edit: rows chosen by number, method, counterparty and/or decision. Answers the rows changed. */
+export async function bulkUpdate(
+  db: Executor,
+  sessionId: number,
+  b: { rows?: number[]; method?: string; counterparty?: string; decision?: string; set: { decision?: string; accountId?: number; categoryId?: number; categoryKind?: string; tags?: string[] } },
+): Promise<number> {
+  const sel = sql.join(
+    [
+      sql`session_id = ${sessionId}`,
+      b.rows ? sql`row = any(${new Param(b.rows)}::int[])` : undefined,
+      b.counterparty !== undefined ? sql`counterparty = ${b.counterparty}` : undefined,
+      b.decision !== undefined ? sql`decision = ${b.decision}` : undefined,
+    ].filter((x) => x !== undefined),
+    sql` and `,
+  );
+  let n = 0;
+  const count = async (stmt: ReturnType<typeof sql>) => {
+    const rows = await query<{ row: number }>(db, sql`${stmt} returning row`);
+    n = Math.max(n, rows.length);
+  };
+  const s = b.set;
+  if (s.accountId !== undefined) {
+    if (b.method !== undefined) {
+      await count(sql`update import_session_rows set account_id = ${s.accountId}, edited = true where ${sel} and method = ${b.method}`);
+      await count(sql`update import_session_rows set to_account_id = ${s.accountId}, edited = true where ${sel} and to_method = ${b.method}`);
+      // moves whose both ends are now known become transfers again
+      await query(
+        db,
+        sql`update import_session_rows set decision = 'transfer', reason = null
+            where session_id = ${sessionId} and kind = 'transfer' and decision = 'skip' and reason = 'no_account'
+              and account_id is not null and to_account_id is not null and account_id <> to_account_id`,
+      );
+    } else await count(sql`update import_session_rows set account_id = ${s.accountId}, edited = true where ${sel}`);
+  }
+  const methodSel = b.method !== undefined ? sql` and (method = ${b.method} or to_method = ${b.method})` : sql``;
+  if (s.categoryId !== undefined) await count(sql`update import_session_rows set category_id = ${s.categoryId}, category_name = null, edited = true where ${sel}${methodSel} and kind = ${s.categoryKind ?? ''}`);
+  if (s.tags !== undefined) await count(sql`update import_session_rows set tags = ${JSON.stringify(s.tags)}::jsonb, edited = true where ${sel}${methodSel}`);
+  if (s.decision !== undefined) {
+    const d = s.decision;
+    // import and transfer follow the row's kind; rows already in the books stay duplicates
+    const guard =
+      d === 'skip'
+        ? sql``
+        : d === 'transfer'
+          ? sql` and kind = 'transfer' and not (reason = 'duplicate' and external_id is not null)`
+          : sql` and kind <> 'transfer' and not (reason = 'duplicate' and external_id is not null)`;
+    await count(sql`update import_session_rows set decision = ${d}, reason = ${d === 'skip' ? 'user' : null}, edited = true where ${sel}${methodSel}${guard}`);
+  }
+  return n;
+}
+
+export async function findOwnRule(db: Executor, userId: number, id: number): Promise<RuleRow | undefined> {
+  const [row] = await db.select().from(importRules).where(and(eq(importRules.id, id), eq(importRules.userId, userId)));
+  return row;
+}
+
+export async function shiftRules(db: Executor, userId: number, from: number): Promise<void> {
+  await db.update(importRules).set({ position: sql`${importRules.position} + 1` }).where(and(eq(importRules.userId, userId), sql`${importRules.position} >= ${from}`));
+}
+
+export async function insertRule(db: Executor, v: typeof importRules.$inferInsert): Promise<RuleRow> {
+  const [row] = await db.insert(importRules).values(v).returning();
+  return row!;
+}
+
+export async function updateRule(db: Executor, userId: number, id: number, v: Partial<typeof importRules.$inferInsert>): Promise<RuleRow | undefined> {
+  const [row] = await db
+    .update(importRules)
+    .set({ ...v, updatedAt: new Date() })
+    .where(and(eq(importRules.id, id), eq(importRules.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function deleteRule(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db.delete(importRules).where(and(eq(importRules.id, id), eq(importRules.userId, userId))).returning({ id: importRules.id });
+  return rows.length > 0;
+}
+
+export async function setRulePositions(db: Executor, userId: number, ids: number[]): Promise<void> {
+  await query(
+    db,
+    sql`update import_rules r set position = k.pos, updated_at = now()
+        from unnest(${new Param(ids)}::int[]) with ordinality as k(id, pos)
+        where r.id = k.id and r.user_id = ${userId}`,
+  );
+}
+
+export async function findOwnPreset(db: Executor, userId: number, id: number): Promise<PresetRow | undefined> {
+  const [row] = await db.select().from(importPresets).where(and(eq(importPresets.id, id), eq(importPresets.userId, userId)));
+  return row;
+}
+
+export async function insertPreset(db: Executor, v: typeof importPresets.$inferInsert): Promise<PresetRow> {
+  const [row] = await db.insert(importPresets).values(v).returning();
+  return row!;
+}
+
+export async function updatePreset(db: Executor, userId: number, id: number, v: Partial<typeof importPresets.$inferInsert>): Promise<PresetRow | undefined> {
+  const [row] = await db
+    .update(importPresets)
+    .set({ ...v, updatedAt: new Date() })
+    .where(and(eq(importPresets.id, id), eq(importPresets.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function deletePreset(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db.delete(importPresets).where(and(eq(importPresets.id, id), eq(importPresets.userId, userId))).returning({ id: importPresets.id });
+  return rows.length > 0;
+}
+
+// ---- commit ----
+
+/** Rows whose source id reached the books since the preview: duplicates now. */
+export async function markNewDuplicates(tx: Executor, userId: number, sessionId: number, source: string): Promise<void> {
+  await query(
+    tx,
+    sql`update import_session_rows r set decision = 'duplicate', reason = 'duplicate', existing_id = t.id
+        from transactions t
+        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer') and r.external_id is not null
+          and t.user_id = ${userId} and t.source = ${source} and t.external_id = r.external_id`,
+  );
+}
+
+/** Categories named by our own export's rows that the user does not have: created, and the rows pointed at them. */
+export async function createNamedCategories(tx: Executor, userId: number, sessionId: number, room: number): Promise<{ row: number; name: string }[]> {
+  const wanted = await query<{ kind: string; name: string; first_row: number }>(
+    tx,
+    sql`select r.kind, r.category_name as name, min(r.row)::int as first_row from import_session_rows r
+        where r.session_id = ${sessionId} and r.decision = 'import' and r.category_id is null and r.category_name is not null
+          and not exists (select 1 from categories c where c.user_id = ${userId} and c.kind = r.kind and c.name = r.category_name)
+        group by r.kind, r.category_name order by min(r.row)`,
+  );
+  const refused = wanted.slice(Math.max(0, room));
+  const create = wanted.slice(0, Math.max(0, room));
+  if (create.length) {
+    await query(
+      tx,
+      sql`insert into categories (user_id, kind, name, color, icon, sort)
+          select ${userId}::int, k.kind, k.name, '#9B9B9B', '', coalesce((select max(sort) + 1 from categories where user_id = ${userId} and kind = k.kind), 0) + k.i - 1
+          from unnest(${new Param(create.map((c) => c.kind))}::text[], ${new Param(create.map((c) => c.name))}::text[]) with ordinality as k(kind, name, i)
+          on conflict do nothing`,
+    );
+  }
+  await query(
+    tx,
+    sql`update import_session_rows r set category_id = c.id from categories c
+        where r.session_id = ${sessionId} and r.category_id is null and r.category_name is not null
+          and c.user_id = ${userId} and c.kind = r.kind and c.name = r.category_name`,
+  );
+  if (!refused.length) return [];
+  return query<{ row: number; name: string }>(
+    tx,
+    sql`select row, category_name as name from import_session_rows where session_id = ${sessionId} and decision = 'import' and category_id is null and category_name is not null order by row`,
+  );
+}
+
+/** Every row that cannot be written as it stands, with the reason. */
+export async function invalidRows(tx: Executor, userId: number, sessionId: number): Promise<{ row: number; message: string }[]> {
+  const rows = await query<{ row: number; message: string }>(
+    tx,
+    sql`with acc as (select id, currency from accounts where user_id = ${userId} and not archived),
+             base as (select base_currency from users where id = ${userId})
+        select r.row, case
+            when r.refund and r.kind = 'expense' and r.refund_of_id is null
+                 and not exists (select 1 from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row and (p.decision = 'import' or p.existing_id is not null))
+              then 'the purchase this refund reduces is not imported: import it, or make this row an income'
+            when r.account_id is null or not exists (select 1 from acc where acc.id = r.account_id) then 'account_id must be one of your accounts'
+            when r.decision = 'transfer' and (r.to_account_id is null or not exists (select 1 from acc where acc.id = r.to_account_id)) then 'to_account_id must be one of your accounts'
+            when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
+            when r.decision = 'transfer' and (select currency from acc where id = r.account_id) <> (select currency from acc where id = r.to_account_id) then 'a transfer between currencies is recorded by hand'
+            when r.decision = 'import' and (r.category_id is null or not exists (select 1 from categories c where c.id = r.category_id and c.user_id = ${userId} and c.kind = r.kind)) then 'category_id must be one of your categories of the row''s kind'
+            when (select currency from acc where id = r.account_id) <> (select base_currency from base)
+                 and not exists (select 1 from exchange_rates x where x.user_id = ${userId} and x.currency = (select currency from acc where id = r.account_id) and x.date <= r.date)
+              then 'no exchange rate for the account''s currency on or before the row''s date'
+          end as message
+        from import_session_rows r
+        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
+        order by r.row`,
+  );
+  return rows.filter((r) => r.message !== null).map((r) => ({ row: Number(r.row), message: r.message }));
+}
+
+/** Writes the rows to import as transactions (one statement), their tags, and answers the counts. */
+export async function writeTransactions(tx: Executor, userId: number, sessionId: number, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
+  await query(
+    tx,
+    sql`update import_session_rows set transaction_id = nextval(pg_get_serial_sequence('transactions', 'id'))
+        where session_id = ${sessionId} and decision in ('import', 'transfer')`,
+  );
+  const inserted = await query<{ kind: string; refund_of: number | null }>(
+    tx,
+    sql`with acc as (select id, currency from accounts where user_id = ${userId}),
+             base as (select base_currency from users where id = ${userId}),
+             live as (select gm.group_id from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId} and g.dissolved_at is null),
+             src as (
+               select r.*, a.currency,
+                 case when r.refund and r.kind = 'expense' then coalesce(r.refund_of_id, (select coalesce(p.transaction_id, p.existing_id) from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row)) end as ref,
+                 case when a.currency = (select base_currency from base) then null
+                      else (select x.rate from exchange_rates x where x.user_id = ${userId} and x.currency = a.currency and x.date <= r.date order by x.date desc limit 1) end as rate
+               from import_session_rows r join acc a on a.id = r.account_id
+               where r.session_id = ${sessionId} and r.decision in ('import', 'transfer'))
+        insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount, rate,
+                                  to_account_id, to_amount, to_currency, source, external_id, refund_of, created_at, updated_at)
+        select s.transaction_id, ${userId}::int, s.kind,
+               case when s.ref is not null then -s.amount_cents else s.amount_cents end,
+               case when s.kind = 'transfer' then null else s.category_id end,
+               s.note, s.date, case when s.group_id in (select group_id from live) then s.group_id end,
+               s.account_id, s.currency,
+               (case when s.ref is not null then -1 else 1 end) * (case when s.rate is null then s.amount_cents else round(s.amount_cents * s.rate::numeric)::bigint end),
+               s.rate,
+               case when s.kind = 'transfer' then s.to_account_id end,
+               case when s.kind = 'transfer' then s.amount_cents end,
+               case when s.kind = 'transfer' then s.currency end,
+               ${source}, s.external_id, s.ref, coalesce(s.original_created_at, now()), now()
+        from src s
+        order by s.row
+        returning kind, refund_of`,
+  );
+  await query(
+    tx,
+    sql`insert into tags (user_id, name)
+        select distinct ${userId}::int, t.name from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
+        where r.session_id = ${sessionId} and r.transaction_id is not null
+        on conflict do nothing`,
+  );
+  await query(
+    tx,
+    sql`insert into transaction_tags (transaction_id, tag_id)
+        select r.transaction_id, g.id from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
+        join tags g on g.user_id = ${userId} and g.name = t.name
+        where r.session_id = ${sessionId} and r.transaction_id is not null
+        on conflict do nothing`,
+  );
+  return {
+    imported: inserted.length,
+    transfers: inserted.filter((r) => r.kind === 'transfer').length,
+    refunds: inserted.filter((r) => r.refund_of !== null).length,
+  };
+}
+
+/** Payment methods not yet mapped: remembered as the account most of their rows used. */
+export async function rememberMethods(tx: Executor, userId: number, sessionId: number): Promise<void> {
+  await query(
+    tx,
+    sql`insert into import_account_maps (user_id, method, account_id, updated_at)
+        select distinct on (m.method) ${userId}::int, m.method, m.account_id, now() from (
+          select method, account_id, count(*) as n from import_session_rows
+          where session_id = ${sessionId} and transaction_id is not null and method <> '' and account_id is not null group by method, account_id
+          union all
+          select to_method, to_account_id, count(*) from import_session_rows
+          where session_id = ${sessionId} and transaction_id is not null and to_method is not null and to_method <> '' and to_account_id is not null group by to_method, to_account_id
+        ) m
+        order by m.method, m.n desc, m.account_id
+        on conflict (user_id, method) do nothing`,
+  );
+}
+
+export async function deleteRows(tx: Executor, sessionId: number): Promise<void> {
+  await db_delete(tx, sessionId);
+}
+
+async function db_delete(tx: Executor, sessionId: number) {
+  await tx.delete(importSessionRows).where(eq(importSessionRows.sessionId, sessionId));
+}

@@ -1,0 +1,214 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../../lib/errors.ts';
+import { IdParams, NoContent } from '../../lib/schemas.ts';
+import { userOf } from '../../plugins/auth.ts';
+import { readUpload } from '../../plugins/uploads.ts';
+import {
+  BillQuery,
+  CommitResult,
+  PatchBody,
+  PatchResult,
+  PresetCreateBody,
+  PresetList,
+  PresetSchema,
+  PresetUpdateBody,
+  Preview,
+  PreviewQuery,
+  RuleCreateBody,
+  RuleList,
+  RuleOrderBody,
+  RuleSchema,
+  RuleUpdateBody,
+} from './bill-import.schemas.ts';
+import { createBillImportService, PREVIEW_ROWS } from './bill-import.service.ts';
+import { BILL_MAX_ROWS } from './bill.parse.ts';
+
+const BILL_MAX_BYTES = 20 * 1024 * 1024;
+
+const FORMATS_TEXT =
+  'The format is found from the content, never the file name: a WeChat Pay bill (CSV in UTF-8 or the XLSX export: the account block, then ' +
+  '交易时间, 交易类型, 交易对方, 商品, 收/支, 金额(元), 支付方式, 当前状态, 交易单号, 商户单号, 备注), an Alipay bill (CSV in GB18030: the app export ' +
+  '交易时间, 交易分类, 交易对方, 对方账号, 商品说明, 收/支, 金额, 收/付款方式, 交易状态, 交易订单号, 商家订单号, 备注, or the older web export ' +
+  '交易号, 商家订单号, 交易创建时间, …, 金额（元）, 收/支, 交易状态, 服务费（元）, 成功退款（元）, 备注, 资金状态), our own CSV or JSON export (`ledger`), ' +
+  'or any CSV or XLSX whose header row equals the header of one of your column mappings (`mapped`; `preset_id` restricts detection to that one).';
+
+export default async function billImportRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createBillImportService({ db: app.db, clock: app.clock, config: app.config });
+
+  app.post(
+    '/api/import/bills',
+    {
+      schema: {
+        summary: 'Read a bill (multipart field `file`) into a preview to check and correct before commit',
+        description:
+          `${FORMATS_TEXT} Meaning: 收/支 不计收支 and internal moves (余额宝, 零钱通, 零钱充值/提现, card to credit card or 花呗) become ` +
+          '`transfer` rows between the accounts the payment methods map to, or `skip` with reason `no_account` while a side has no account; ' +
+          'closed and failed trades (交易关闭, 支付失败) are `skip` with reason `closed`; refunds (`refund: true`) are linked to the purchase of the same bill ' +
+          '(`refund_of_row`) or of your books (`refund_of`) and take its category and account; a payment method maps to an account by your remembered ' +
+          'mapping, an account of that name or the same card number tail, else your default account. Categories: your import rules ' +
+          '(first match wins), then the suggestion from your history. A row whose source and external id are already in your books (or earlier in ' +
+          'the file) is `duplicate`; a row without an id is a duplicate while your books already hold as many transactions with its date, kind, ' +
+          `amount, category and note. The answer lists the first ${PREVIEW_ROWS} rows (\`total\` all of them; GET the preview for the others). ` +
+          `At most ${BILL_MAX_BYTES / 1048576} MiB and ${BILL_MAX_ROWS} rows (else 41301). A file of no known format: 42203 with \`recognised\` ` +
+          '(container, encoding, the line that looks like a header): map its columns (POST /api/import/presets) and send it again. ' +
+          'Malformed rows: 42203 with `errors: [{row, message}]` (row 1 = the first data row under the header), nothing kept. ' +
+          'Text is cleaned: control characters removed, a leading = + - @ (formula) removed. The preview is kept one day.',
+        consumes: ['multipart/form-data'],
+        querystring: BillQuery,
+        response: { 200: Preview },
+      },
+    },
+    async (req) => {
+      const user = userOf(req);
+      if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
+      let presetId: number | null = req.query.preset_id ?? null;
+      const file = await req.file({ limits: { fileSize: BILL_MAX_BYTES } });
+      if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
+      const field = file.fields.preset_id as { value?: unknown } | undefined;
+      if (presetId === null && field && typeof field.value === 'string' && field.value !== '') {
+        if (!/^[1-9]\d{0,9}$/.test(field.value) || Number(field.value) > 2147483647) throw Errors.field('preset_id', 'must be a positive integer');
+        presetId = Number(field.value);
+      }
+      const bytes = await readUpload(file);
+      return service.preview(user.id, bytes, file.filename ?? '', presetId);
+    },
+  );
+
+  app.get(
+    '/api/import/bills/:id',
+    {
+      schema: {
+        summary: 'A page of a preview, with its summary',
+        description: 'Rows in file order, `decision` filters. Expired (a day) or another user\'s: 40401.',
+        params: IdParams,
+        querystring: PreviewQuery,
+        response: { 200: Preview },
+      },
+    },
+    async (req) => service.get(userOf(req).id, req.params.id, req.query),
+  );
+
+  app.patch(
+    '/api/import/bills/:id/rows',
+    {
+      schema: {
+        summary: 'Correct rows of a preview: row by row and in bulk',
+        description:
+          '`rows`: edits of single rows (decision import/skip/transfer, kind, account_id, to_account_id, category_id of the row\'s kind, tags, note). ' +
+          '`bulk`: one change (`set`: decision, account_id, category_id, tags) of every row chosen by `rows`, `method`, `counterparty` and/or `decision`; ' +
+          'with `method` and `account_id` the payment method is remembered as that account for later bills (moves whose both ends are then known ' +
+          'become transfers). A category applies to the chosen rows of its kind. A row already in your books cannot be imported again (42201). ' +
+          'Answers how many rows changed and the new summary.',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: PatchResult },
+      },
+    },
+    async (req) => service.patch(userOf(req).id, req.params.id, req.body),
+  );
+
+  app.post(
+    '/api/import/bills/:id/commit',
+    {
+      schema: {
+        summary: 'Import the rows of a preview as they stand, all or nothing',
+        description:
+          'Rows with decision `import` become expenses and incomes, `transfer` rows transfers, in one transaction; each carries its source and external id, ' +
+          'so a row already in your books by then is skipped. Refunds point to their purchase (`refund_of`). Categories of our own export that do not exist ' +
+          'are created, tags by name too. A row lacking an account or category, or naming one that is no longer yours: 42203 with `errors`, nothing written. ' +
+          'Payment methods are remembered as the accounts their rows used. Committed twice: 40901.',
+        params: IdParams,
+        response: { 200: CommitResult },
+      },
+    },
+    async (req) => service.commit(userOf(req).id, req.params.id),
+  );
+
+  app.delete(
+    '/api/import/bills/:id',
+    { schema: { summary: 'Discard a preview', params: IdParams, response: { 204: NoContent } } },
+    async (req, reply) => {
+      await service.discard(userOf(req).id, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // ---- rules ----
+
+  app.get('/api/import-rules', { schema: { summary: 'Your import rules, in order', response: { 200: RuleList } } }, async (req) => service.listRules(userOf(req).id));
+
+  app.post(
+    '/api/import-rules',
+    {
+      schema: {
+        summary: 'Add an import rule',
+        description:
+          '"交易对方 contains 美团 -> Food": `field` counterparty, note, method or any; `match` contains (default), equals or starts_with, ignoring case and full-width forms; ' +
+          '`kind` limits it to expenses or incomes; `category_id` one of your categories (of `kind`). Added last, or at `position`. At most 200 (42201).',
+        body: RuleCreateBody,
+        response: { 201: RuleSchema },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await service.createRule(userOf(req).id, req.body)),
+  );
+
+  app.put(
+    '/api/import-rules/order',
+    { schema: { summary: 'Reorder the import rules: every one of yours, once, first match first', body: RuleOrderBody, response: { 200: RuleList } } },
+    async (req) => service.orderRules(userOf(req).id, req.body.ids),
+  );
+
+  app.put(
+    '/api/import-rules/:id',
+    { schema: { summary: 'Change an import rule', params: IdParams, body: RuleUpdateBody, response: { 200: RuleSchema } } },
+    async (req) => service.updateRule(userOf(req).id, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/api/import-rules/:id',
+    { schema: { summary: 'Delete an import rule', params: IdParams, response: { 204: NoContent } } },
+    async (req, reply) => {
+      await service.deleteRule(userOf(req).id, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // ---- column mappings ----
+
+  app.get('/api/import/presets', { schema: { summary: 'Your saved column mappings', response: { 200: PresetList } } }, async (req) => service.listPresets(userOf(req).id));
+
+  app.post(
+    '/api/import/presets',
+    {
+      schema: {
+        summary: 'Save a column mapping for a bank\'s bill',
+        description:
+          '`header` the header row of the file (as `recognised.header` of the 42203 answer); a later file with the same header is read with this mapping. ' +
+          '`mapping`: `date` column and `date_format`; either `amount` with `sign` (negative_is_expense: a debit card; positive_is_expense: a credit card) ' +
+          'or `debit` (money out) and `credit` (money in) columns; optional `description`, `counterparty`, `external_id`. Columns must be in the header (40001). ' +
+          '`account_id` the account the bill belongs to. Same name: 40901; at most 50 (42201).',
+        body: PresetCreateBody,
+        response: { 201: PresetSchema },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await service.createPreset(userOf(req).id, req.body)),
+  );
+
+  app.put(
+    '/api/import/presets/:id',
+    { schema: { summary: 'Change a column mapping', params: IdParams, body: PresetUpdateBody, response: { 200: PresetSchema } } },
+    async (req) => service.updatePreset(userOf(req).id, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/api/import/presets/:id',
+    { schema: { summary: 'Delete a column mapping', params: IdParams, response: { 204: NoContent } } },
+    async (req, reply) => {
+      await service.deletePreset(userOf(req).id, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}
+

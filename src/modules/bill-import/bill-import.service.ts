@@ -1,0 +1,564 @@
+import type { Executor } from '../../db/client.ts';
+import { todayIn } from '../../lib/dates.ts';
+import { Errors } from '../../lib/errors.ts';
+import type { ServiceDeps } from '../../lib/service.ts';
+import { requireCategory, userTimezone } from '../../lib/access.ts';
+import { cleanText } from '../../lib/text.ts';
+import type { PatchBody, PresetCreateBody, PresetUpdateBody, RuleCreateBody, RuleUpdateBody } from './bill-import.schemas.ts';
+import { headerCells } from './bill.formats.ts';
+import { headerKey } from './bill.text.ts';
+import { toMajor } from '../../lib/money.ts';
+import { recentHistory } from '../categories/categories.repo.ts';
+import { scoreCategories, SUGGEST_WINDOW, type HistoryItem } from '../categories/categories.suggest.ts';
+import * as exportRepo from '../export-import/export-import.repo.ts';
+import * as repo from './bill-import.repo.ts';
+import type { ColumnMapping, PresetRef } from './bill.formats.ts';
+import { cardTail, refundOriginIds } from './bill.meaning.ts';
+import { readBill, type SeedRow } from './bill.parse.ts';
+import { ruleMatcher, type Rule } from './bill.rules.ts';
+
+export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+export const PREVIEW_ROWS = 1000;
+export const MAX_RULES = 200;
+export const MAX_PRESETS = 50;
+const MAX_CATEGORIES = 200;
+const BATCH = 2000;
+const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
+
+type Deps = ServiceDeps<never, 'appTimezone'>;
+
+export interface PreviewRowOut {
+  row: number;
+  date: string;
+  kind: 'expense' | 'income' | 'transfer';
+  amount: number;
+  counterparty: string;
+  note: string;
+  external_id: string | null;
+  method: string;
+  account_id: number | null;
+  to_method: string | null;
+  to_account_id: number | null;
+  category_id: number | null;
+  category_name: string | null;
+  tags: string[];
+  decision: 'import' | 'duplicate' | 'skip' | 'transfer';
+  reason: string | null;
+  refund: boolean;
+  refund_of_row: number | null;
+  refund_of: number | null;
+}
+
+export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
+  return {
+    row: r.row,
+    date: r.date,
+    kind: r.kind,
+    amount: toMajor(r.amountCents),
+    counterparty: r.counterparty,
+    note: r.note,
+    external_id: r.externalId,
+    method: r.method,
+    account_id: r.accountId,
+    to_method: r.toMethod,
+    to_account_id: r.toAccountId,
+    category_id: r.categoryId,
+    category_name: r.categoryName,
+    tags: r.tags,
+    decision: r.decision,
+    reason: r.reason,
+    refund: r.refund,
+    refund_of_row: r.refundOfRow,
+    refund_of: r.refundOfId,
+  };
+}
+
+function summaryOut(s: repo.Summary) {
+  return {
+    total: s.total,
+    import: s.import,
+    duplicate: s.duplicate,
+    skip: s.skip,
+    transfer: s.transfer,
+    expense: toMajor(s.expense_cents),
+    income: toMajor(s.income_cents),
+    methods: s.methods,
+  };
+}
+
+export function toRule(r: repo.RuleRow) {
+  return { id: r.id, position: r.position, field: r.field, match: r.match, value: r.value, kind: r.kind, category_id: r.categoryId, created_at: r.createdAt.toISOString() };
+}
+
+export function toPreset(p: repo.PresetRow) {
+  return { id: p.id, name: p.name, header: p.header, mapping: p.mapping as unknown as ColumnMapping, account_id: p.accountId, created_at: p.createdAt.toISOString() };
+}
+
+/** Finds the account a payment method names: remembered mapping, an account of that name, then the same card tail. */
+function accountResolver(maps: Map<string, number>, accounts: repo.AccountRef[]) {
+  const live = accounts.filter((a) => !a.archived);
+  const liveIds = new Set(live.map((a) => a.id));
+  const byName = new Map(live.map((a) => [a.name.normalize('NFKC').replace(/\s+/g, ''), a.id]));
+  const byTail = new Map<string, number>();
+  for (const [method, id] of maps) {
+    const t = cardTail(method);
+    if (t && liveIds.has(id) && !byTail.has(t)) byTail.set(t, id);
+  }
+  for (const a of live) {
+    const t = cardTail(a.name.normalize('NFKC'));
+    if (t && !byTail.has(t)) byTail.set(t, a.id);
+  }
+  return (method: string | null): number | null => {
+    if (!method) return null;
+    const m = maps.get(method);
+    if (m !== undefined && liveIds.has(m)) return m;
+    const n = byName.get(method);
+    if (n !== undefined) return n;
+    const t = cardTail(method);
+    return t ? (byTail.get(t) ?? null) : null;
+  };
+}
+
+/** A mapping names columns of its header: a date, and an amount with its sign or debit and credit columns. */
+function checkMapping(m: ColumnMapping, header: string[]) {
+  const names = new Set(header.map(headerKey));
+  const need = (v: string | null | undefined, field: string) => {
+    if (v && !names.has(headerKey(v))) throw Errors.field(`mapping.${field}`, 'must name a column of the header');
+  };
+  need(m.date, 'date');
+  if (m.amount) {
+    need(m.amount, 'amount');
+    if (!m.sign) throw Errors.field('mapping.sign', 'is required with an amount column');
+  } else if (m.debit || m.credit) {
+    if (!m.debit || !m.credit) throw Errors.field('mapping', 'needs both debit and credit columns');
+    need(m.debit, 'debit');
+    need(m.credit, 'credit');
+  } else throw Errors.field('mapping', 'needs an amount column, or debit and credit columns');
+  need(m.description, 'description');
+  need(m.counterparty, 'counterparty');
+  need(m.external_id, 'external_id');
+}
+
+export function createBillImportService({ db, clock, config }: Deps) {
+  async function checkPresetAccount(userId: number, accountId: number | null): Promise<number | null> {
+    if (accountId === null) return null;
+    const own = await repo.userAccounts(db, userId);
+    if (!own.some((a) => a.id === accountId && !a.archived)) throw Errors.field('account_id', 'must be one of your accounts');
+    return accountId;
+  }
+
+  /** The category a row proposes: the user's rules first, then the suggestion from their history. */
+  async function categoryChooser(ex: Executor, userId: number) {
+    const [cats, rules] = await Promise.all([repo.userCategories(ex, userId), repo.listRules(ex, userId)]);
+    const today = todayIn(await userTimezone(ex, userId, config.appTimezone), clock.now());
+    const [hExpense, hIncome] = await Promise.all([
+      recentHistory(ex, userId, 'expense', today, SUGGEST_WINDOW),
+      recentHistory(ex, userId, 'income', today, SUGGEST_WINDOW),
+    ]);
+    const catById = new Map(cats.map((c) => [c.id, c]));
+    const history: Record<string, HistoryItem[]> = { expense: hExpense.filter((h) => catById.get(h.category_id)?.kind === 'expense'), income: hIncome.filter((h) => catById.get(h.category_id)?.kind === 'income') };
+    const fallback: Record<string, number | null> = {};
+    for (const kind of ['expense', 'income']) {
+      const own = cats.filter((c) => c.kind === kind);
+      fallback[kind] = (own.find((c) => OTHER_NAMES.includes(c.name)) ?? own[own.length - 1])?.id ?? null;
+    }
+    const byName = new Map(cats.map((c) => [`${c.kind}\u0000${c.name}`, c.id]));
+    const match = ruleMatcher(
+      rules.filter((r) => catById.get(r.categoryId)?.kind === (r.kind ?? catById.get(r.categoryId)?.kind)).map((r) => ({ ...r, kind: r.kind ?? null }) as Rule),
+    );
+    const cache = new Map<string, number | null>();
+    return {
+      byName: (kind: string, name: string) => byName.get(`${kind}\u0000${name}`) ?? null,
+      choose(row: { kind: string; counterparty: string; note: string; method: string }): number | null {
+        if (row.kind !== 'expense' && row.kind !== 'income') return null;
+        const rule = match(row);
+        if (rule && catById.get(rule.categoryId)?.kind === row.kind) return rule.categoryId;
+        const key = `${row.kind}\u0000${row.note}`;
+        const hit = cache.get(key);
+        if (hit !== undefined) return hit;
+        const best = scoreCategories(history[row.kind]!, { note: row.note })[0];
+        const id = best && best.score >= 0.3 ? best.category_id : fallback[row.kind]!;
+        cache.set(key, id);
+        return id;
+      },
+    };
+  }
+
+  async function presetRefs(ex: Executor, userId: number): Promise<(PresetRef & { accountId: number | null })[]> {
+    return (await repo.listPresets(ex, userId)).map((p) => ({ id: p.id, header: p.header, mapping: p.mapping as unknown as ColumnMapping, accountId: p.accountId }));
+  }
+
+  async function previewOut(userId: number, s: repo.SessionRow, page = 1, pageSize = PREVIEW_ROWS, decision?: string) {
+    const { rows, total } = await repo.listRows(db, s.id, { offset: (page - 1) * pageSize, limit: pageSize, decision });
+    return {
+      id: s.id,
+      format: s.format,
+      source: s.source,
+      container: s.container,
+      encoding: s.encoding,
+      preset_id: s.presetId,
+      file_name: s.fileName,
+      status: s.status,
+      expires_at: s.expiresAt.toISOString(),
+      rows: rows.map(toRowOut),
+      total,
+      summary: summaryOut(await repo.summary(db, s.id)),
+    };
+  }
+
+  async function requireSession(userId: number, id: number) {
+    const s = await repo.findOwnSession(db, userId, id, clock.now());
+    if (!s || s.status === 'reading') throw Errors.notFound('import preview');
+    return s;
+  }
+
+  return {
+    /** Reads a bill into a preview session; rows are stored as the file streams past. */
+    async preview(userId: number, bytes: Uint8Array, fileName: string, presetId: number | null) {
+      const presets = await presetRefs(db, userId);
+      if (presetId !== null && !presets.some((p) => p.id === presetId)) throw Errors.field('preset_id', 'must be one of your column mappings');
+      const [accounts, maps, chooser] = await Promise.all([repo.userAccounts(db, userId), repo.accountMaps(db, userId), categoryChooser(db, userId)]);
+      const defaultAccount = accounts.find((a) => a.isDefault && !a.archived)?.id ?? accounts.find((a) => !a.archived)?.id ?? null;
+      const resolve = accountResolver(maps, accounts);
+      const now = clock.now();
+      const session = await repo.insertSession(db, {
+        userId,
+        format: 'wechat',
+        source: '',
+        container: 'csv',
+        fileName: fileName.slice(0, 200),
+        status: 'reading',
+        expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+      });
+      const seenIds = new Set<string>();
+      /** remaining count of id-less rows already in the books, by (date, kind, amount, category, note) */
+      const remaining = new Map<string, number>();
+      let source = '';
+      let presetAccount: number | null = null;
+      try {
+        const outcome = await readBill(bytes, {
+          presets,
+          presetId,
+          batchSize: BATCH,
+          onDetected: (d) => {
+            source = d.source;
+            presetAccount = presets.find((p) => p.id === d.presetId)?.accountId ?? null;
+          },
+          onRows: async (seeds: SeedRow[]) => {
+            const ids = seeds.map((s) => s.externalId).filter((x): x is string => x !== null && !seenIds.has(x));
+            const existing = await repo.existingExternal(db, userId, source, ids);
+            const rows: repo.PreviewRowInsert[] = [];
+            const countKeys: { key: string; idx: number }[] = [];
+            for (const s of seeds) {
+              let decision = s.decision;
+              let reason: string | null = s.reason;
+              let accountId: number | null;
+              let toAccountId: number | null = null;
+              let categoryId: number | null = null;
+              let existingId: number | null = null;
+              if (s.kind === 'transfer') {
+                accountId = resolve(s.method);
+                toAccountId = resolve(s.toMethod);
+                if (decision === 'transfer' && (accountId === null || toAccountId === null || accountId === toAccountId)) {
+                  decision = 'skip';
+                  reason = 'no_account';
+                }
+              } else {
+                accountId = resolve(s.method) ?? presetAccount ?? defaultAccount;
+                categoryId = s.categoryName !== null ? chooser.byName(s.kind, s.categoryName) : chooser.choose(s);
+              }
+              if (s.externalId !== null && decision !== 'skip') {
+                const dup = seenIds.has(s.externalId) || existing.has(s.externalId);
+                if (dup) {
+                  decision = 'duplicate';
+                  reason = 'duplicate';
+                  existingId = existing.get(s.externalId) ?? null;
+                }
+              }
+              if (s.externalId !== null) seenIds.add(s.externalId);
+              const row: repo.PreviewRowInsert = {
+                sessionId: session.id,
+                row: s.row,
+                date: s.date,
+                kind: s.kind,
+                amountCents: s.cents,
+                counterparty: s.counterparty,
+                note: s.note,
+                externalId: s.externalId,
+                method: s.method,
+                toMethod: s.toMethod,
+                accountId,
+                toAccountId,
+                categoryId,
+                categoryName: categoryId === null ? s.categoryName : null,
+                tags: s.tags,
+                groupId: s.groupId,
+                originalCreatedAt: s.createdAt ? new Date(s.createdAt) : null,
+                decision,
+                reason,
+                refund: s.refund,
+                existingId,
+                type: s.type,
+              };
+              if (s.externalId === null && decision === 'import' && categoryId !== null) {
+                countKeys.push({ key: `${accountId}\u0000${s.date}\u0000${s.kind}\u0000${s.cents}\u0000${categoryId}\u0000${s.note}`, idx: rows.length });
+              }
+              rows.push(row);
+            }
+            // rows without an id: today's rule, as many as the books already hold are duplicates
+            const unknown = [...new Set(countKeys.map((k) => k.key))].filter((k) => !remaining.has(k));
+            if (unknown.length) {
+              const keys = unknown.map((k) => {
+                const [accountId, date, kind, cents, categoryId, ...note] = k.split('\u0000');
+                return { accountId: Number(accountId), date: date!, kind: kind!, cents: Number(cents), categoryId: Number(categoryId), note: note.join('\u0000') };
+              });
+              const counts = await exportRepo.existingCounts(db, userId, keys);
+              unknown.forEach((k, i) => remaining.set(k, counts[i]!));
+            }
+            for (const { key, idx } of countKeys) {
+              const left = remaining.get(key) ?? 0;
+              if (left > 0) {
+                remaining.set(key, left - 1);
+                rows[idx]!.decision = 'duplicate';
+                rows[idx]!.reason = 'duplicate';
+              }
+            }
+            await repo.insertRows(db, session.id, rows);
+          },
+        });
+        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
+        source = outcome.detected.source;
+        // refunds: with their purchase in the file, or in the books
+        await repo.linkRefunds(db, session.id, [...outcome.refundLinks]);
+        await repo.skipRows(db, session.id, outcome.refundsOfSkipped, 'refund_of_skipped');
+        for (const r of outcome.unpairedRefunds) {
+          const o = await repo.findOriginal(db, userId, source, { ids: refundOriginIds(r.externalId), counterparty: r.counterparty, date: r.date, cents: r.cents });
+          if (o) await repo.linkRefundToExisting(db, session.id, r.row, o);
+        }
+        await repo.updateSession(db, session.id, {
+          format: outcome.detected.format,
+          source,
+          container: outcome.detected.container,
+          encoding: outcome.detected.encoding,
+          presetId: outcome.detected.presetId,
+          rowCount: outcome.rows,
+          status: 'ready',
+        });
+      } catch (err) {
+        await repo.deleteSession(db, session.id);
+        throw err;
+      }
+      const s = await requireSession(userId, session.id);
+      return previewOut(userId, s);
+    },
+
+    /** Imports the rows as they stand, all or nothing. */
+    async commit(userId: number, id: number) {
+      await requireSession(userId, id);
+      return db.transaction(async (tx) => {
+        const s = await repo.lockOwnSession(tx, userId, id);
+        if (!s) throw Errors.notFound('import preview');
+        if (s.status === 'committed') throw Errors.conflict('this import was already committed');
+        await exportRepo.lockUserImports(tx, userId);
+        const source = s.format === 'ledger' ? null : s.source;
+        if (source) await repo.markNewDuplicates(tx, userId, s.id, source);
+        const cats = await repo.userCategories(tx, userId);
+        const refused = await repo.createNamedCategories(tx, userId, s.id, MAX_CATEGORIES - cats.length);
+        const errors = [
+          ...refused.map((r) => ({ row: r.row, message: `category "${r.name}" cannot be created: at most ${MAX_CATEGORIES} categories per user` })),
+          ...(await repo.invalidRows(tx, userId, s.id)),
+        ].sort((a, b) => a.row - b.row);
+        if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
+        const total = (await repo.summary(tx, s.id)).total;
+        const written = await repo.writeTransactions(tx, userId, s.id, source);
+        await repo.rememberMethods(tx, userId, s.id);
+        const result = { imported: written.imported, skipped: total - written.imported, transfers: written.transfers, refunds: written.refunds };
+        await repo.deleteRows(tx, s.id);
+        await repo.updateSession(tx, s.id, { status: 'committed', result });
+        return result;
+      });
+    },
+
+    async get(userId: number, id: number, q: { page?: number; pageSize?: number; decision?: string }) {
+      const s = await requireSession(userId, id);
+      return previewOut(userId, s, q.page ?? 1, q.pageSize ?? 100, q.decision);
+    },
+
+    async discard(userId: number, id: number) {
+      const s = await requireSession(userId, id);
+      await repo.deleteSession(db, s.id);
+    },
+
+    /** Row-by-row and bulk edits of a preview, in one transaction; answers how many rows changed. */
+    async patch(userId: number, id: number, body: PatchBody) {
+      const s = await requireSession(userId, id);
+      if (s.status === 'committed') throw Errors.conflict('this import was already committed');
+      const edits = body.rows ?? [];
+      const bulk = body.bulk;
+      if (!edits.length && !bulk) throw Errors.validation('send rows or bulk');
+      const [accounts, cats] = await Promise.all([repo.userAccounts(db, userId), repo.userCategories(db, userId)]);
+      const liveAccounts = new Set(accounts.filter((a) => !a.archived).map((a) => a.id));
+      const catKind = new Map(cats.map((c) => [c.id, c.kind]));
+      const checkAccount = (v: number | undefined, field: string) => {
+        if (v !== undefined && !liveAccounts.has(v)) throw Errors.field(field, 'must be one of your accounts');
+      };
+      const checkCategory = (v: number | undefined, field: string) => {
+        if (v !== undefined && !catKind.has(v)) throw Errors.field(field, 'must be one of your categories');
+      };
+      edits.forEach((e, i) => {
+        checkAccount(e.account_id, `rows.${i}.account_id`);
+        checkAccount(e.to_account_id, `rows.${i}.to_account_id`);
+        checkCategory(e.category_id, `rows.${i}.category_id`);
+      });
+      if (bulk) {
+        checkAccount(bulk.set.account_id, 'bulk.set.account_id');
+        checkCategory(bulk.set.category_id, 'bulk.set.category_id');
+        if (bulk.rows === undefined && bulk.method === undefined && bulk.counterparty === undefined && bulk.decision === undefined) {
+          throw Errors.field('bulk', 'must select rows: rows, method, counterparty or decision');
+        }
+      }
+      const chooser = await categoryChooser(db, userId);
+      let updated = 0;
+      await db.transaction(async (tx) => {
+        if (edits.length) {
+          const current = new Map((await repo.rowsByNumber(tx, s.id, edits.map((e) => e.row))).map((r) => [r.row, r]));
+          for (const [i, e] of edits.entries()) {
+            const r = current.get(e.row);
+            if (!r) throw Errors.field(`rows.${i}.row`, 'is not a row of this preview');
+            const kind = e.kind ?? r.kind;
+            let decision = e.decision ?? (e.kind ? (e.kind === 'transfer' ? 'transfer' : 'import') : undefined);
+            if (decision === 'transfer' && kind !== 'transfer') throw Errors.field(`rows.${i}.decision`, 'transfer needs kind transfer');
+            if (decision === 'import' && kind === 'transfer') throw Errors.field(`rows.${i}.decision`, 'a transfer row is imported with decision transfer');
+            if ((decision === 'import' || decision === 'transfer') && r.reason === 'duplicate' && r.externalId !== null) {
+              throw Errors.rule(`row ${e.row} is already in your books (${r.externalId})`);
+            }
+            if (e.category_id !== undefined && catKind.get(e.category_id) !== kind) throw Errors.field(`rows.${i}.category_id`, `must be a category of kind ${kind}`);
+            let categoryId = e.category_id;
+            if (categoryId === undefined && e.kind && e.kind !== r.kind) categoryId = chooser.choose({ kind, counterparty: r.counterparty ?? '', note: e.note ?? r.note ?? '', method: r.method ?? '' }) ?? undefined;
+            if (decision === undefined && r.decision === 'skip' && r.reason === 'no_account' && (e.account_id !== undefined || e.to_account_id !== undefined)) decision = 'transfer';
+            await repo.updateRow(tx, s.id, e.row, {
+              kind,
+              decision,
+              reason: decision !== undefined ? (decision === 'skip' ? 'user' : null) : undefined,
+              accountId: e.account_id,
+              toAccountId: e.to_account_id,
+              categoryId: kind === 'transfer' ? null : categoryId,
+              tags: e.tags?.map((t) => t.trim()).filter((t) => t !== ''),
+              note: e.note?.trim(),
+            });
+            updated++;
+          }
+        }
+        if (bulk) {
+          updated += await repo.bulkUpdate(tx, s.id, {
+            rows: bulk.rows,
+            method: bulk.method,
+            counterparty: bulk.counterparty,
+            decision: bulk.decision,
+            set: {
+              decision: bulk.set.decision,
+              accountId: bulk.set.account_id,
+              categoryId: bulk.set.category_id,
+              categoryKind: bulk.set.category_id !== undefined ? catKind.get(bulk.set.category_id) : undefined,
+              tags: bulk.set.tags?.map((t) => t.trim()).filter((t) => t !== ''),
+            },
+          });
+          // a payment method mapped to an account is remembered for the next bills
+          if (bulk.method && bulk.set.account_id !== undefined) await repo.saveAccountMaps(tx, userId, [{ method: bulk.method, accountId: bulk.set.account_id }]);
+        }
+      });
+      return { updated, summary: summaryOut(await repo.summary(db, s.id)) };
+    },
+
+    // ---- rules ----
+
+    async listRules(userId: number) {
+      return { list: (await repo.listRules(db, userId)).map(toRule) };
+    },
+
+    async createRule(userId: number, b: RuleCreateBody) {
+      const cat = await requireCategory(db, userId, b.category_id);
+      if (b.kind && b.kind !== cat.kind) throw Errors.field('category_id', `must be a category of kind ${b.kind}`);
+      return db.transaction(async (tx) => {
+        const rules = await repo.listRules(tx, userId);
+        if (rules.length >= MAX_RULES) throw Errors.rule(`at most ${MAX_RULES} import rules`);
+        const at = Math.min(b.position ?? rules.length + 1, rules.length + 1);
+        await repo.shiftRules(tx, userId, at);
+        const row = await repo.insertRule(tx, { userId, position: at, field: b.field, match: b.match ?? 'contains', value: cleanText(b.value, 'value', 1, 100), kind: b.kind ?? null, categoryId: cat.id });
+        return toRule(row);
+      });
+    },
+
+    async updateRule(userId: number, id: number, b: RuleUpdateBody) {
+      const rule = await repo.findOwnRule(db, userId, id);
+      if (!rule) throw Errors.notFound('import rule');
+      const categoryId = b.category_id ?? rule.categoryId;
+      const cat = await requireCategory(db, userId, categoryId);
+      const kind = b.kind === undefined ? rule.kind : b.kind;
+      if (kind && kind !== cat.kind) throw Errors.field('category_id', `must be a category of kind ${kind}`);
+      const row = await repo.updateRule(db, userId, id, {
+        field: b.field,
+        match: b.match,
+        value: b.value === undefined ? undefined : cleanText(b.value, 'value', 1, 100),
+        kind,
+        categoryId,
+      });
+      return toRule(row!);
+    },
+
+    async deleteRule(userId: number, id: number) {
+      if (!(await repo.deleteRule(db, userId, id))) throw Errors.notFound('import rule');
+    },
+
+    async orderRules(userId: number, ids: number[]) {
+      return db.transaction(async (tx) => {
+        const rules = await repo.listRules(tx, userId);
+        const own = new Set(rules.map((r) => r.id));
+        if (new Set(ids).size !== ids.length || ids.length !== rules.length || ids.some((i) => !own.has(i))) {
+          throw Errors.field('ids', 'must list each of your import rules once');
+        }
+        await repo.setRulePositions(tx, userId, ids);
+        return { list: (await repo.listRules(tx, userId)).map(toRule) };
+      });
+    },
+
+    // ---- presets ----
+
+    async listPresets(userId: number) {
+      return { list: (await repo.listPresets(db, userId)).map(toPreset) };
+    },
+
+    async createPreset(userId: number, b: PresetCreateBody) {
+      const accountId = await checkPresetAccount(userId, b.account_id ?? null);
+      checkMapping(b.mapping, b.header);
+      const name = cleanText(b.name, 'name', 1, 30);
+      const presets = await repo.listPresets(db, userId);
+      if (presets.length >= MAX_PRESETS) throw Errors.rule(`at most ${MAX_PRESETS} column mappings`);
+      if (presets.some((p) => p.name === name)) throw Errors.conflict('you already have a column mapping with that name');
+      const row = await repo.insertPreset(db, { userId, name, header: headerCells(b.header), mapping: b.mapping as Record<string, unknown>, accountId });
+      return toPreset(row);
+    },
+
+    async updatePreset(userId: number, id: number, b: PresetUpdateBody) {
+      const p = await repo.findOwnPreset(db, userId, id);
+      if (!p) throw Errors.notFound('column mapping');
+      const header = b.header ? headerCells(b.header) : p.header;
+      const mapping = (b.mapping ?? p.mapping) as unknown as ColumnMapping;
+      checkMapping(mapping, header);
+      const accountId = b.account_id === undefined ? p.accountId : await checkPresetAccount(userId, b.account_id);
+      const name = b.name === undefined ? p.name : cleanText(b.name, 'name', 1, 30);
+      if (name !== p.name && (await repo.listPresets(db, userId)).some((x) => x.name === name)) throw Errors.conflict('you already have a column mapping with that name');
+      return toPreset((await repo.updatePreset(db, userId, id, { name, header, mapping: mapping as unknown as Record<string, unknown>, accountId }))!);
+    },
+
+    async deletePreset(userId: number, id: number) {
+      if (!(await repo.deletePreset(db, userId, id))) throw Errors.notFound('column mapping');
+    },
+
+    async purgeExpired() {
+      return repo.purgeExpired(db, clock.now());
+    },
+  };
+}
+
+export type BillImportService = ReturnType<typeof createBillImportService>;

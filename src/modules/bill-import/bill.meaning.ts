@@ -1,0 +1,210 @@
+import type { BillLine, Layout } from './bill.formats.ts';
+
+/*
+ * What a bill line means for the books: an expense, an income, a move between the holder's own
+ * accounts (余额宝, 零钱通, a card paying a credit card...), a refund of an earlier purchase, or
+ * nothing at all (a closed or failed trade). Pure functions; the service adds what needs the
+ * database (account mapping, duplicates, categories).
+ */
+
+export type RowKind = 'expense' | 'income' | 'transfer';
+export type Decision = 'import' | 'duplicate' | 'skip' | 'transfer';
+/** why a row is not imported as proposed */
+/** `ledger_transfer`: a transfer or adjustment of our own export, which Import & export (/api/import) brings in with its accounts */
+export type Reason = 'closed' | 'refunded' | 'zero' | 'duplicate' | 'no_account' | 'user' | 'refund_of_skipped' | 'ledger_transfer';
+
+export interface Meaning {
+  kind: RowKind;
+  decision: Decision;
+  reason: Reason | null;
+  /** a refund: income that reduces an earlier purchase */
+  refund: boolean;
+  cents: number;
+  /** the account (by payment method) the money leaves (expense, transfer) or enters (income) */
+  method: string;
+  /** a transfer's destination, by payment method */
+  toMethod: string | null;
+}
+
+/** Statuses of trades that never moved money (or moved it back at once). */
+const CLOSED = ['交易关闭', '支付失败', '已关闭', '失败', '已退还', '已撤销', '未支付', '等待付款', '已退回', '交易取消'];
+
+export function isClosed(status: string): boolean {
+  return CLOSED.some((s) => status.includes(s));
+}
+
+/**
+ * A payment method as an account key: NFKC (full-width brackets), spaces removed, the first of
+ * several ("花呗&红包"), and the wallets' own balances named after their wallet so that WeChat's
+ * 零钱 and Alipay's 余额 stay apart.
+ */
+export function methodKey(raw: string, variant: Layout['variant']): string {
+  let s = raw.normalize('NFKC').replace(/\s+/g, '').split('&')[0]!;
+  if (s === '/' || s === '-') s = '';
+  if (variant === 'wechat') {
+    if (s === '' || s === '零钱') return '微信零钱';
+    if (s === '零钱通') return '微信零钱通';
+  }
+  if (variant === 'alipay_app') {
+    if (s === '' || s === '余额' || s === '账户余额' || s === '支付宝余额') return '支付宝余额';
+  }
+  if (variant === 'alipay_web' && s === '') return '支付宝';
+  return s.slice(0, 50);
+}
+
+/** The last four digits in a card's name, e.g. 招商银行储蓄卡(1234) -> 1234. */
+export function cardTail(key: string): string | null {
+  const m = /\((\d{4})\)$/.exec(key) ?? /(\d{4})$/.exec(key);
+  return m ? m[1]! : null;
+}
+
+function transfer(cents: number, from: string, to: string): Meaning {
+  return { kind: 'transfer', decision: 'transfer', reason: null, refund: false, cents, method: from, toMethod: to };
+}
+
+function isRefundLine(line: BillLine): boolean {
+  return line.type.includes('退款') || line.item.startsWith('退款') || line.status === '退款成功';
+}
+
+/** The meaning of one line of a WeChat or Alipay bill (mapped bank lines: see mappedMeaning). */
+export function meaningOf(line: BillLine, variant: Layout['variant']): Meaning {
+  const method = methodKey(line.method, variant);
+  const cents = line.cents - line.refundedCents;
+  const base = { refund: false, cents, method, toMethod: null };
+  const kindOf = line.direction === 'in' ? 'income' : 'expense';
+  if (isClosed(line.status)) return { ...base, kind: kindOf, decision: 'skip', reason: 'closed' };
+  if (line.cents === 0) return { ...base, kind: kindOf, decision: 'skip', reason: 'zero' };
+  if (cents <= 0) return { ...base, cents: line.cents, kind: 'expense', decision: 'skip', reason: 'refunded' };
+
+  // refunds come as income (WeChat) or as 不计收支 (Alipay); either way money back for a purchase
+  if (line.direction !== 'out' && isRefundLine(line)) {
+    return { ...base, kind: 'income', decision: 'import', reason: null, refund: true };
+  }
+  if (line.direction === 'out') return { ...base, kind: 'expense', decision: 'import', reason: null };
+  if (line.direction === 'in') {
+    // income lands where the bill says, else in the wallet itself
+    return { ...base, kind: 'income', decision: 'import', reason: null };
+  }
+  return neutralMeaning(line, variant, method, cents);
+}
+
+/** 不计收支 / "/" lines: moves between the holder's own accounts, or earnings kept inside a fund. */
+function neutralMeaning(line: BillLine, variant: Layout['variant'], method: string, cents: number): Meaning {
+  const text = `${line.type} ${line.item} ${line.counterparty}`;
+  const counterparty = line.counterparty.normalize('NFKC').replace(/\s+/g, '');
+  if (variant === 'wechat') {
+    const t = line.type;
+    if (t.includes('零钱充值')) return transfer(cents, method, '微信零钱');
+    if (t.includes('零钱提现')) return transfer(cents, '微信零钱', method);
+    if (t.startsWith('转入零钱通')) return transfer(cents, method, '微信零钱通');
+    if (t.startsWith('零钱通转出')) {
+      const to = t.replace(/^零钱通转出-?到?/, '');
+      return transfer(cents, '微信零钱通', to === '' || to === '零钱' ? '微信零钱' : methodKey(to, variant));
+    }
+    if (t.includes('信用卡还款')) return transfer(cents, method, counterparty ? `${counterparty.replace(/信用卡$/, '')}信用卡` : '信用卡');
+    if (t.includes('理财通')) return transfer(cents, method, '理财通');
+    return transfer(cents, method, counterparty || '微信零钱');
+  }
+  // Alipay: earnings of 余额宝 are income that stays in it
+  if (text.includes('收益')) return { kind: 'income', decision: 'import', reason: null, refund: false, cents, method: counterparty === '余额宝' || method === '余额宝' ? '余额宝' : method, toMethod: null };
+  if (text.includes('余额宝')) {
+    if (line.item.includes('转出') || line.item.includes('提现')) return transfer(cents, '余额宝', method === '余额宝' ? '支付宝余额' : method);
+    return transfer(cents, method, '余额宝');
+  }
+  if (text.includes('花呗') && text.includes('还款')) return transfer(cents, method === '花呗' ? '支付宝余额' : method, '花呗');
+  if (text.includes('信用卡还款')) return transfer(cents, method, counterparty ? `${counterparty.replace(/信用卡$/, '')}信用卡` : '信用卡');
+  if (line.item.includes('提现')) return transfer(cents, method, counterparty || '银行卡');
+  if (line.item.includes('充值')) return transfer(cents, method, '支付宝余额');
+  return transfer(cents, method, counterparty || '支付宝余额');
+}
+
+/** A mapped bank line: negative is money out of the preset's account, positive money in. */
+export function mappedMeaning(line: BillLine): Meaning {
+  const kind = line.direction === 'out' ? 'expense' : 'income';
+  if (line.cents === 0) return { kind, decision: 'skip', reason: 'zero', refund: false, cents: 0, method: '', toMethod: null };
+  return { kind, decision: 'import', reason: null, refund: false, cents: line.cents, method: '', toMethod: null };
+}
+
+/** The note a row proposes: who, and for what. */
+export function noteOf(line: BillLine): string {
+  const parts = [line.counterparty];
+  if (line.item && line.item !== line.counterparty) parts.push(line.item);
+  const s = parts.filter((p) => p !== '').join(' ');
+  const chars = [...s];
+  return chars.length > 200 ? chars.slice(0, 200).join('') : s;
+}
+
+// ---- refunds ----
+
+/** What refund pairing needs to know of a purchase line. */
+export interface PurchaseRef {
+  row: number;
+  date: string;
+  cents: number;
+  counterparty: string;
+  externalId: string | null;
+  merchantId: string | null;
+  /** the purchase itself is skipped (closed) */
+  skipped: boolean;
+  /** its status mentions a refund (已全额退款, 已退款￥5.00) */
+  refundMarked: boolean;
+}
+
+export interface RefundRef {
+  row: number;
+  date: string;
+  cents: number;
+  counterparty: string;
+  externalId: string | null;
+  merchantId: string | null;
+}
+
+/**
+ * The prefixes under which a refund's original can be filed: Alipay numbers a refund after its
+ * trade (trade number, then a separator or more digits).
+ */
+export function refundOriginIds(externalId: string | null): string[] {
+  if (!externalId) return [];
+  const out = new Set<string>();
+  const sep = externalId.split(/[_*#-]/)[0]!;
+  if (sep && sep !== externalId) out.add(sep);
+  if (externalId.length > 28 && /^\d{28}/.test(externalId)) out.add(externalId.slice(0, 28));
+  return [...out];
+}
+
+/**
+ * Pairs refunds with purchases of the same file: by trade number prefix (Alipay), by merchant
+ * order number, else by counterparty (an earlier purchase of at least that amount, preferring one
+ * marked as refunded, then the latest). Each purchase absorbs refunds up to its amount.
+ */
+export function pairRefunds(purchases: PurchaseRef[], refunds: RefundRef[]): Map<number, PurchaseRef> {
+  const byId = new Map<string, PurchaseRef>();
+  const byMerchant = new Map<string, PurchaseRef>();
+  const byCounterparty = new Map<string, PurchaseRef[]>();
+  for (const p of purchases) {
+    if (p.externalId) byId.set(p.externalId, p);
+    if (p.merchantId) byMerchant.set(p.merchantId, p);
+    if (p.counterparty) {
+      const list = byCounterparty.get(p.counterparty);
+      if (list) list.push(p);
+      else byCounterparty.set(p.counterparty, [p]);
+    }
+  }
+  const left = new Map<number, number>(purchases.map((p) => [p.row, p.cents]));
+  const out = new Map<number, PurchaseRef>();
+  const take = (r: RefundRef, p: PurchaseRef | undefined): boolean => {
+    if (!p || (left.get(p.row) ?? 0) < r.cents) return false;
+    left.set(p.row, left.get(p.row)! - r.cents);
+    out.set(r.row, p);
+    return true;
+  };
+  for (const r of refunds) {
+    if (refundOriginIds(r.externalId).some((id) => take(r, byId.get(id)))) continue;
+    if (r.merchantId && take(r, byMerchant.get(r.merchantId))) continue;
+    const candidates = (byCounterparty.get(r.counterparty) ?? [])
+      .filter((p) => p.date <= r.date && (left.get(p.row) ?? 0) >= r.cents)
+      .sort((a, b) => Number(b.refundMarked) - Number(a.refundMarked) || b.date.localeCompare(a.date) || b.row - a.row);
+    take(r, candidates[0]);
+  }
+  return out;
+}

@@ -1,0 +1,120 @@
+/*
+ * Cell texts of foreign bills, made safe and plain: amounts, dates and free text.
+ */
+
+/** Characters a spreadsheet reads as the start of a formula. */
+const FORMULA_LEAD = /^[=+\-@\t\r\n\s]+/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Free text from a bill: control characters (the tabs exports append to ids, NUL) become spaces,
+ * the placeholder "/" becomes empty, and the characters that would make a spreadsheet run it as a
+ * formula (= + - @ at the start) are removed, so that no imported text can carry a formula into a
+ * later export or preview. At most `max` characters.
+ */
+export function cleanText(raw: string | undefined, max = 200): string {
+  if (!raw) return '';
+  let s = raw.replace(CONTROL, ' ').replace(LONE_SURROGATE, '').replace(/\s+/g, ' ').trim();
+  if (s === '/' || s === '-' || s === '--') return '';
+  s = s.replace(FORMULA_LEAD, '').trim();
+  const chars = [...s];
+  return chars.length > max ? chars.slice(0, max).join('').trim() : s;
+}
+
+/** An id column: tabs and spaces removed (WeChat and Alipay pad them with a tab); empty or "/" is none. */
+export function cleanId(raw: string | undefined): string | null {
+  if (!raw) return null;
+  // eslint-disable-next-line no-control-regex -- NUL cannot be stored
+  const s = raw.replace(/[\s\u0000]/g, '').replace(/^'+/, '');
+  if (s === '' || s === '/' || s === '-') return null;
+  return s.length > 128 ? s.slice(0, 128) : s;
+}
+
+/** A column name, compared after NFKC (full-width brackets) with spaces and tabs removed. */
+export function headerKey(raw: string): string {
+  return raw.normalize('NFKC').replace(/[\s\ufeff]/g, '');
+}
+
+const MAX_CENTS = 999_999_999_999_99;
+
+/**
+ * A bill amount in cents, sign included: `¥25.00`, `￥1,234.5`, `-12.00`, `(12.00)`, `25元`,
+ * `+3.10`. At most 2 decimals (more only as trailing zeros) and 12 integer digits. null when it is
+ * not an amount.
+ */
+export function parseBillAmount(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  let s = raw.normalize('NFKC').replace(/[\s,¥$]|元|CNY|RMB/gi, '');
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1);
+  }
+  if (s.startsWith('-')) {
+    negative = !negative;
+    s = s.slice(1);
+  } else if (s.startsWith('+')) s = s.slice(1);
+  // a currency sign may follow the sign: -¥12.00
+  s = s.replace(/^[¥$]/, '');
+  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(s);
+  if (!m) return null;
+  const decimals = (m[2] ?? '').replace(/0+$/, '');
+  if (decimals.length > 2) return null;
+  const cents = Number(m[1]) * 100 + Number(decimals.padEnd(2, '0'));
+  if (cents > MAX_CENTS) return null;
+  return negative ? -cents : cents;
+}
+
+export const DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'YYYYMMDD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+
+function validYmd(y: number, m: number, d: number): string | null {
+  if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return null;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (d > days) return null;
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** An Excel serial day number (1900 date system) as a date. */
+function fromSerial(n: number): string | null {
+  if (!Number.isFinite(n) || n < 1 || n > 2958465) return null;
+  const ms = Date.UTC(1899, 11, 30) + Math.floor(n) * 86400000;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * The calendar date of a bill cell in `format` (a time after it is ignored; the `YYYY-MM-DD`
+ * family also accepts `/` or `.` and one-digit months and days, and an XLSX serial number).
+ */
+export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYYY-MM-DD'): string | null {
+  if (!raw) return null;
+  const s = raw.normalize('NFKC').trim();
+  let m: RegExpExecArray | null;
+  switch (format) {
+    case 'YYYY-MM-DD':
+    case 'YYYY/MM/DD':
+    case 'YYYY.MM.DD':
+      if ((m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{4})(\d{2})(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      break;
+    case 'YYYYMMDD':
+      if ((m = /^(\d{4})(\d{2})(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      break;
+    case 'DD/MM/YYYY':
+    case 'DD.MM.YYYY':
+    case 'DD-MM-YYYY':
+      if ((m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[3]!, +m[2]!, +m[1]!);
+      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      break;
+    case 'MM/DD/YYYY':
+      if ((m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[3]!, +m[1]!, +m[2]!);
+      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      break;
+  }
+  // a workbook date cell that was not styled as a date
+  if (/^\d{4,7}(\.\d+)?$/.test(s) && !/^\d{8}$/.test(s)) return fromSerial(Number(s));
+  return null;
+}
