@@ -132,6 +132,24 @@ describe('export and import with accounts, currencies and transfers', () => {
     });
   }
 
+  it('brings a refund booked against its purchase (a negative expense) back as it left', async () => {
+    const erin = await createUser(t.db);
+    const food = (await firstCategory(t.db, erin.id, 'expense')).id;
+    await createTransaction(t.db, erin.id, { date: '2026-03-02', amountCents: 5000, categoryId: food, note: 'shoes' });
+    await createTransaction(t.db, erin.id, { date: '2026-03-04', amountCents: -1200, categoryId: food, note: 'shoes refund' });
+    const file = (await t.as(erin).get(`/api/export?${MARCH}`)).rawPayload;
+    const frank = await createUser(t.db);
+    const res: Json = expectOk(await t.as(frank).post('/api/import', multipart(file)));
+    assert.deepEqual([res.imported, res.errors], [2, []]);
+    const refund = (await rowsOf(frank.id)).find((r) => r.note === 'shoes refund')!;
+    assert.deepEqual([refund.kind, refund.amountCents, refund.baseAmount], ['expense', -1200, -1200]);
+    const stats: Json = expectOk(await t.as(frank).get('/api/stats/overview?period=month&date=2026-03-01'));
+    assert.equal(stats.expense, 38);
+    // a file without currencies keeps today's rule: amounts are positive
+    const old: Json = expectOk(await t.as(frank).post('/api/import?dry_run=true', multipart('date,kind,amount,category\n2026-03-01,expense,-5,Food\n')));
+    assert.equal(old.imported, 0);
+  });
+
   it('imports a file without the account columns into the default account, as before', async () => {
     const dave = await createUser(t.db);
     const res: Json = expectOk(await t.as(dave).post('/api/import', multipart('date,kind,amount,category,note\n2026-03-01,expense,12.50,Food,old file\n')));

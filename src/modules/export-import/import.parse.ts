@@ -198,8 +198,9 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     const amount = typeof rec.amount === 'string' ? rec.amount.trim() : rec.amount;
     try {
       if (currency === undefined && kind !== 'transfer' && kind !== 'adjustment') cents = parseAmount(amount);
-      // an adjustment's sign is its direction
-      else cents = parseMinor(amount, currency ?? CENTS, 'amount', { allowNegative: kind === 'adjustment' });
+      // an adjustment's sign is its direction; a negative expense or income of an export (with its
+      // currency) is a refund booked against its purchase, and comes back as it left
+      else cents = parseMinor(amount, currency ?? CENTS, 'amount', { allowNegative: kind === 'adjustment' || (currency !== undefined && (kind === 'expense' || kind === 'income')) });
     } catch (err) {
       problems.push(err instanceof AppError ? err.message.replace(/ \(XXX\)$| in XXX$/, '') : 'amount is invalid');
     }
