@@ -198,7 +198,8 @@ describe('administration: dashboard and users', () => {
       const refresh = await t.anon.post('/api/auth/refresh', { refresh_token: login.refresh_token });
       assert.equal(refresh.statusCode, 401);
       const deletedList = (await chief.get(`/api/admin/users?status=deleted&keyword=${login.user.id}`)).json();
-      assert.deepEqual(deletedList.list.map((u: { id: number }) => u.id), [login.user.id]);
+      // the keyword also matches other users whose nickname holds those digits
+      assert.ok(deletedList.list.some((u: { id: number }) => u.id === login.user.id), JSON.stringify(deletedList));
     });
   });
 

@@ -24,7 +24,7 @@ describe('profile and avatars', () => {
     const p = res.json();
     assert.deepEqual(
       Object.keys(p).sort(),
-      ['avatar_url', 'created_at', 'id', 'is_demo', 'nickname', 'role', 'slogan', 'status', 'timezone', 'username', 'auth_methods', 'last_sign_in_at', 'failed_sign_ins'].sort(),
+      ['avatar_url', 'created_at', 'id', 'is_demo', 'nickname', 'role', 'slogan', 'status', 'timezone', 'username', 'auth_methods', 'last_sign_in_at', 'failed_sign_ins', 'base_currency'].sort(),
     );
     assert.equal(p.id, userId);
     assert.equal(p.nickname, 'Alice');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq, sql } from 'drizzle-orm';
-import { accounts, transactions, users } from '../src/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { transactions, users } from '../src/db/schema/index.ts';
 import { createAccountService } from '../src/modules/accounts/accounts.service.ts';
 import * as accountsRepo from '../src/modules/accounts/accounts.repo.ts';
 import { systemClock } from '../src/lib/clock.ts';

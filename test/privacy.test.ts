@@ -494,6 +494,7 @@ describe('privacy across users', () => {
     const rule = { kind: 'expense', amount: 1, frequency: 'monthly', start_date: '2099-01-01' };
     const cases: Record<string, () => Promise<void>> = {
       'POST /api/transactions b.category_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catA.id }), 'category_id', 'create'),
+      'POST /api/transactions b.account_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, account_id: txA.account_id }), 'account_id', 'create'),
       'POST /api/transactions b.tag_ids': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, tag_ids: [tagB, tagA.id] }), 'tag_ids', 'create'),
       'POST /api/transactions b.group_id': async () => assertError(await B.post('/api/transactions', { ...tx, category_id: catB, group_id: groupA.id }), 403, 40302, 'create in group'),
       'PUT /api/transactions/{id} b.category_id': async () => assertField(await B.put(`/api/transactions/${txB.id}`, { category_id: catA.id }), 'category_id', 'update'),
@@ -517,7 +518,6 @@ describe('privacy across users', () => {
       'PUT /api/recurring/{id} b.category_id': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { category_id: catA.id }), 'category_id', 'rule update'),
       'PUT /api/recurring/{id} b.tag_ids': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { tag_ids: [tagA.id] }), 'tag_ids', 'rule update'),
       'PUT /api/recurring/{id} b.group_id': async () => assertError(await B.put(`/api/recurring/${ruleB.id}`, { group_id: groupA.id }), 403, 40302, 'rule into group'),
-      'POST /api/transactions b.account_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, account_id: accA.id }), 'account_id', 'create in her account'),
       'POST /api/transactions b.to_account_id': async () =>
         assertField(await B.post('/api/transactions', { kind: 'transfer', amount: 1, date: '2025-06-11', account_id: accB.id, to_account_id: accA.id }), 'to_account_id', 'transfer to her'),
       'POST /api/transactions b.fee_category_id': async () =>
