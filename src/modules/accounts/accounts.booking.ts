@@ -45,19 +45,22 @@ export async function defaultAccount(db: Executor, userId: number): Promise<Acco
   return row;
 }
 
-/** One of the caller's accounts named in a body (`field`); anyone else's, or none, 40001 on that field. */
-export async function requireAccount(db: Executor, userId: number, accountId: number, field = 'account_id'): Promise<AccountRef> {
+/**
+ * One of the caller's accounts. Anyone else's, or none: 40401 when the account is what the request
+ * is about (its path), 40001 on `field` when the request names it as a reference in a body.
+ */
+export async function requireAccount(db: Executor, userId: number, accountId: number, opts: { field?: string } = {}): Promise<AccountRef> {
   const [row] = await db
     .select({ id: accounts.id, currency: accounts.currency, archived: accounts.archived })
     .from(accounts)
     .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)));
-  if (!row) throw notYours.account(field);
+  if (!row) throw opts.field ? notYours.account(opts.field) : Errors.notFound('account');
   return row;
 }
 
 /** Like requireAccount, and one that still takes new rows (not archived): else 40001 on `field`. */
 export async function requireOpenAccount(db: Executor, userId: number, accountId: number, field = 'account_id'): Promise<AccountRef> {
-  const row = await requireAccount(db, userId, accountId, field);
+  const row = await requireAccount(db, userId, accountId, { field });
   if (row.archived) throw Errors.field(field, 'is archived: unarchive it to book new transactions in it');
   return row;
 }

@@ -58,7 +58,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     if (q.account_id !== undefined) {
       // accounts are personal: a group view is filtered by member instead
       if (q.group_id !== undefined) throw Errors.field('account_id', 'cannot be combined with group_id: filter a group view by member (user_id)');
-      await requireAccount(db, userId, q.account_id);
+      await requireAccount(db, userId, q.account_id, { field: 'account_id' });
     }
     const base = await baseCurrencyOf(db, userId);
     const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());

@@ -92,3 +92,15 @@ export function currencySymbol(locale: AppLocale, currency: string): string {
     .find((p) => p.type === 'currency');
   return part?.value ?? currency;
 }
+
+const names = new Map<string, Intl.DisplayNames>();
+/** A currency's name in the locale ("人民币", "US Dollar"); the code when the browser has no name for it. */
+export function currencyName(locale: AppLocale, code: string): string {
+  let d = names.get(locale);
+  if (!d) names.set(locale, (d = new Intl.DisplayNames(locale, { type: 'currency' })));
+  try {
+    return d.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -17,6 +17,7 @@ export function useFormat() {
     signedIn: (v: number, kind: 'expense' | 'income' | 'transfer' | 'adjustment', cur: string | null | undefined) =>
       f.formatMoney(kind === 'expense' || kind === 'transfer' ? -v : v, l(), cur || currency.value, { signed: true }),
     currency: () => currency.value,
+    currencyName: (code: string) => f.currencyName(l(), code),
     percent: (v: number | null | undefined, signed = false) => f.formatPercent(v, l(), signed),
     number: (v: number, compact = false) => f.formatNumber(v, l(), compact),
     date: (d: string, style?: 'long' | 'short' | 'weekday') => f.formatDate(d, l(), style),
