@@ -4,11 +4,12 @@ import { requireCategory, requireGroupMember, requireTags, requireWritableGroup 
 import type { Clock } from '../../lib/clock.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
-import { parseAmountBound, toMajor } from '../../lib/money.ts';
+import { parseAmountBound } from '../../lib/money.ts';
 import type { CurrencyInfo } from '../../lib/currency.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
 import * as transactionsRepo from './transactions.repo.ts';
+import { toMajorUnits } from '../../lib/currency.ts';
 import { transactions } from '../../db/schema/index.ts';
 import { isCategoryKind } from '../../lib/domain.ts';
 import { accountCurrency, baseCurrencyOf, bookIn, defaultAccount, parseAmountIn, requireOpenAccount, type AccountRef } from '../accounts/accounts.booking.ts';
@@ -314,10 +315,16 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       const parsed = parseListQuery(q);
       if (q.user_id !== undefined && q.group_id === undefined) throw Errors.field('user_id', 'is only allowed with group_id (group view)');
       let scope: ListScope = { userId };
+      // the sums are in the base currency (a group's: its currency), with that currency's decimals
+      let sumCurrency: CurrencyInfo;
       if (q.group_id !== undefined) {
-        await requireGroupMember(db, q.group_id, userId);
+        const group = await requireGroupMember(db, q.group_id, userId);
         scope = { groupId: q.group_id, memberId: q.user_id };
+        sumCurrency = groupCurrency(group);
+      } else {
+        sumCurrency = await baseCurrencyOf(db, userId);
       }
+      const major = (minor: number) => toMajorUnits(minor, sumCurrency);
       const filter: ListFilter = { ...parsed, scope };
       const { limit, offset } = pageOf(q);
       const [views, totals] = await Promise.all([
@@ -328,9 +335,9 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
         list: views,
         total: totals.count,
         sums: {
-          income: toMajor(totals.incomeCents),
-          expense: toMajor(totals.expenseCents),
-          balance: toMajor(totals.incomeCents - totals.expenseCents),
+          income: major(totals.incomeCents),
+          expense: major(totals.expenseCents),
+          balance: major(totals.incomeCents - totals.expenseCents),
           count: totals.count,
         },
       };
