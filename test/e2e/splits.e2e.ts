@@ -95,4 +95,28 @@ describe('splitting a group expense and settling up in two browsers', () => {
     await row.getByText('confirmed', { exact: true }).waitFor();
     await page.getByTestId('balances').getByText('settled').first().waitFor();
   });
+
+  it('counts my share of a group dinner in my own statistics when I ask for it', async () => {
+    const page = bob.page;
+    await page.goto('/stats');
+    await page.getByTestId('stats-view-paid').waitFor();
+    // what Bob paid: nothing; his share of the dinner: ¥30.00
+    await page.getByTestId('stats-view-share').click();
+    await page.getByText('¥30.00').first().waitFor();
+    assert.equal(await page.getByTestId('stats-view-share').getAttribute('aria-checked'), 'true');
+  });
+
+  it('lets a member turn off the notifications of shared expenses in the profile', async () => {
+    const page = bob.page;
+    await page.goto('/profile');
+    const box = page.getByTestId('notify-splits');
+    // the form is filled once the profile has loaded
+    await page.waitForFunction(() => ((document.querySelector('input[name="nickname"]') as HTMLInputElement | null)?.value ?? '') !== '', undefined, { timeout: 5000 });
+    await box.uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Profile saved').waitFor();
+    await page.reload();
+    // the profile is loaded after the page: the box follows it
+    await page.waitForFunction(() => (document.querySelector('[data-testid="notify-splits"]') as HTMLInputElement | null)?.checked === false, undefined, { timeout: 5000 });
+  });
 });

@@ -118,6 +118,7 @@ export default {
     used: '{n}% used', forMonth: 'Budget for the month', clear: 'Clear', saved: 'Budget saved', cleared: 'Budget cleared',
   },
   stats: {
+    account: 'Account', allAccounts: 'All accounts', groupRecords: 'Group records count as', views: { paid: 'What I paid', share: 'My share' },
     title: 'Statistics', titleGroup: 'Statistics · {name}', period: 'Period', periods: { week: 'Week', month: 'Month', year: 'Year' },
     tag: 'Tag', allTags: 'All tags', prev: 'Previous period', next: 'Next period', today: 'Today', count: 'Transactions',
     dailyAverage: 'Daily average ({type})', byCategory: 'By category ({type})', donutLabel: '{type} by category, as a donut chart',
@@ -208,6 +209,8 @@ export default {
     revoke: 'Revoke', revokeConfirm: 'Revoke the token “{name}”? Scripts using it stop working.', revoked: 'Token revoked',
   },
   profile: {
+    notifySplits: 'Notify me of shared group expenses and settlements',
+    notifySplitsHint: 'A message when someone records an expense you share (over the group\'s threshold) or a payment to or from you.',
     language: 'Language', languageSaved: 'Language changed', details: 'Your details', saved: 'Profile saved', avatarUpdated: 'Avatar updated',
     changeAvatar: 'Change avatar', since: 'Member since {date}', demoAccount: 'demo account', timezoneDefault: 'Service default',
     timezoneHint: 'Decides what “today” means for your books. Empty: the service default.',

@@ -118,6 +118,7 @@ export default {
     used: '已用 {n}%', forMonth: '本月预算', clear: '清除', saved: '预算已保存', cleared: '预算已清除',
   },
   stats: {
+    account: '账户', allAccounts: '全部账户', groupRecords: '群组账目按', views: { paid: '我付的', share: '我分摊的' },
     title: '统计', titleGroup: '统计 · {name}', period: '时间段', periods: { week: '周', month: '月', year: '年' },
     tag: '标签', allTags: '全部标签', prev: '上一段', next: '下一段', today: '今天', count: '笔数',
     dailyAverage: '日均{type}', byCategory: '分类占比（{type}）', donutLabel: '各分类{type}占比环形图',
@@ -208,6 +209,8 @@ export default {
     revoke: '吊销', revokeConfirm: '确定吊销令牌“{name}”？使用它的脚本将无法继续工作。', revoked: '令牌已吊销',
   },
   profile: {
+    notifySplits: '有人记了要我分摊的账、或与我有关的还款时通知我',
+    notifySplitsHint: '群组里的分摊账目（超过群组设定的金额时）和还款记录，会发消息提醒你。',
     language: '语言', languageSaved: '语言已切换', details: '我的资料', saved: '资料已保存', avatarUpdated: '头像已更新',
     changeAvatar: '更换头像', since: '注册于 {date}', demoAccount: '体验账号', timezoneDefault: '使用服务默认时区',
     timezoneHint: '决定账本里的“今天”是哪一天。留空则使用服务默认时区。',
