@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { PHONE, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
 
 const PORT = 3160;
 const fixture = (name: string) => `test/fixtures/bills/${name}`;
@@ -111,6 +111,11 @@ describe('bill import in the browser', () => {
     await page.getByTestId('bill-file').setInputFiles(fixture('wechat.csv'));
     await page.getByTestId('bill-preview').waitFor();
     assert.match(await page.locator('tr[data-row="8"] [data-col="reason"]').innerText(), /Closed or failed trade/);
+    // a payment method mapped to an account is remembered
+    await page.getByTestId('bill-methods').locator('summary').click();
+    const method = page.getByTestId('bill-methods').locator('select').first();
+    await method.selectOption({ index: 1 });
+    await page.getByText(/will be booked to this account from now on/).first().waitFor();
 
     await page.goto('/import/rules');
     const list = page.getByTestId('rule-list');
@@ -198,10 +203,14 @@ describe('bill import in the browser', () => {
     await page.waitForURL(/\/import$/);
     await page.getByRole('heading', { name: '导入账单' }).waitFor();
     await page.getByTestId('bill-file').setInputFiles(fixture('alipay.csv'));
+    await page.getByTestId('bill-preview').waitFor();
+    await page.getByTestId('bill-methods').getByText('支付方式对应账户').waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'the preview: accessibility');
     await previewCommitAgain(page, fixture('alipay.csv'), { format: /识别为：支付宝账单/, rows: 12, lang: 'zh' });
     await page.goto('/import/rules');
     await page.getByRole('heading', { name: '导入规则' }).waitFor();
     await page.getByTestId('rule-list').getByText('交易对方包含“').waitFor();
+    assert.deepEqual(await axeViolations(page), [], 'the rules page: accessibility');
     assert.deepEqual(realProblems(tab), []);
     await tab.context.close();
   });

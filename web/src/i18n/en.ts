@@ -207,6 +207,8 @@ export default {
     colAmount: 'Amount column', sign: 'Sign', negativeIsExpense: 'Negative = money out (debit card)', positiveIsExpense: 'Positive = money out (credit card)',
     colDebit: 'Money-out column', colCredit: 'Money-in column', colDescription: 'Description column', colExternalId: 'Transaction number column',
     saveMapping: 'Save mapping and read the file',
+    methodsTitle: 'Payment methods → accounts ({n})', methodsHint: 'Choose the account each payment method stands for. It is remembered for your next bills; moves between two known accounts become transfers.',
+    methodRows: '{n} rows', noAccount: 'No account yet', methodMapped: '“{method}” will be booked to this account from now on.', otherBills: 'Bills from WeChat Pay, Alipay or a bank: use Import bills.',
     detected: 'Detected: {format}',
     formats: { wechat: 'WeChat Pay bill', alipay: 'Alipay bill', ledger: 'Our own export', mapped: 'Bank statement (your column mapping)' },
     summary: '{total} rows: {import} to import, {transfer} transfers, {duplicate} already in your books, {skip} skipped',

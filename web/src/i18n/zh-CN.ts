@@ -207,6 +207,8 @@ export default {
     colAmount: '金额列', sign: '正负号', negativeIsExpense: '负数为支出（储蓄卡）', positiveIsExpense: '正数为支出（信用卡）',
     colDebit: '支出列', colCredit: '收入列', colDescription: '摘要列', colExternalId: '流水号列',
     saveMapping: '保存并读取文件',
+    methodsTitle: '支付方式对应账户（{n} 种）', methodsHint: '为每种支付方式选一个账户，下次导入会记住；两头都有账户的资金往来（如零钱充值、信用卡还款）会记为转账。',
+    methodRows: '{n} 条', noAccount: '还没有对应账户', methodMapped: '以后“{method}”都记到这个账户。', otherBills: '微信支付、支付宝或银行的账单，请用“导入账单”。',
     detected: '识别为：{format}',
     formats: { wechat: '微信支付账单', alipay: '支付宝账单', ledger: '本站导出的文件', mapped: '银行流水（按你的列对应方案）' },
     summary: '共 {total} 条：导入 {import} 条，转账 {transfer} 条，已在账本中 {duplicate} 条，跳过 {skip} 条',
