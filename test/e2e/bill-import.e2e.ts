@@ -185,7 +185,7 @@ describe('bill import in the browser', () => {
     await page.getByTestId('bill-error').getByText('The file is too large: at most 20 MB and 100,000 rows.').waitFor();
     await choose(page, fixture('unknown.csv'));
     await page.getByTestId('bill-error').getByText('This file is not a bill we know.', { exact: false }).waitFor();
-    await page.getByTestId('bill-recognised').filter({ hasText: 'What we found: a csv file, encoding utf-8' }).waitFor();
+    await page.getByTestId('bill-recognised').filter({ hasText: 'What we found: a CSV file, encoding UTF-8' }).waitFor();
     await page.getByTestId('mapping-form').waitFor();
     const bad = readFileSync(fixture('wechat.csv'), 'utf8').replace('¥12.50', '¥12.5x');
     await choose(page, { name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
