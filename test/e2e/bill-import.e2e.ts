@@ -174,6 +174,8 @@ describe('bill import in the browser', () => {
     await form.locator('select[name="map_external_id"]').selectOption('流水号');
     await page.getByTestId('mapping-save').click();
     await previewCommitAgain(page, fixture('bank.csv'), { format: /Bank statement/, rows: 5, lang: 'en' });
+    await page.goto('/import/rules');
+    await page.getByTestId('preset-list').getByText('示例银行').waitFor();
     assert.deepEqual(realProblems(tab), []);
     await tab.context.close();
   });

@@ -232,6 +232,7 @@ export default {
     fields: { counterparty: 'Counterparty', note: 'Note or item', method: 'Payment method', any: 'Any text' },
     matches: { contains: 'contains', equals: 'is', starts_with: 'starts with' },
     describe: '{field} {match} “{value}” → {category}', none: 'No rules yet. Add one here, or from a corrected category in an import preview.',
+    presetsTitle: 'Saved column mappings', presetsHint: 'A bank statement whose columns match one of these is read with it.', noPresets: 'None yet: they are saved when you map the columns of a bank statement.',
     saved: 'Rule saved.', up: 'Move up', down: 'Move down',
   },
   security: {

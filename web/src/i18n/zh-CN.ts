@@ -232,6 +232,7 @@ export default {
     fields: { counterparty: '交易对方', note: '备注或商品', method: '支付方式', any: '任意文字' },
     matches: { contains: '包含', equals: '等于', starts_with: '开头是' },
     describe: '{field}{match}“{value}” → {category}', none: '还没有规则。可以在这里添加，也可以在导入预览里改完分类后一键生成。',
+    presetsTitle: '已保存的列对应方案', presetsHint: '表头与某个方案一致的银行流水，会自动按该方案读取。', noPresets: '还没有。导入银行流水时指定各列后会保存在这里。',
     saved: '规则已保存。', up: '上移', down: '下移',
   },
   security: {

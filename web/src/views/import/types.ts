@@ -7,6 +7,7 @@ export type PreviewSummary = components['schemas']['ImportPreviewSummary'];
 export type CommitResult = components['schemas']['ImportCommitResult'];
 export type ImportRule = components['schemas']['ImportRule'];
 export type Mapping = components['schemas']['ImportColumnMapping'];
+export type Preset = components['schemas']['ImportPreset'];
 
 export const DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'YYYYMMDD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY'] as const satisfies readonly Mapping['date_format'][];
 export const RULE_FIELDS = ['counterparty', 'note', 'method', 'any'] as const satisfies readonly ImportRule['field'][];
