@@ -620,6 +620,7 @@ describe('privacy across users', () => {
       'PUT /api/recurring/{id} b.category_id': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { category_id: catA.id }), 'category_id', 'rule update'),
       'PUT /api/recurring/{id} b.tag_ids': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { tag_ids: [tagA.id] }), 'tag_ids', 'rule update'),
       'PUT /api/recurring/{id} b.group_id': async () => assertError(await B.put(`/api/recurring/${ruleB.id}`, { group_id: groupA.id }), 403, 40302, 'rule into group'),
+      'POST /api/transactions b.account_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, account_id: accA.id }), 'account_id', 'create in her account'),
       'POST /api/transactions b.to_account_id': async () =>
         assertField(await B.post('/api/transactions', { kind: 'transfer', amount: 1, date: '2025-06-11', account_id: accB.id, to_account_id: accA.id }), 'to_account_id', 'transfer to her'),
       'POST /api/transactions b.fee_category_id': async () =>
