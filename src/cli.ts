@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
         console.error('usage: npm run cli -- user:role <id> <user|admin>');
         return 1;
       }
-      await runMigrations(database);
+      await runMigrations(database, { defaultCurrency: config.defaultCurrency });
       const rows = await database.db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, Number(idText))).returning({ id: users.id, nickname: users.nickname });
       if (!rows.length) {
         console.error(`no user with id ${idText}`);

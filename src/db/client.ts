@@ -118,7 +118,8 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
  * users money accounts puts them in.
  */
 export async function runMigrations(database: Database, opts: { defaultCurrency?: string } = {}): Promise<void> {
-  const currency = (opts.defaultCurrency ?? process.env.DEFAULT_CURRENCY ?? '').trim().toUpperCase();
+  // without one (a new empty database, a restore target), the migration's own default (CNY) applies
+  const currency = (opts.defaultCurrency ?? '').trim().toUpperCase();
   const setting = sql`select set_config('ledger.default_currency', ${/^[A-Z]{3}$/.test(currency) ? currency : ''}, false)`;
   if (database.kind === 'pglite') {
     await database.db.execute(setting);

@@ -31,13 +31,13 @@ export const backupCommands: CliCommand[] = [
     name: 'backup:create',
     usage: 'backup:create <file>',
     help: 'write a backup of the database to a new file (.json.gz)',
-    async run(database, args) {
+    async run(database, args, config) {
       const [file] = args;
       if (!file || args.length > 1) {
         console.error('usage: npm run cli -- backup:create <file>');
         return 1;
       }
-      await runMigrations(database);
+      await runMigrations(database, { defaultCurrency: config.defaultCurrency });
       const { size, rows } = await writeBackup(database.db, path.resolve(file));
       console.log(`wrote ${file}: ${size} bytes, ${Object.values(rows).reduce((a, b) => a + b, 0)} rows`);
       return 0;
