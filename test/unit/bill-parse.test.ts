@@ -272,6 +272,17 @@ describe('mapped bank bills and our own export', () => {
     assert.equal(json.out.detected.format, 'ledger');
     assert.equal(json.out.detected.container, 'json');
     assert.equal(json.rows[0]!.cents, 300);
+    // transfers and adjustments of an export name accounts: shown, and left to Import & export
+    const moves = await read(
+      Buffer.from(JSON.stringify([
+        { date: '2024-03-02', kind: 'transfer', amount: 5, note: 'atm', account: 'Bank', to_account: 'Cash', to_amount: 5, currency: 'CNY' },
+        { date: '2024-03-03', kind: 'adjustment', amount: -1, note: 'counted', account: 'Cash', currency: 'CNY' },
+      ])),
+    );
+    assert.deepEqual(moves.rows.map((r) => [r.kind, r.decision, r.reason]), [
+      ['transfer', 'skip', 'ledger_transfer'],
+      ['transfer', 'skip', 'ledger_transfer'],
+    ]);
   });
 
   it('too many rows is 41301', async () => {

@@ -5,6 +5,7 @@ import { headerCells, isTableEnd, layoutOf, readLine, type BillFormat, type Bill
 import { headerKey } from './bill.text.ts';
 import { mappedMeaning, meaningOf, noteOf, pairRefunds, type Decision, type PurchaseRef, type Reason, type RefundRef, type RowKind } from './bill.meaning.ts';
 import { decodeAll, fileRecords, sniff, type Container, type Encoding, type FileRecord } from './bill.read.ts';
+import { isCategoryKind } from '../../lib/domain.ts';
 
 /*
  * A bill from bytes to proposed rows: the format found from the content, every data line read
@@ -235,11 +236,11 @@ function refundRef(line: BillLine, cents: number): RefundRef {
 
 function ledgerSeed(r: ImportRow): SeedRow {
   // transfers and adjustments of our own export name accounts: Import & export (/api/import) keeps them
-  const accountRow = r.kind === 'transfer' || r.kind === 'adjustment';
+  const accountRow = !isCategoryKind(r.kind);
   return {
     row: r.row,
     date: r.date,
-    kind: r.kind === 'expense' || r.kind === 'income' ? r.kind : 'transfer',
+    kind: isCategoryKind(r.kind) ? r.kind : 'transfer',
     cents: r.cents,
     counterparty: '',
     note: r.note,
