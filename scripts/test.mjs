@@ -53,9 +53,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-forc
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, NODE_ENV: 'test', ...(template ? { TEST_PG_TEMPLATE: template } : {}) },
 });
-// Ctrl-C reaches the test runner too; the template is dropped once it has stopped
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => child.kill('SIGTERM'));
+// an interrupt stops the test runner first; the template is dropped once it has stopped
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
