@@ -99,6 +99,8 @@ export interface Config {
   ratesUrl?: string | null;
   /** on SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
   shutdownGraceMs: number;
+  /** GET /metrics (Prometheus); absent or neither token nor port: off */
+  metrics?: MetricsConfig;
 }
 
 export interface ServerTimeouts {
@@ -218,6 +220,29 @@ function resolveSecret(raw: string | undefined, dataDir: string): { secret: stri
   return { secret, generated: true };
 }
 
+// ---- metrics ----
+
+export interface MetricsConfig {
+  /** METRICS_TOKEN: /metrics on the main port, for `Authorization: Bearer <token>` only; null: not there */
+  token: string | null;
+  /** METRICS_PORT: /metrics on a listener of its own (with the token only when one is set); null: none */
+  port: number | null;
+  /** METRICS_HOST: the address of that listener (default HOST) */
+  host: string;
+}
+
+export function parseMetrics(env: NodeJS.ProcessEnv, host: string, mainPort: number): MetricsConfig {
+  const token = (env.METRICS_TOKEN ?? '').trim();
+  if (token && !/^[\x21-\x7e]{16,256}$/.test(token)) throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces');
+  const rawPort = (env.METRICS_PORT ?? '').trim();
+  if (rawPort && (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65535)) throw new ConfigError(`METRICS_PORT must be an integer from 1 to 65535, got "${env.METRICS_PORT}"`);
+  const port = rawPort ? Number(rawPort) : null;
+  if (port !== null && port === mainPort) throw new ConfigError('METRICS_PORT must differ from PORT');
+  const metricsHost = (env.METRICS_HOST ?? '').trim();
+  if (metricsHost && port === null) throw new ConfigError('METRICS_HOST is set without METRICS_PORT');
+  return { token: token || null, port, host: metricsHost || host };
+}
+
 /** The only reader of process.env. Throws ConfigError with a readable message on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -272,5 +297,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     defaultCurrency,
     ratesUrl: parseUrl('RATES_URL', env.RATES_URL, ['http:', 'https:']),
     shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),
+    metrics: parseMetrics(env, host, parsePort(env.PORT)),
   });
 }

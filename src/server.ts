@@ -57,6 +57,8 @@ async function main() {
   });
 
   await app.listen({ port: config.port, host: config.host });
+  const metricsAddress = await app.metrics.listen();
+  if (metricsAddress) logger.info({ address: metricsAddress.address, port: metricsAddress.port }, 'metrics listening');
 }
 
 main().catch((err) => {

@@ -72,7 +72,10 @@ export default async function billImportRoutes(fastify: FastifyInstance) {
         presetId = Number(field.value);
       }
       const bytes = await readUpload(file);
-      return service.preview(user.id, bytes, file.filename ?? '', presetId);
+      const measured = app.metrics.importTimer('bill_preview', bytes.length);
+      const preview = await service.preview(user.id, bytes, file.filename ?? '', presetId);
+      measured(preview.format, preview.summary.total);
+      return preview;
     },
   );
 
@@ -123,7 +126,12 @@ export default async function billImportRoutes(fastify: FastifyInstance) {
         response: { 200: CommitResult },
       },
     },
-    async (req) => service.commit(userOf(req).id, req.params.id),
+    async (req) => {
+      const measured = app.metrics.importTimer('bill_commit', null);
+      const result = await service.commit(userOf(req).id, req.params.id);
+      measured('bill', result.imported + result.skipped);
+      return result;
+    },
   );
 
   app.delete(

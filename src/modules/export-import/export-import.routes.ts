@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
+import { dataFileFormat } from '../../plugins/metrics.ts';
 import { readUpload } from '../../plugins/uploads.ts';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
 import { bearerToken, userOf, type Authenticator } from '../../plugins/auth.ts';
@@ -115,11 +116,13 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
       const bytes = await readUpload(file);
       const dryRun = req.query.dry_run === true;
+      const measured = app.metrics.importTimer(dryRun ? 'import_dry_run' : 'import', bytes.length);
       const out = await withIdempotency(
         app.db,
         { userId: user.id, scope: 'import', key: req.headers['idempotency-key'], body: { file: bytes, dry_run: dryRun } },
         async (tx) => ({ status: 200, body: await importFile(tx, user.id, bytes, dryRun) }),
       );
+      if (!out.replayed && !out.body.errors.length) measured(dataFileFormat(bytes), out.body.imported + out.body.skipped);
       // only a 200 answer is ever stored and replayed
       return reply.code(out.status as 200).send(out.body);
     },
