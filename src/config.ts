@@ -15,6 +15,8 @@ export interface RateLimitConfig {
   auth: number;
   /** demo logins per minute per IP */
   demo: number;
+  /** the window the counts above are per, in milliseconds (default one minute) */
+  windowMs?: number;
   /** key prefix of the shared counters */
   namespace?: string;
 }
@@ -194,6 +196,26 @@ export function parseTimeouts(env: NodeJS.ProcessEnv): ServerTimeouts {
   return t;
 }
 
+function parseCount(name: string, raw: string | undefined, dflt: number): number {
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const v = raw.trim();
+  if (!/^\d{1,9}$/.test(v) || Number(v) < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return Number(v);
+}
+
+/** RATE_LIMIT, RATE_LIMIT_AUTH, RATE_LIMIT_DEMO (requests per window) and RATE_LIMIT_WINDOW_MS */
+export function parseRateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
+  const windowMs = parseMs('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000, 1000);
+  if (windowMs === 0) throw new ConfigError('RATE_LIMIT_WINDOW_MS must be at least 1000');
+  return {
+    enabled: true,
+    global: parseCount('RATE_LIMIT', env.RATE_LIMIT, 600),
+    auth: parseCount('RATE_LIMIT_AUTH', env.RATE_LIMIT_AUTH, 30),
+    demo: parseCount('RATE_LIMIT_DEMO', env.RATE_LIMIT_DEMO, 5),
+    windowMs,
+  };
+}
+
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
@@ -259,7 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     adminOpenids: list(env.ADMIN_OPENIDS),
     redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
     corsOrigins,
-    rateLimit: { enabled: true, global: 600, auth: 30, demo: 5 },
+    rateLimit: parseRateLimits(env),
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,
