@@ -101,6 +101,8 @@ export interface Config {
   ratesUrl?: string | null;
   /** on SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
   shutdownGraceMs: number;
+  /** DATA_DIR_LOCK_WAIT_MS: how long a start waits for the data folder's previous owner to go (0: refuse at once) */
+  dataDirLockWaitMs?: number;
 }
 
 export interface ServerTimeouts {
@@ -282,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
     corsOrigins,
     rateLimit: parseRateLimits(env),
+    dataDirLockWaitMs: parseMs('DATA_DIR_LOCK_WAIT_MS', env.DATA_DIR_LOCK_WAIT_MS, 10_000, 100),
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,
