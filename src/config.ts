@@ -15,6 +15,8 @@ export interface RateLimitConfig {
   auth: number;
   /** demo logins per minute per IP */
   demo: number;
+  /** the window the counts above are per, in milliseconds (default one minute) */
+  windowMs?: number;
   /** key prefix of the shared counters */
   namespace?: string;
 }
@@ -101,6 +103,9 @@ export interface Config {
   shutdownGraceMs: number;
   /** GET /metrics (Prometheus); absent or neither token nor port: off */
   metrics?: MetricsConfig;
+
+  /** DATA_DIR_LOCK_WAIT_MS: how long a start waits for the data folder's previous owner to go (0: refuse at once) */
+  dataDirLockWaitMs?: number;
 }
 
 export interface ServerTimeouts {
@@ -196,6 +201,26 @@ export function parseTimeouts(env: NodeJS.ProcessEnv): ServerTimeouts {
   return t;
 }
 
+function parseCount(name: string, raw: string | undefined, dflt: number): number {
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const v = raw.trim();
+  if (!/^\d{1,9}$/.test(v) || Number(v) < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return Number(v);
+}
+
+/** RATE_LIMIT, RATE_LIMIT_AUTH, RATE_LIMIT_DEMO (requests per window) and RATE_LIMIT_WINDOW_MS */
+export function parseRateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
+  const windowMs = parseMs('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000, 1000);
+  if (windowMs === 0) throw new ConfigError('RATE_LIMIT_WINDOW_MS must be at least 1000');
+  return {
+    enabled: true,
+    global: parseCount('RATE_LIMIT', env.RATE_LIMIT, 600),
+    auth: parseCount('RATE_LIMIT_AUTH', env.RATE_LIMIT_AUTH, 30),
+    demo: parseCount('RATE_LIMIT_DEMO', env.RATE_LIMIT_DEMO, 5),
+    windowMs,
+  };
+}
+
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
@@ -284,7 +309,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     adminOpenids: list(env.ADMIN_OPENIDS),
     redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
     corsOrigins,
-    rateLimit: { enabled: true, global: 600, auth: 30, demo: 5 },
+    rateLimit: parseRateLimits(env),
+    dataDirLockWaitMs: parseMs('DATA_DIR_LOCK_WAIT_MS', env.DATA_DIR_LOCK_WAIT_MS, 10_000, 100),
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,

@@ -26,7 +26,7 @@ async function main() {
       unlock = await lockDataDir(config.dataDir, (err) => {
         logger.fatal({ err }, 'lost the lock on the data folder; stopping');
         process.exit(1);
-      });
+      }, { waitMs: config.dataDirLockWaitMs });
     } catch (err) {
       logger.fatal((err as Error).message);
       console.error((err as Error).message);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { parseRateLimits } from '../src/config.ts';
 import { build, createUser, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
 
 describe('rate limits', () => {
@@ -40,6 +41,24 @@ describe('rate limits', () => {
     for (let i = 0; i < 9; i++) last = (await a.get('/api/me', { remoteAddress: '10.2.2.2' })).statusCode;
     assert.equal(last, 429);
     assert.equal((await b.get('/api/me', { remoteAddress: '10.2.2.2' })).statusCode, 200);
+  });
+
+  it('honours limits and a window configured through the environment', async () => {
+    const limits = parseRateLimits({ RATE_LIMIT: '3', RATE_LIMIT_WINDOW_MS: '1500' });
+    const configured = await build({ rateLimit: { ...limits, namespace: `env-${randomBytes(6).toString('hex')}` } }, { database: t.testDb });
+    try {
+      const user = configured.as(await createUser(t.db));
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await user.get('/api/me')).statusCode);
+      assert.deepEqual(codes, [200, 200, 200, 429]);
+      const limited = await user.get('/api/me');
+      assert.ok(Number(limited.headers['retry-after']) <= 2, `Retry-After ${limited.headers['retry-after']} follows the window`);
+      // the window is 1.5 s: once it has passed the user is served again
+      await new Promise((r) => setTimeout(r, 1700));
+      assert.equal((await user.get('/api/me')).statusCode, 200);
+    } finally {
+      await configured.close();
+    }
   });
 
   it('shares counters between two processes through Redis', async (ctx) => {

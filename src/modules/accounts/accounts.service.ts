@@ -3,7 +3,7 @@ import { transactions } from '../../db/schema/index.ts';
 import { notYours, userTimezone } from '../../lib/access.ts';
 import { convertMinor, currencyInfo, parseRate, requireCurrency, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import { eachMonth, isValidDate, monthOf, monthRange, todayIn, addMonthsClamped } from '../../lib/dates.ts';
-import { Errors } from '../../lib/errors.ts';
+import { AppError, Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
@@ -34,7 +34,14 @@ export function balanceInBase(balance: number, currency: string, base: CurrencyI
   if (currency === base.code) return balance;
   const from = currencyInfo(currency);
   if (!from || rate === undefined) return null;
-  return convertMinor(balance, from, base, parseRate(rate));
+  try {
+    return convertMinor(balance, from, base, parseRate(rate));
+  } catch (err) {
+    // a stored rate outside today's bounds, or a balance too large once converted: this account
+    // shows as unconverted (listed with the missing rates) rather than failing the whole page
+    if (err instanceof AppError && err.status === 400) return null;
+    throw err;
+  }
 }
 
 function majorIn(minor: number, code: string): number {
