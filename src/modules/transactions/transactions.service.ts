@@ -17,7 +17,7 @@ import { createTransfer, rebook, updateTransfer } from './transactions.transfers
 import { createInsertBatcher } from './transactions.batcher.ts';
 import type { CheckedInsert, ListFilter, ListScope } from './transactions.repo.ts';
 import * as splitsRepo from '../splits/splits.repo.ts';
-import { groupCurrency, notifyRecord, reapplySplit, resolveSplit, type ResolvedSplit } from '../splits/splits.service.ts';
+import { groupCurrency, notifyRecord, sharesFor, type ResolvedSplit } from '../splits/splits.service.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
 
 export const MAX_TAGS_PER_TRANSACTION = 10;
@@ -105,8 +105,8 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
   }
 
   /**
-   * A group record: who paid and who shares it (default: the recorder paid, split equally among
-   * every member), written with its shares in one transaction; the members involved are notified.
+   * A group record: who paid and who shares it (default: the recorder paid; shared as `sharesFor`
+   * decides), written with its shares in one transaction; the members involved are notified.
    */
   async function createInGroup(ex: Executor, row: transactionsRepo.CheckedInsert & { groupId: number }, body: TransactionCreateBody): Promise<TransactionView> {
     const group = await requireWritableGroup(ex, row.groupId, row.userId);
@@ -115,7 +115,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     const currency = groupCurrency(group);
     // the amount is in the group currency: its decimals are that currency's
     row = { ...row, amountCents: parseAmountIn(body.amount, currency) };
-    const split = resolveSplit(row.amountCents, currency, body.split ?? { mode: 'equal' }, members);
+    const split = sharesFor(group, row.amountCents, currency, members, { split: body.split, isNew: true });
     await requireCategory(ex, row.userId, row.categoryId, { kind: row.kind });
     await requireTags(ex, row.userId, row.tagIds);
     // the record is kept in the group currency: the payer's own record moves one of their accounts in
@@ -290,12 +290,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
             if (body.paid_by !== undefined) patch.paidBy = checkPayer(body.paid_by, members);
             else if (moved || cur.paidBy === null) patch.paidBy = userId;
             const stored = moved ? null : await splitsRepo.splitOf(tx, id);
-            shares =
-              body.split !== undefined
-                ? resolveSplit(amount, c, body.split, members)
-                : stored
-                  ? reapplySplit(amount, stored)
-                  : resolveSplit(amount, c, { mode: 'equal' }, members);
+            shares = sharesFor(group, amount, c, members, { split: body.split, stored, isNew: moved });
           }
         }
         if (Object.keys(patch).length || tagIds) {
