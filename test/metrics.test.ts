@@ -193,6 +193,13 @@ describe('metrics', () => {
       assert.ok(!samples.some((s) => Object.values(s.labels).some((v) => v.includes(String(alice.id)) && /\d{3,}/.test(String(alice.id)))));
     });
 
+    it('an import format outside the closed list is counted as other', async () => {
+      t.app.metrics.importTimer('bill_preview', 10)('some-new-format', 1);
+      const samples = parse((await scrape()).body);
+      assert.equal(find(samples, 'ledger_import_rows_count', { kind: 'bill_preview', format: 'other' })[0]?.value, 1);
+      assert.equal(find(samples, 'ledger_import_rows_count', { format: 'some-new-format' }).length, 0);
+    });
+
     it('a second app in the same process keeps a registry of its own', async () => {
       assert.notEqual(portOnly.app.metrics.registry, t.app.metrics.registry);
       const samples = parse(await (await fetch(`${url}/metrics`)).text());

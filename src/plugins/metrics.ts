@@ -12,10 +12,11 @@ import { Errors } from '../lib/errors.ts';
 export type ImportKind = 'bill_preview' | 'bill_commit' | 'import' | 'import_dry_run';
 /**
  * The file's format: the bill formats, csv/json for the data import; a commit does not read the
- * file again and counts as `bill`.
+ * file again and counts as `bill`; a format not listed here (a new one) as `other`, so that the
+ * label keeps a closed set of values.
  */
-export type ImportFormat = 'wechat' | 'alipay' | 'ledger' | 'mapped' | 'csv' | 'json' | 'bill';
-const IMPORT_FORMATS: readonly ImportFormat[] = ['wechat', 'alipay', 'ledger', 'mapped', 'csv', 'json', 'bill'];
+export type ImportFormat = 'wechat' | 'alipay' | 'ledger' | 'mapped' | 'csv' | 'json' | 'bill' | 'other';
+const IMPORT_FORMATS: readonly ImportFormat[] = ['wechat', 'alipay', 'ledger', 'mapped', 'csv', 'json', 'bill', 'other'];
 
 export interface Metrics {
   /** false: nothing is measured and /metrics is not found */
@@ -173,7 +174,7 @@ async function registerMetrics(app: FastifyInstance): Promise<void> {
     importTimer(kind, bytes) {
       const started = performance.now();
       return (format, rows) => {
-        const labels = { kind, format: (IMPORT_FORMATS as readonly string[]).includes(format) ? format : 'bill' };
+        const labels = { kind, format: (IMPORT_FORMATS as readonly string[]).includes(format) ? format : 'other' };
         if (bytes !== null) m.importBytes.observe(labels, bytes);
         m.importRows.observe(labels, rows);
         m.importSeconds.observe(labels, (performance.now() - started) / 1000);

@@ -2353,7 +2353,7 @@ export interface components {
             base_currency: string;
             /** @description major units of the base currency: the sum over every account (archived ones included) of its balance converted at the latest rate on or before the date, each rounded half away from zero to the minor unit */
             net_worth: number;
-            /** @description currencies of accounts left out of net_worth because there is no rate for them */
+            /** @description currencies of accounts left out of net_worth because there is no usable rate for them (none, or one whose conversion would overflow); such an account has `balance_in_base: null` */
             missing_rates: string[];
         };
         /** NetWorthHistory */
@@ -2443,7 +2443,7 @@ export interface components {
             currency: string;
             /** @description YYYY-MM-DD */
             date: string;
-            /** @description exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; positive, at most 12 decimals */
+            /** @description exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; greater than 0 and at most 1000000000, at most 12 decimals */
             rate: string;
             source: "manual" | "fetched";
             /**
