@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
-import * as authRepo from '../auth/auth.repo.ts';
+import * as authRepo from './auth.repo.ts';
 import * as repo from './sessions.repo.ts';
 
 export interface SessionView {

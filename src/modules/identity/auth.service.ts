@@ -9,7 +9,7 @@ import { type Locale } from '../categories/categories.defaults.ts';
 import { firstDemoDay, seedDemoData } from '../demo/demo.service.ts';
 import { setUpNewUser } from './new-user.ts';
 import * as authRepo from './auth.repo.ts';
-import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from '../../lib/tokens.ts';
+import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from './tokens.ts';
 import type { SignInGuard } from './lockout.ts';
 import { acceptPassword, normalizePassword, type PasswordHasher } from './passwords.ts';
 import type { IdentityProvider } from './wechat.ts';
