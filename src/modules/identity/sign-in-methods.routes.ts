@@ -18,7 +18,7 @@ export function registerSignInMethodRoutes(fastify: FastifyInstance, deps: Omit<
       schema: {
         summary: 'Set or change the password',
         description:
-          '`current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out.',
+          '`current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out; personal API tokens are kept (they are managed separately: DELETE /api/me/sessions?everywhere=true revokes them too).',
         body: PasswordChangeBody,
         response: done,
       },

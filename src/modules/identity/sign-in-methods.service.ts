@@ -41,10 +41,9 @@ export function createSignInMethodsService(deps: SignInMethodsDeps) {
       if (user.passwordHash) {
         if (body.current_password === undefined) throw Errors.field('current_password', 'is required to change the password');
         await deps.guard.assertOpen(user.username, ip);
-        if (!(await deps.hasher.verify(user.passwordHash, normalizePassword(body.current_password)))) {
-          await deps.guard.failed(user.username, ip);
-          throw Errors.badCredentials();
-        }
+        await deps.guard.attempt(user.username, ip);
+        if (!(await deps.hasher.verify(user.passwordHash, normalizePassword(body.current_password)))) throw Errors.badCredentials();
+        await deps.guard.succeeded(user.username, ip);
       }
       const passwordHash = await deps.hasher.hash(fresh);
       await db.transaction(async (tx) => {
