@@ -14,13 +14,14 @@ const POLICY: BruteForceConfig = {
   ip: { windowMs: 60_000, slowAfter: 1000, baseDelayMs: 1, maxDelayMs: 1, lockAfter: 1000, lockMs: 60_000 },
 };
 
-describe('identity: sign-in lockout under concurrency', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await build({ bruteForce: POLICY });
-  });
-  after(async () => t.close());
+// one app for the whole file: building one is the slow part
+let t: TestApp;
+before(async () => {
+  t = await build({ bruteForce: POLICY });
+});
+after(async () => t.close());
 
+describe('identity: sign-in lockout under concurrency', () => {
   it('checks at most the limit of 28 concurrent wrong passwords for one username; the rest are locked out (42901)', async () => {
     const username = freshUsername('race');
     await register(t.app, username);
@@ -48,12 +49,6 @@ describe('identity: sign-in lockout under concurrency', () => {
 });
 
 describe('identity: a wrong password and an unknown username do the same work', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await build({ bruteForce: POLICY });
-  });
-  after(async () => t.close());
-
   it('runs the same repository statements, and the failure is counted for a known user only', async () => {
     const username = freshUsername('same');
     const me = await register(t.app, username);
@@ -97,12 +92,6 @@ describe('identity: a wrong password and an unknown username do the same work', 
 });
 
 describe('identity: blank passwords', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await build({ bruteForce: POLICY });
-  });
-  after(async () => t.close());
-
   const BLANKS = [' '.repeat(8), '\t'.repeat(10), '\u3000'.repeat(9), ' \u00a0 \u2003 \n  '];
 
   it('refuses a password of white space only at registration (42201 on password)', async () => {
@@ -128,12 +117,6 @@ describe('identity: blank passwords', () => {
 });
 
 describe('identity: sign out everywhere', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await build({ bruteForce: POLICY });
-  });
-  after(async () => t.close());
-
   it('a password change signs the other sessions out but keeps API tokens', async () => {
     const username = freshUsername('keep');
     const me = await register(t.app, username);
@@ -192,12 +175,6 @@ describe('identity: sign out everywhere', () => {
 });
 
 describe('identity: OpenAPI declares every 401', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await build();
-  });
-  after(async () => t.close());
-
   it('declares 401 with the error schema on the public routes that answer it', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
     for (const path of ['/api/auth/password-login', '/api/auth/passkeys/login/verify', '/api/auth/login', '/api/auth/refresh', '/api/auth/logout']) {
