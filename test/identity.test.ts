@@ -98,7 +98,8 @@ describe('identity: blank passwords', () => {
     for (const password of BLANKS) {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: freshUsername('blank'), password } });
       assertError(res, 422, 42201, JSON.stringify(password));
-      assert.equal(res.json().errors?.[0]?.field, 'password');
+      assert.equal(res.json().details?.[0]?.field, 'password');
+      assert.equal(res.json().reason, 'too_short');
     }
   });
 
@@ -107,7 +108,7 @@ describe('identity: blank passwords', () => {
     for (const password of BLANKS) {
       const res = await me.api.put('/api/me/password', { current_password: GOOD_PASSWORD, new_password: password });
       assertError(res, 422, 42201, JSON.stringify(password));
-      assert.equal(res.json().errors?.[0]?.field, 'new_password');
+      assert.equal(res.json().details?.[0]?.field, 'new_password');
     }
   });
 
