@@ -12,6 +12,7 @@ import auth, { authGate } from './plugins/auth.ts';
 import database from './plugins/database.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import graceful from './plugins/graceful.ts';
+import { identityPlugin } from './modules/identity/index.ts';
 import jsonBody from './plugins/json-body.ts';
 import metrics, { metricsRoute } from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   await app.register(tokens);
   await app.register(security);
   await app.register(uploads);
+  await app.register(identityPlugin);
   await app.register(auth);
   await app.register(sharedInvalidation);
   await app.register(rateLimit);

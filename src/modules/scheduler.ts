@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { UserStateCache } from '../plugins/auth.ts';
+import type { UserStateCache } from './identity/index.ts';
 
 /** What a scheduled task works with; an app instance has all of it. */
 export interface TaskDeps {

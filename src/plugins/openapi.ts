@@ -26,7 +26,7 @@ const errorResponse = (status: number) => ({
 });
 
 /** the public routes that refuse a token or login code with 401 */
-const PUBLIC_401 = new Set(['/api/auth/login', '/api/auth/refresh', '/api/auth/logout']);
+const PUBLIC_401 = new Set(['/api/auth/login', '/api/auth/password-login', '/api/auth/passkeys/login/verify', '/api/auth/refresh', '/api/auth/logout']);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,9 +6,9 @@ import { Errors } from '../../lib/errors.ts';
 import { dataFileFormat } from '../../plugins/metrics.ts';
 import { readUpload } from '../../plugins/uploads.ts';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
-import { bearerToken, userOf, type Authenticator } from '../../plugins/auth.ts';
+import { bearerToken, userOf } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery, ImportQuery, ImportResult } from './export-import.schemas.ts';
-import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExport, type DownloadAuth } from './export.service.ts';
+import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExport, type DownloadAuth, type DownloadAuthenticator } from './export.service.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importFile } from './import.service.ts';
 
 const FORMAT_TEXT =
@@ -25,7 +25,13 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // who is downloading, decided before query validation so that a bad token is 401 before any 400
   const downloads = new WeakMap<FastifyRequest, DownloadAuth>();
-  const authn: Authenticator = { tokens: app.tokens, userState: app.userState, apiTokens: app.apiTokens };
+  const authn: DownloadAuthenticator = {
+    tokens: app.tokens,
+    get userState() {
+      return app.userState;
+    },
+    authenticator: app.authenticator,
+  };
 
   app.post(
     '/api/export/prepare',

@@ -186,7 +186,7 @@ export interface paths {
         get?: never;
         /**
          * Set or change the password
-         * @description `current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out.
+         * @description `current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out; personal API tokens are kept (they are managed separately: DELETE /api/me/sessions?everywhere=true revokes them too).
          */
         put: operations["putMePassword"];
         post?: never;
@@ -364,7 +364,10 @@ export interface paths {
         get: operations["getMeSessions"];
         put?: never;
         post?: never;
-        /** Sign out every session but the current one */
+        /**
+         * Sign out every session but the current one, or everywhere
+         * @description Without `everywhere`: every other session ends (their refresh and access tokens stop working); the current one and personal API tokens are kept. With `everywhere=true`: every session ends, the current one included, and every personal API token is revoked, at once. A password change signs the other sessions out but keeps API tokens (they are managed separately); use `everywhere=true` to revoke those as well.
+         */
         delete: operations["deleteMeSessions"];
         options?: never;
         head?: never;
@@ -3611,6 +3614,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not found or not visible to the caller (40401) */
             404: {
                 headers: {
@@ -5302,6 +5314,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not found or not visible to the caller (40401) */
             404: {
                 headers: {
@@ -5861,7 +5882,10 @@ export interface operations {
     };
     deleteMeSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also end the current session and revoke every personal API token */
+                everywhere?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -253,6 +253,8 @@ export default {
     passkeysOff: 'Passkeys are not offered by this server.', created: 'added {time}',
     sessionsTitle: 'Where you are signed in', thisDevice: 'this device', unknownDevice: 'Unknown browser', signOutSession: 'Sign out',
     signOutOthers: 'Sign out everywhere else', sessionEnded: 'Signed out there', othersEnded: 'Signed out everywhere else', activeAt: 'active {time}',
+    signOutEverywhere: 'Sign out everywhere', signOutEverywhereConfirm: 'Sign out on every device, this one included, and revoke all your API tokens? Scripts using them stop working.',
+    signOutEverywhereHint: 'A password change signs your other devices out but keeps API tokens. “Sign out everywhere” ends every session, this one too, and revokes every API token.',
     tokensTitle: 'API tokens', tokensIntro: 'For your own scripts: send the token as “Authorization: Bearer …”. A token never reaches administration or these security settings.',
     tokenName: 'Token name', scopeRead: 'Read', scopeWrite: 'Read and write', expiresIn: 'Valid for (days)', createToken: 'Create token',
     tokenCreated: 'Copy your new token now: it is not shown again.', copy: 'Copy', copied: 'Token copied', noTokens: 'No API tokens.', expires: 'expires {time}',

@@ -253,6 +253,8 @@ export default {
     passkeysOff: '本服务器未提供通行密钥。', created: '添加于 {time}',
     sessionsTitle: '已登录的设备', thisDevice: '本设备', unknownDevice: '未知浏览器', signOutSession: '退出登录',
     signOutOthers: '退出其他所有设备', sessionEnded: '已在该设备退出', othersEnded: '已退出其他所有设备', activeAt: '活跃于 {time}',
+    signOutEverywhere: '退出所有设备', signOutEverywhereConfirm: '在所有设备（包括本设备）上退出登录，并撤销全部接口令牌？使用这些令牌的脚本将无法继续工作。',
+    signOutEverywhereHint: '修改密码会让其他设备退出登录，但保留接口令牌。“退出所有设备”会结束全部会话（包括本设备）并撤销所有接口令牌。',
     tokensTitle: '接口令牌', tokensIntro: '供你自己的脚本使用：放在请求的授权头中以持有者令牌发送。令牌不能访问后台管理和这些安全设置。',
     tokenName: '令牌名称', scopeRead: '只读', scopeWrite: '读写', expiresIn: '有效天数', createToken: '创建令牌',
     tokenCreated: '请立即复制新令牌：它不会再次显示。', copy: '复制', copied: '令牌已复制', noTokens: '没有接口令牌。', expires: '{time} 过期',

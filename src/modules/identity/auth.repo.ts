@@ -52,8 +52,16 @@ export async function updateUser(db: Executor, id: number, patch: Partial<typeof
 }
 
 /** Counts a failed password sign-in on the account (shown to its owner after the next sign-in). */
-export async function countFailedSignIn(db: Executor, id: number): Promise<void> {
-  await db.update(users).set({ failedSignIns: sql`${users.failedSignIns} + 1` }).where(eq(users.id, id));
+/**
+ * One more failed sign-in for the user of `username`, found the way findUserByUsername finds it.
+ * One statement whether or not such a user exists (none: no row changes), so that a wrong
+ * password and an unknown name do the same work.
+ */
+export async function countFailedSignIn(db: Executor, username: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ failedSignIns: sql`${users.failedSignIns} + 1` })
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
 }
 
 /** A session per refresh-token family: created with the family, touched on every refresh. */

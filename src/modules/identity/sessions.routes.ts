@@ -45,10 +45,24 @@ export function registerSessionRoutes(fastify: FastifyInstance): void {
 
   app.delete(
     '/api/me/sessions',
-    { config: session, schema: { summary: 'Sign out every session but the current one', response: { 204: NoContent } } },
+    {
+      config: session,
+      schema: {
+        summary: 'Sign out every session but the current one, or everywhere',
+        description:
+          'Without `everywhere`: every other session ends (their refresh and access tokens stop working); the current one and personal API tokens are kept. ' +
+          'With `everywhere=true`: every session ends, the current one included, and every personal API token is revoked, at once. ' +
+          'A password change signs the other sessions out but keeps API tokens (they are managed separately); use `everywhere=true` to revoke those as well.',
+        querystring: Type.Object({
+          everywhere: Type.Optional(Type.Boolean({ default: false, description: 'also end the current session and revoke every personal API token' })),
+        }),
+        response: { 204: NoContent },
+      },
+    },
     async (req, reply) => {
       const user = userOf(req);
-      await service.endOthers(user.id, user.sessionId ?? null);
+      if (req.query.everywhere) await service.endEverywhere(user.id);
+      else await service.endOthers(user.id, user.sessionId ?? null);
       return reply.code(204).send(null);
     },
   );

@@ -4,11 +4,11 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import * as repo from './auth.repo.ts';
 import type { SignInGuard } from './lockout.ts';
-import { assertKeepsAMethod } from './methods.ts';
+import { assertKeepsAMethod } from './sign-in-methods.rules.ts';
 import { acceptPassword, normalizePassword, type PasswordHasher } from './passwords.ts';
 import type { IdentityProvider } from './wechat.ts';
 
-export interface AccountServiceDeps {
+export interface SignInMethodsDeps {
   db: Db;
   hasher: PasswordHasher;
   guard: SignInGuard;
@@ -19,7 +19,7 @@ export interface AccountServiceDeps {
 }
 
 /** The sign-in methods a signed-in user adds to or removes from their own account. */
-export function createAccountService(deps: AccountServiceDeps) {
+export function createSignInMethodsService(deps: SignInMethodsDeps) {
   const { db } = deps;
   const now = () => deps.clock.now();
 
@@ -41,10 +41,9 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (user.passwordHash) {
         if (body.current_password === undefined) throw Errors.field('current_password', 'is required to change the password');
         await deps.guard.assertOpen(user.username, ip);
-        if (!(await deps.hasher.verify(user.passwordHash, normalizePassword(body.current_password)))) {
-          await deps.guard.failed(user.username, ip);
-          throw Errors.badCredentials();
-        }
+        await deps.guard.attempt(user.username, ip);
+        if (!(await deps.hasher.verify(user.passwordHash, normalizePassword(body.current_password)))) throw Errors.badCredentials();
+        await deps.guard.succeeded(user.username, ip);
       }
       const passwordHash = await deps.hasher.hash(fresh);
       await db.transaction(async (tx) => {

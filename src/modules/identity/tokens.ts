@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { Errors } from './errors.ts';
+import { Errors } from '../../lib/errors.ts';
 
 export const ACCESS_TTL_S = 7200;
 export const REFRESH_TTL_S = 30 * 24 * 3600;

@@ -9,7 +9,7 @@ import { type Locale } from '../categories/categories.defaults.ts';
 import { firstDemoDay, seedDemoData } from '../demo/demo.service.ts';
 import { setUpNewUser } from './new-user.ts';
 import * as authRepo from './auth.repo.ts';
-import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from '../../lib/tokens.ts';
+import { ACCESS_TTL_S, REFRESH_TTL_S, sha256, type TokenService } from './tokens.ts';
 import type { SignInGuard } from './lockout.ts';
 import { acceptPassword, normalizePassword, type PasswordHasher } from './passwords.ts';
 import type { IdentityProvider } from './wechat.ts';
@@ -128,17 +128,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       const ip = client.ip ?? 'unknown';
       await deps.guard.assertOpen(body.username, ip);
       const password = normalizePassword(body.password);
+      // counted before the password is checked: concurrent guesses cannot outrun the lock
+      const delay = await deps.guard.attempt(body.username, ip);
       const user = await repo.findUserByUsername(db, body.username);
       // an unknown user costs the same hashing time as a known one, and gets the same answer
       const ok = user?.passwordHash ? await deps.hasher.verify(user.passwordHash, password) : (await deps.hasher.verifyNothing(password), false);
       if (!ok || !user) {
-        if (user) await repo.countFailedSignIn(db, user.id);
-        const delay = await deps.guard.failed(body.username, ip);
+        // the same statement whether or not the user exists (it changes no row for an unknown name)
+        await repo.countFailedSignIn(db, body.username);
         if (delay) await sleep(delay);
         throw Errors.badCredentials();
       }
       assertUsable(user);
-      await deps.guard.succeeded(body.username);
+      await deps.guard.succeeded(body.username, ip);
       const rehash = deps.hasher.needsRehash(user.passwordHash!) ? await deps.hasher.hash(password) : null;
       return signInTransaction(async (tx) => {
         const locked = await repo.lockUser(tx, user.id);

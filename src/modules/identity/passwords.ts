@@ -32,6 +32,8 @@ export function normalizePassword(password: string): string {
 export function passwordProblem(password: string, username: string | null): PasswordProblem | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN) return 'too_short';
+  // only spaces (or other white space) is no password at all: refused like one too short
+  if (!password.trim()) return 'too_short';
   if (length > PASSWORD_MAX) return 'too_long';
   const lower = password.toLowerCase();
   if (COMMON.has(lower)) return 'common';

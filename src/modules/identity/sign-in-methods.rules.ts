@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
 import { Errors } from '../../lib/errors.ts';
-import { countOwn as countPasskeys } from '../passkeys/passkeys.repo.ts';
+import { countOwn as countPasskeys } from './passkeys.repo.ts';
 import type { UserRow } from './auth.repo.ts';
 
 export type SignInMethod = 'password' | 'passkey' | 'wechat';

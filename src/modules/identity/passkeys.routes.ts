@@ -4,9 +4,9 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { Type } from 'typebox';
 import { Id, IdParams, NoContent, Nullable, Timestamp } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
-import { clientOf } from '../auth/client.ts';
-import { LoginResult } from '../auth/auth.schemas.ts';
-import type { AuthService } from '../auth/auth.service.ts';
+import { clientOf } from './client.ts';
+import { LoginResult } from './auth.schemas.ts';
+import type { AuthService } from './auth.service.ts';
 import { createPasskeyService } from './passkeys.service.ts';
 
 const B64 = Type.String({ minLength: 1, maxLength: 65536, pattern: '^[A-Za-z0-9_-]*={0,2}$', description: 'base64url' });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_BRUTE_FORCE } from '../../config.ts';
 import { ErrorBody, NoContent } from '../../lib/schemas.ts';
-import { registerAccountRoutes } from './account.routes.ts';
+import { registerSignInMethodRoutes } from './sign-in-methods.routes.ts';
 import { LoginBody, LoginResult, PasswordLoginBody, RefreshBody, RegisterBody, TokenPair } from './auth.schemas.ts';
 import { pickLocale } from '../categories/categories.defaults.ts';
 import { createAuthService } from './auth.service.ts';
@@ -10,8 +10,8 @@ import { clientOf } from './client.ts';
 import { createMemoryCounterStore, createRedisCounterStore, createSignInGuard } from './lockout.ts';
 import { createPasswordHasher } from './passwords.ts';
 import { createWechatProvider } from './wechat.ts';
-import { registerPasskeyRoutes } from '../passkeys/passkeys.routes.ts';
-import { registerSessionRoutes } from '../sessions/sessions.routes.ts';
+import { registerPasskeyRoutes } from './passkeys.routes.ts';
+import { registerSessionRoutes } from './sessions.routes.ts';
 
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -111,7 +111,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
-  registerAccountRoutes(app, { hasher, guard, provider, onUserChanged, clock: app.clock });
+  registerSignInMethodRoutes(app, { hasher, guard, provider, onUserChanged, clock: app.clock });
   registerPasskeyRoutes(app, service);
   registerSessionRoutes(app);
 }

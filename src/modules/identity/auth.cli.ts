@@ -1,8 +1,8 @@
-import { runMigrations } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
+import { runMigrations, type Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { setUpNewUser } from './new-user.ts';
-import type { CliCommand } from '../cli-commands.ts';
 import * as repo from './auth.repo.ts';
 import { acceptPassword, createPasswordHasher } from './passwords.ts';
 
@@ -20,7 +20,15 @@ async function readPassword(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
 }
 
-export const authCommands: CliCommand[] = [
+/** A command of `npm run cli` (the shape cli-commands.ts collects; declared here so that no import cycle forms). */
+export interface IdentityCliCommand {
+  name: string;
+  usage: string;
+  help: string;
+  run(database: Database, args: string[], config: Readonly<Config>): Promise<number>;
+}
+
+export const authCommands: IdentityCliCommand[] = [
   {
     name: 'user:create',
     usage: 'user:create <username> [--admin]',

@@ -22,6 +22,12 @@ export async function deleteOwn(db: Executor, userId: number, id: number): Promi
   return rows.length > 0;
 }
 
+/** Revokes every personal API token of the user; answers how many there were. */
+export async function deleteAllOwn(db: Executor, userId: number): Promise<number> {
+  const rows = await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id });
+  return rows.length;
+}
+
 /** The token with this hash and its owner's state. */
 export async function findByHash(db: Executor, tokenHash: string) {
   const [row] = await db

@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
-import { sha256 } from '../../lib/tokens.ts';
+import { sha256 } from './tokens.ts';
 import type { ApiTokenScope, AuthUser } from '../../types.ts';
 import * as repo from './api-tokens.repo.ts';
 

@@ -8,9 +8,9 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
-import * as authRepo from '../auth/auth.repo.ts';
-import type { AuthService, ClientInfo, LoginResult } from '../auth/auth.service.ts';
-import { assertKeepsAMethod } from '../auth/methods.ts';
+import * as authRepo from './auth.repo.ts';
+import type { AuthService, ClientInfo, LoginResult } from './auth.service.ts';
+import { assertKeepsAMethod } from './sign-in-methods.rules.ts';
 import * as repo from './passkeys.repo.ts';
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
-import * as authRepo from '../auth/auth.repo.ts';
+import * as apiTokensRepo from './api-tokens.repo.ts';
+import * as authRepo from './auth.repo.ts';
 import * as repo from './sessions.repo.ts';
 
 export interface SessionView {
@@ -52,6 +53,18 @@ export function createSessionService(deps: SessionServiceDeps) {
     /** Signs every other session out (all of them when the caller's own is not known). */
     async endOthers(userId: number, currentId: number | null): Promise<void> {
       await db.transaction((tx) => authRepo.revokeOtherSessions(tx, userId, currentId, now()));
+      deps.onSessionsEnded(userId);
+    },
+
+    /**
+     * Signs out everywhere: every session, the caller's own included, and every personal API
+     * token, in one transaction. What to do after a lost device or a leaked password.
+     */
+    async endEverywhere(userId: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        await authRepo.revokeOtherSessions(tx, userId, null, now());
+        await apiTokensRepo.deleteAllOwn(tx, userId);
+      });
       deps.onSessionsEnded(userId);
     },
   };

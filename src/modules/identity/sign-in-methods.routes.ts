@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
-import { createAccountService, type AccountServiceDeps } from './account.service.ts';
+import { createSignInMethodsService, type SignInMethodsDeps } from './sign-in-methods.service.ts';
 import { LoginBody, PasswordChangeBody, UsernameBody } from './auth.schemas.ts';
 
-export function registerAccountRoutes(fastify: FastifyInstance, deps: Omit<AccountServiceDeps, 'db'>): void {
+export function registerSignInMethodRoutes(fastify: FastifyInstance, deps: Omit<SignInMethodsDeps, 'db'>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createAccountService({ db: app.db, ...deps });
+  const service = createSignInMethodsService({ db: app.db, ...deps });
   const session = { session: true };
   const done = { 204: NoContent };
 
@@ -18,7 +18,7 @@ export function registerAccountRoutes(fastify: FastifyInstance, deps: Omit<Accou
       schema: {
         summary: 'Set or change the password',
         description:
-          '`current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out.',
+          '`current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out; personal API tokens are kept (they are managed separately: DELETE /api/me/sessions?everywhere=true revokes them too).',
         body: PasswordChangeBody,
         response: done,
       },

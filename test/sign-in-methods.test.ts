@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { DEFAULT_PASSWORD_HASHING, type BruteForceConfig } from '../src/config.ts';
 import { users } from '../src/db/schema/index.ts';
-import { createPasswordHasher, passwordProblem } from '../src/modules/auth/passwords.ts';
+import { createPasswordHasher, passwordProblem } from '../src/modules/identity/index.ts';
 import { DEMO_TTL_MS, purgeDemoUsers } from '../src/modules/demo/demo.task.ts';
 import { freshUsername, GOOD_PASSWORD, passwordLogin, register, signedIn, signIn } from './helpers/accounts.ts';
 import { build, type TestApp } from './helpers/index.ts';

@@ -10,6 +10,8 @@ export interface CounterStore {
   lock(key: string, ms: number): Promise<void>;
   /** milliseconds left of a lock, 0 when not locked */
   lockedFor(key: string): Promise<number>;
+  /** takes one back from `key` (an attempt that turned out to succeed) */
+  decrement(key: string): Promise<void>;
   /** forgets the failures and the lock of `key` */
   reset(key: string): Promise<void>;
   close(): Promise<void>;
@@ -32,6 +34,10 @@ export function createMemoryCounterStore(now: () => number = Date.now, maxKeys =
       const entry = hit && hit.until > t ? { n: hit.n + 1, until: hit.until } : { n: 1, until: t + windowMs };
       counts.set(key, entry);
       return entry.n;
+    },
+    async decrement(key) {
+      const hit = counts.get(key);
+      if (hit && hit.n > 0) hit.n -= 1;
     },
     async lock(key, ms) {
       locks.set(key, now() + ms);
@@ -77,6 +83,14 @@ export function createRedisCounterStore(url: string, namespace: string, onError:
         },
         () => fallback.increment(key, windowMs),
       ),
+    decrement: (key) =>
+      guarded(
+        async () => {
+          // only an existing counter: DECR on a missing key would create one without expiry
+          await redis.eval("if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0", 1, k(key));
+        },
+        () => fallback.decrement(key),
+      ),
     lock: (key, ms) =>
       guarded(
         async () => {
@@ -105,10 +119,16 @@ export function createRedisCounterStore(url: string, namespace: string, onError:
 export interface SignInGuard {
   /** throws 42901 (with Retry-After) while the username or the address is locked */
   assertOpen(username: string, ip: string): Promise<void>;
-  /** counts a failure; answers how long to hold the answer back (slowing a guesser down) */
+  /**
+   * Counts an attempt before its password is checked, so that concurrent attempts cannot all slip
+   * under the limit: each increment is atomic, and an attempt past `lockAfter` is refused (42901)
+   * without being checked. Answers how long to hold a failed answer back (slowing a guesser down).
+   */
+  attempt(username: string, ip: string): Promise<number>;
+  /** counts a failure after the fact (a password change's current password) */
   failed(username: string, ip: string): Promise<number>;
-  /** a success forgets the username's failures (the address keeps its count) */
-  succeeded(username: string): Promise<void>;
+  /** a success forgets the username's failures and gives the address its attempt back */
+  succeeded(username: string, ip?: string): Promise<void>;
 }
 
 function delayFor(policy: LockoutPolicy, failures: number): number {
@@ -124,25 +144,33 @@ function delayFor(policy: LockoutPolicy, failures: number): number {
 export function createSignInGuard(store: CounterStore, config: BruteForceConfig): SignInGuard {
   const userKey = (username: string) => `u:${username.normalize('NFKC').toLowerCase()}`;
   const ipKey = (ip: string) => `ip:${ip}`;
+  const keys = (username: string, ip: string) =>
+    [
+      [userKey(username), config.username],
+      [ipKey(ip), config.ip],
+    ] as const;
+  async function count(username: string, ip: string, refuseBeyond: boolean): Promise<number> {
+    let delay = 0;
+    let refused = 0;
+    for (const [key, policy] of keys(username, ip)) {
+      const n = await store.increment(key, policy.windowMs);
+      if (n >= policy.lockAfter) await store.lock(key, policy.lockMs);
+      if (refuseBeyond && n > policy.lockAfter) refused = Math.max(refused, policy.lockMs);
+      delay = Math.max(delay, delayFor(policy, n));
+    }
+    if (refused) throw Errors.locked(Math.ceil(refused / 1000));
+    return delay;
+  }
   return {
     async assertOpen(username, ip) {
       const ms = Math.max(await store.lockedFor(userKey(username)), await store.lockedFor(ipKey(ip)));
       if (ms > 0) throw Errors.locked(Math.ceil(ms / 1000));
     },
-    async failed(username, ip) {
-      let delay = 0;
-      for (const [key, policy] of [
-        [userKey(username), config.username],
-        [ipKey(ip), config.ip],
-      ] as const) {
-        const n = await store.increment(key, policy.windowMs);
-        if (n >= policy.lockAfter) await store.lock(key, policy.lockMs);
-        delay = Math.max(delay, delayFor(policy, n));
-      }
-      return delay;
-    },
-    async succeeded(username) {
+    attempt: (username, ip) => count(username, ip, true),
+    failed: (username, ip) => count(username, ip, false),
+    async succeeded(username, ip) {
       await store.reset(userKey(username));
+      if (ip !== undefined) await store.decrement(ipKey(ip));
     },
   };
 }
