@@ -25,7 +25,7 @@ const MAX_CATEGORIES = 200;
 const BATCH = 2000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
 
-type Deps = ServiceDeps<never, 'appTimezone'>;
+type Deps = ServiceDeps<never, 'appTimezone' | 'uploadLimits'>;
 
 export interface PreviewRowOut {
   row: number;
@@ -214,7 +214,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
 
   return {
     /** Reads a bill into a preview session; rows are stored as the file streams past. */
-    async preview(userId: number, bytes: Uint8Array, fileName: string, presetId: number | null) {
+    async preview(userId: number, bytes: Uint8Array, fileName: string, presetId: number | null, signal?: AbortSignal) {
       const presets = await presetRefs(db, userId);
       if (presetId !== null && !presets.some((p) => p.id === presetId)) throw Errors.field('preset_id', 'must be one of your column mappings');
       const [accounts, maps, chooser] = await Promise.all([repo.userAccounts(db, userId), repo.accountMaps(db, userId), categoryChooser(db, userId)]);
@@ -240,6 +240,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
           presets,
           presetId,
           batchSize: BATCH,
+          limits: config.uploadLimits,
+          signal,
           onDetected: (d) => {
             source = d.source;
             presetAccount = presets.find((p) => p.id === d.presetId)?.accountId ?? null;
