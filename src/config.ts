@@ -269,6 +269,7 @@ export function parseMetrics(env: NodeJS.ProcessEnv, host: string, mainPort: num
   const metricsHost = (env.METRICS_HOST ?? '').trim();
   if (metricsHost && port === null) throw new ConfigError('METRICS_HOST is set without METRICS_PORT');
   return { token: token || null, port, host: metricsHost || host };
+}
 
 // ---- upload limits: every uploaded file is read under these (README, Reliability) ----
 
@@ -399,7 +400,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     ratesUrl: parseUrl('RATES_URL', env.RATES_URL, ['http:', 'https:']),
     shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),
     metrics: parseMetrics(env, host, parsePort(env.PORT)),
-
     uploadLimits: parseUploadLimits(env),
   });
 }
