@@ -14,8 +14,8 @@ const MESSAGES = {
 } as const;
 
 /**
- * The one error of each rule, for the few checks that must read the row in their own way (under a
- * row lock, say) and so cannot call the functions below.
+ * The one error of each rule, for the rules of books.access.ts and the few checks that must read the
+ * row in their own way (under a row lock, say) and so cannot call them.
  */
 export const notYours = {
   category: (field: string) => Errors.field(field, MESSAGES.category),
