@@ -20,7 +20,7 @@ import {
   type UserRow,
 } from './helpers/index.ts';
 import { passkeys, refreshTokens, sessions, settlements } from '../src/db/schema/index.ts';
-import { defaultAccount } from '../src/modules/accounts/accounts.booking.ts';
+import { defaultAccount } from '../src/modules/books/index.ts';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on

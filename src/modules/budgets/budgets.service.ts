@@ -1,7 +1,6 @@
-import { requireCategory, requireGroupMember, requireGroupOwner, requireWritableGroup, userTimezone } from '../../lib/access.ts';
+import { requireCategory, requireGroupMember, requireGroupOwner, requireWritableGroup, userTimezone, baseCurrencyOf } from '../books/index.ts';
 import { parseBookedMinor, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import type { Executor } from '../../db/client.ts';
-import { baseCurrencyOf } from '../accounts/accounts.booking.ts';
 import { percentOf } from '../stats/stats.service.ts';
 import { carriedInto, CARRY_MONTHS, monthsBefore, type BudgetLine } from './budgets.carry.ts';
 import type { ServiceDeps } from '../../lib/service.ts';

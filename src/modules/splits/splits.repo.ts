@@ -11,13 +11,6 @@ export interface ShareInsert {
   value: string | null;
 }
 
-/** Replaces the shares of one group record (delete, then insert) inside the caller's transaction. */
-export async function replaceShares(db: Executor, transactionId: number, groupId: number | null, mode: SplitMode, shares: ShareInsert[]): Promise<void> {
-  await db.delete(transactionShares).where(eq(transactionShares.transactionId, transactionId));
-  if (groupId === null || !shares.length) return;
-  await db.insert(transactionShares).values(shares.map((s) => ({ transactionId, groupId, userId: s.userId, amountCents: s.amountCents, mode, value: s.value })));
-}
-
 /** The stored split of a record: its mode and each member's entered value. */
 export async function splitOf(db: Executor, transactionId: number): Promise<{ mode: SplitMode; members: { userId: number; value: string | null; amountCents: number }[] } | null> {
   const rows = await db

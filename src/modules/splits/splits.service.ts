@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../db/client.ts';
-import { membershipOf, requireWritableGroup, requireLiveGroupOwner, type GroupRow } from '../../lib/access.ts';
+import { membershipOf, requireWritableGroup, requireLiveGroupOwner, type GroupRow } from '../books/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currencyInfo, formatMinor, parseMinor, requireCurrency, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import { todayIn } from '../../lib/dates.ts';
