@@ -13,4 +13,24 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // the books have one writer: only src/modules/books writes transactions and their tags and shares
+    files: ['src/**/*.ts'],
+    ignores: ['src/modules/books/**', 'src/db/schema/**'],
+    rules: {
+      'no-restricted-syntax': ['error', ...booksWriterOnly()],
+    },
+  },
 );
+
+/** Drizzle calls and raw SQL (template or string) that write the tables of the books. */
+function booksWriterOnly() {
+  const message = 'Only src/modules/books writes transactions, transaction_tags and transaction_shares: build a draft and call the books writer (src/modules/books/index.ts).';
+  const statement = '/(insert\\s+into|update|delete\\s+from)\\s+"?(transactions|transaction_tags|transaction_shares)\\b/i';
+  return [
+    { selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(transactions|transactionTags|transactionShares)$/]", message },
+    { selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.property.name=/^(transactions|transactionTags|transactionShares)$/]", message },
+    { selector: `TemplateElement[value.raw=${statement}]`, message },
+    { selector: `Literal[value=${statement}]`, message },
+  ];
+}

@@ -4,8 +4,8 @@
 // replayed directly through pg on one connection with the same session settings.
 import pg from 'pg';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
-import { createTokenService } from '../src/lib/tokens.ts';
-import { setUpNewUser } from '../src/modules/auth/new-user.ts';
+import { createTokenService } from '../src/modules/identity/index.ts';
+import { setUpNewUser } from '../src/modules/identity/index.ts';
 import { captureStatements, median, PG_URL, startBenchServer, type CapturedStatement } from './lib.ts';
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';

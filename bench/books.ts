@@ -6,7 +6,7 @@
 //   statements (page and totals) replayed through pg at the same concurrency in the same run, and
 //   latency at a fixed Poisson arrival rate of half that throughput.
 import pg from 'pg';
-import { createTokenService } from '../src/lib/tokens.ts';
+import { createTokenService } from '../src/modules/identity/index.ts';
 import { cannon, captureStatements, median, openLoop, startBenchServer, summary, type CapturedStatement } from './lib.ts';
 import { ensureBenchData } from './seed.ts';
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createDefaultCategories } from '../src/modules/categories/categories.defaults.ts';
 import { createDatabase } from '../src/db/client.ts';
-import { createTokenService } from '../src/lib/tokens.ts';
+import { createTokenService } from '../src/modules/identity/index.ts';
 import { startBenchServer } from './lib.ts';
 import { ensureBenchData } from './seed.ts';
 

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
 import { eq } from 'drizzle-orm';
 import { categories } from '../src/db/schema/index.ts';
-import { setUpNewUser } from '../src/modules/auth/new-user.ts';
+import { setUpNewUser } from '../src/modules/identity/index.ts';
 import { PG_URL } from './lib.ts';
 
 // BENCH_DB_NAME gives a run a database of its own (dropped by hand afterwards)

@@ -2,7 +2,7 @@
 // expenses (each shared by 2 to 4 members), median latency beside the very statements the service
 // sends for it, captured from the app and replayed directly through pg on one connection.
 import pg from 'pg';
-import { createTokenService } from '../src/lib/tokens.ts';
+import { createTokenService } from '../src/modules/identity/index.ts';
 import { captureStatements, median, PG_URL, startBenchServer, type CapturedStatement } from './lib.ts';
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';

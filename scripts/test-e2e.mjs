@@ -13,7 +13,10 @@ if (!existsSync(chromium)) {
 await ensureWebBuild();
 const only = process.argv.slice(2);
 const files = only.length ? only : readdirSync('test/e2e').filter((f) => f.endsWith('.e2e.ts')).sort().map((f) => path.join('test/e2e', f));
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+// A file whose tests are done exits even if something still listens (a server that failed to start
+// leaves its stand-ins open: without this the run would wait forever), and no test may hang CI.
+const timeout = process.env.TEST_TIMEOUT_MS ?? '300000';
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${timeout}`, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);

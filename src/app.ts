@@ -12,7 +12,9 @@ import auth, { authGate } from './plugins/auth.ts';
 import database from './plugins/database.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import graceful from './plugins/graceful.ts';
+import { identityPlugin } from './modules/identity/index.ts';
 import jsonBody from './plugins/json-body.ts';
+import metrics, { metricsRoute } from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import security from './plugins/security.ts';
@@ -102,15 +104,18 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   await app.register(graceful);
   await app.register(jsonBody);
   await app.register(database, { database: opts.database, clock: opts.clock });
+  await app.register(metrics);
   await app.register(tokens);
   await app.register(security);
   await app.register(uploads);
+  await app.register(identityPlugin);
   await app.register(auth);
   await app.register(sharedInvalidation);
   await app.register(rateLimit);
   await app.register(authGate);
   await app.register(textGuard);
   await app.register(openapi);
+  await app.register(metricsRoute);
 
   for (const mod of modules) await app.register(mod);
   await app.register(webClient);

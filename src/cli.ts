@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   const config = loadConfig();
-  const unlock = config.databaseUrl ? null : await lockDataDir(config.dataDir, () => process.exit(1));
+  const unlock = config.databaseUrl ? null : await lockDataDir(config.dataDir, () => process.exit(1), { waitMs: config.dataDirLockWaitMs });
   const database = await createDatabase({ databaseUrl: config.databaseUrl, embeddedDbDir: config.embeddedDbDir, poolSize: 2 });
   try {
     if (command === 'user:role') {

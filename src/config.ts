@@ -15,6 +15,8 @@ export interface RateLimitConfig {
   auth: number;
   /** demo logins per minute per IP */
   demo: number;
+  /** the window the counts above are per, in milliseconds (default one minute) */
+  windowMs?: number;
   /** key prefix of the shared counters */
   namespace?: string;
 }
@@ -99,6 +101,14 @@ export interface Config {
   ratesUrl?: string | null;
   /** on SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut */
   shutdownGraceMs: number;
+  /** GET /metrics (Prometheus); absent or neither token nor port: off */
+  metrics?: MetricsConfig;
+
+  /** DATA_DIR_LOCK_WAIT_MS: how long a start waits for the data folder's previous owner to go (0: refuse at once) */
+  dataDirLockWaitMs?: number;
+
+  /** limits under which uploaded files are read (unset: DEFAULT_UPLOAD_LIMITS) */
+  uploadLimits?: UploadLimits;
 }
 
 export interface ServerTimeouts {
@@ -194,6 +204,26 @@ export function parseTimeouts(env: NodeJS.ProcessEnv): ServerTimeouts {
   return t;
 }
 
+function parseCount(name: string, raw: string | undefined, dflt: number): number {
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const v = raw.trim();
+  if (!/^\d{1,9}$/.test(v) || Number(v) < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return Number(v);
+}
+
+/** RATE_LIMIT, RATE_LIMIT_AUTH, RATE_LIMIT_DEMO (requests per window) and RATE_LIMIT_WINDOW_MS */
+export function parseRateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
+  const windowMs = parseMs('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000, 1000);
+  if (windowMs === 0) throw new ConfigError('RATE_LIMIT_WINDOW_MS must be at least 1000');
+  return {
+    enabled: true,
+    global: parseCount('RATE_LIMIT', env.RATE_LIMIT, 600),
+    auth: parseCount('RATE_LIMIT_AUTH', env.RATE_LIMIT_AUTH, 30),
+    demo: parseCount('RATE_LIMIT_DEMO', env.RATE_LIMIT_DEMO, 5),
+    windowMs,
+  };
+}
+
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
@@ -216,6 +246,102 @@ function resolveSecret(raw: string | undefined, dataDir: string): { secret: stri
   const secret = randomBytes(48).toString('base64url').slice(0, 64);
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   return { secret, generated: true };
+}
+
+// ---- metrics ----
+
+export interface MetricsConfig {
+  /** METRICS_TOKEN: /metrics on the main port, for `Authorization: Bearer <token>` only; null: not there */
+  token: string | null;
+  /** METRICS_PORT: /metrics on a listener of its own (with the token only when one is set); null: none */
+  port: number | null;
+  /** METRICS_HOST: the address of that listener (default HOST) */
+  host: string;
+}
+
+export function parseMetrics(env: NodeJS.ProcessEnv, host: string, mainPort: number): MetricsConfig {
+  const token = (env.METRICS_TOKEN ?? '').trim();
+  if (token && !/^[\x21-\x7e]{16,256}$/.test(token)) throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces');
+  const rawPort = (env.METRICS_PORT ?? '').trim();
+  if (rawPort && (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65535)) throw new ConfigError(`METRICS_PORT must be an integer from 1 to 65535, got "${env.METRICS_PORT}"`);
+  const port = rawPort ? Number(rawPort) : null;
+  if (port !== null && port === mainPort) throw new ConfigError('METRICS_PORT must differ from PORT');
+  const metricsHost = (env.METRICS_HOST ?? '').trim();
+  if (metricsHost && port === null) throw new ConfigError('METRICS_HOST is set without METRICS_PORT');
+  return { token: token || null, port, host: metricsHost || host };
+}
+
+// ---- upload limits: every uploaded file is read under these (README, Reliability) ----
+
+export interface UploadLimits {
+  /** entries in a workbook's zip (central directory) */
+  zipMaxEntries: number;
+  /** sum of the declared uncompressed sizes of a zip's entries, and bytes actually inflated */
+  zipMaxBytes: number;
+  /** uncompressed size of any one entry */
+  zipMaxEntryBytes: number;
+  /** uncompressed / compressed, for an entry (or a whole zip) of more than 1 MiB uncompressed */
+  zipMaxRatio: number;
+  /** rows of a sheet, empty ones included */
+  maxRows: number;
+  /** columns of a sheet */
+  maxColumns: number;
+  /** characters of one cell (or one shared string) */
+  maxCellChars: number;
+  /** entries of a workbook's shared-string table */
+  maxSharedStrings: number;
+  /** characters of the shared-string table, all entries together */
+  maxSharedChars: number;
+  /** nesting depth of an XML part */
+  xmlMaxDepth: number;
+  /** size of an old binary Excel (.xls) file, read whole in memory */
+  xlsMaxBytes: number;
+  /** inflated bytes of a backup file being restored */
+  backupMaxBytes: number;
+  /** one line of a backup file (one row) */
+  backupMaxLineBytes: number;
+}
+
+export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
+  zipMaxEntries: 1000,
+  zipMaxBytes: 100 * 1024 * 1024,
+  zipMaxEntryBytes: 64 * 1024 * 1024,
+  zipMaxRatio: 100,
+  maxRows: 100_000,
+  maxColumns: 256,
+  maxCellChars: 32 * 1024,
+  maxSharedStrings: 500_000,
+  maxSharedChars: 20_000_000,
+  xmlMaxDepth: 64,
+  xlsMaxBytes: 10 * 1024 * 1024,
+  backupMaxBytes: 16 * 1024 * 1024 * 1024,
+  backupMaxLineBytes: 16 * 1024 * 1024,
+});
+
+function parseBounded(name: string, raw: string | undefined, dflt: number, min: number, max: number): number {
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const v = raw.trim();
+  if (!/^\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  return Number(v);
+}
+
+/** UPLOAD_* and BACKUP_MAX_*: the limits of uploaded files; the row limit is the contract's and stays. */
+export function parseUploadLimits(env: NodeJS.ProcessEnv): UploadLimits {
+  const d = DEFAULT_UPLOAD_LIMITS;
+  const MiB = 1024 * 1024;
+  return {
+    ...d,
+    zipMaxEntries: parseBounded('UPLOAD_ZIP_MAX_ENTRIES', env.UPLOAD_ZIP_MAX_ENTRIES, d.zipMaxEntries, 16, 100_000),
+    zipMaxBytes: parseBounded('UPLOAD_UNZIPPED_MAX_MB', env.UPLOAD_UNZIPPED_MAX_MB, d.zipMaxBytes / MiB, 1, 1024) * MiB,
+    zipMaxEntryBytes: parseBounded('UPLOAD_ZIP_ENTRY_MAX_MB', env.UPLOAD_ZIP_ENTRY_MAX_MB, d.zipMaxEntryBytes / MiB, 1, 1024) * MiB,
+    zipMaxRatio: parseBounded('UPLOAD_ZIP_MAX_RATIO', env.UPLOAD_ZIP_MAX_RATIO, d.zipMaxRatio, 10, 10_000),
+    maxColumns: parseBounded('UPLOAD_MAX_COLUMNS', env.UPLOAD_MAX_COLUMNS, d.maxColumns, 16, 16_384),
+    maxCellChars: parseBounded('UPLOAD_CELL_MAX_CHARS', env.UPLOAD_CELL_MAX_CHARS, d.maxCellChars, 1024, 1_000_000),
+    maxSharedStrings: parseBounded('UPLOAD_SHARED_STRINGS_MAX', env.UPLOAD_SHARED_STRINGS_MAX, d.maxSharedStrings, 1000, 10_000_000),
+    maxSharedChars: parseBounded('UPLOAD_SHARED_CHARS_MAX', env.UPLOAD_SHARED_CHARS_MAX, d.maxSharedChars, 100_000, 500_000_000),
+    xlsMaxBytes: parseBounded('UPLOAD_XLS_MAX_MB', env.UPLOAD_XLS_MAX_MB, d.xlsMaxBytes / MiB, 1, 20) * MiB,
+    backupMaxBytes: parseBounded('BACKUP_MAX_INFLATED_MB', env.BACKUP_MAX_INFLATED_MB, d.backupMaxBytes / MiB, 1, 1024 * 1024) * MiB,
+  };
 }
 
 /** The only reader of process.env. Throws ConfigError with a readable message on a bad value. */
@@ -259,7 +385,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     adminOpenids: list(env.ADMIN_OPENIDS),
     redisUrl: parseUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
     corsOrigins,
-    rateLimit: { enabled: true, global: 600, auth: 30, demo: 5 },
+    rateLimit: parseRateLimits(env),
+    dataDirLockWaitMs: parseMs('DATA_DIR_LOCK_WAIT_MS', env.DATA_DIR_LOCK_WAIT_MS, 10_000, 100),
     authCacheTtlMs: 60_000,
     scheduler: true,
     webClient: true,
@@ -272,5 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     defaultCurrency,
     ratesUrl: parseUrl('RATES_URL', env.RATES_URL, ['http:', 'https:']),
     shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),
+    metrics: parseMetrics(env, host, parsePort(env.PORT)),
+    uploadLimits: parseUploadLimits(env),
   });
 }

@@ -26,7 +26,7 @@ async function main() {
       unlock = await lockDataDir(config.dataDir, (err) => {
         logger.fatal({ err }, 'lost the lock on the data folder; stopping');
         process.exit(1);
-      });
+      }, { waitMs: config.dataDirLockWaitMs });
     } catch (err) {
       logger.fatal((err as Error).message);
       console.error((err as Error).message);
@@ -57,6 +57,8 @@ async function main() {
   });
 
   await app.listen({ port: config.port, host: config.host });
+  const metricsAddress = await app.metrics.listen();
+  if (metricsAddress) logger.info({ address: metricsAddress.address, port: metricsAddress.port }, 'metrics listening');
 }
 
 main().catch((err) => {

@@ -3,9 +3,6 @@ import type { Database, Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { AppError } from './lib/errors.ts';
 import type { LogFileHealth } from './lib/logger.ts';
-import type { TokenService } from './lib/tokens.ts';
-import type { ApiTokenAuthenticator } from './modules/api-tokens/api-tokens.service.ts';
-import type { UserStateCache } from './plugins/auth.ts';
 
 export type AuthMode = 'public' | 'user' | 'admin' | 'token';
 
@@ -26,9 +23,6 @@ declare module 'fastify' {
     database: Database;
     db: Db;
     clock: Clock;
-    tokens: TokenService;
-    userState: UserStateCache;
-    apiTokens: ApiTokenAuthenticator;
     /** whether the log file can be written (a failing one falls back to stdout) */
     logHealth: () => LogFileHealth;
   }

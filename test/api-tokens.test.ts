@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { apiTokens, users } from '../src/db/schema/index.ts';
-import { generateToken, isWellFormedToken } from '../src/modules/api-tokens/api-tokens.service.ts';
+import { generateToken, isWellFormedToken } from '../src/modules/identity/index.ts';
 import { register, type SignedIn } from './helpers/accounts.ts';
 import { build, type TestApp } from './helpers/index.ts';
 import { assertError } from './helpers/index.ts';

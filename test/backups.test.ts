@@ -6,6 +6,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
+import { DEFAULT_UPLOAD_LIMITS } from '../src/config.ts';
 import { createDatabase, query, runMigrations, tableExists, type Database, type Executor } from '../src/db/client.ts';
 import {
   accounts,
@@ -329,6 +330,8 @@ describe('backup file and restore', () => {
       ['an unknown table', () => variant('unknown.gz', gzipSync([lines()[0], '{"t":"nope","r":{}}', ...lines().slice(1)].join('\n'))), /does not list/],
       ['another schema version', () => variant('schema.gz', gzipSync([JSON.stringify({ ...JSON.parse(lines()[0]!), schema_version: 'f'.repeat(64) }), ...lines().slice(1)].join('\n'))), /schema .* differs/],
       ['a missing file', () => path.join(dir, 'does-not-exist.gz'), /cannot read/],
+      // 64 MiB of one line without an end (a gzip bomb of 64 KB): stopped at the line limit, not held whole
+      ['a line without end', () => variant('endless.gz', gzipSync(Buffer.concat([Buffer.from(lines()[0]! + '\n'), Buffer.alloc(64 * 1024 * 1024, 0x61)]), { level: 9 })), /longer than 16777216 bytes/],
     ];
     // every refusal happens before the database is touched, so one blank database serves them all
     let blank: Database;
@@ -342,6 +345,11 @@ describe('backup file and restore', () => {
         assert.equal(await tableExists(blank.db, 'users'), false, 'the database was not touched');
       });
     }
+
+    it('stops reading a file that inflates past its limit (a gzip bomb)', async () => {
+      // a real backup under a limit smaller than it inflates to
+      await assert.rejects(inspectBackup(file, { ...DEFAULT_UPLOAD_LIMITS, backupMaxBytes: 1024 }), (e) => e instanceof BackupError && /inflates past 1024 bytes/.test(e.message));
+    });
 
     it('refuses a database that has users, leaving it as it was', async () => {
       await assert.rejects(restoreBackup(source, file), (e) => e instanceof BackupError && /not empty/.test(e.message));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { systemClock } from '../src/lib/clock.ts';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { groupMembers, groups, transactions } from '../src/db/schema/index.ts';
+import { categories, groupMembers, groups, transactions } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createGroupsService, randomInviteCode } from '../src/modules/groups/groups.service.ts';
 import { addMember, assertError, build, createGroup, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
@@ -32,7 +32,9 @@ describe('groups', () => {
     const res = await t.as(alice).post('/api/groups', { name: '  Family  ' });
     assert.equal(res.statusCode, 201, res.body);
     const g = res.json();
-    assert.deepEqual(Object.keys(g).sort(), ['created_at', 'currency', 'dissolved', 'id', 'invite_code', 'member_count', 'name', 'notify_threshold', 'owner_id', 'role']);
+    assert.deepEqual(Object.keys(g).sort(), ['created_at', 'currency', 'dissolved', 'id', 'invite_code', 'member_count', 'name', 'notify_threshold', 'owner_id', 'role', 'split_costs']);
+    // a first-version client never sends split_costs: its group keeps shared books
+    assert.equal(g.split_costs, false);
     assert.equal(g.name, 'Family');
     assert.equal(g.owner_id, alice.id);
     assert.equal(g.role, 'owner');
@@ -194,6 +196,37 @@ describe('groups', () => {
     assert.equal(members.statusCode, 200);
     assert.equal(members.json().list.length, 2);
     assert.equal((await memberRows(g.id)).length, 2);
+  });
+
+  it('dissolves with 204 a group of a first-version client in which several members recorded', async () => {
+    const owner = await createUser(t.db);
+    const member = await createUser(t.db);
+    const g = (await t.as(owner).post('/api/groups', { name: 'House' })).json();
+    assert.equal((await t.as(member).post('/api/groups/join', { invite_code: g.invite_code })).statusCode, 200);
+    for (const [u, amount] of [
+      [owner, 120],
+      [member, 35.5],
+    ] as const) {
+      const [cat] = await t.db.select().from(categories).where(and(eq(categories.userId, u.id), eq(categories.kind, 'expense'))).limit(1);
+      const res = await t.as(u).post('/api/transactions', { kind: 'expense', amount, category_id: cat!.id, date: '2026-03-10', group_id: g.id });
+      assert.equal(res.statusCode, 201, res.body);
+    }
+    const res = await t.as(owner).post(`/api/groups/${g.id}/dissolve`);
+    assert.equal(res.statusCode, 204, res.body);
+    const group = await t.as(member).get(`/api/groups/${g.id}`);
+    assert.equal(group.json().dissolved, true);
+  });
+
+  it('asks a group that splits costs to settle before it dissolves (42201), unless forced', async () => {
+    const owner = await createUser(t.db);
+    const member = await createUser(t.db);
+    const g = (await t.as(owner).post('/api/groups', { name: 'Trip', split_costs: true })).json();
+    assert.equal(g.split_costs, true);
+    assert.equal((await t.as(member).post('/api/groups/join', { invite_code: g.invite_code })).statusCode, 200);
+    const [cat] = await t.db.select().from(categories).where(and(eq(categories.userId, owner.id), eq(categories.kind, 'expense'))).limit(1);
+    assert.equal((await t.as(owner).post('/api/transactions', { kind: 'expense', amount: 50, category_id: cat!.id, date: '2026-03-10', group_id: g.id })).statusCode, 201);
+    assertError(await t.as(owner).post(`/api/groups/${g.id}/dissolve`), 422, 42201, 'unsettled');
+    assert.equal((await t.as(owner).post(`/api/groups/${g.id}/dissolve?force=true`)).statusCode, 204);
   });
 
   it('refreshes the invite code (owner only): the old one stops working', async () => {

@@ -20,7 +20,7 @@ import {
   type UserRow,
 } from './helpers/index.ts';
 import { passkeys, refreshTokens, sessions, settlements } from '../src/db/schema/index.ts';
-import { defaultAccount } from '../src/modules/accounts/accounts.booking.ts';
+import { defaultAccount } from '../src/modules/books/index.ts';
 
 /**
  * One user's private rows are invisible to every other user: an id of them in a path is 40401 on
@@ -203,7 +203,7 @@ describe('privacy across users', () => {
 
   /** A group of Ben's in which Cy owes Ben 10. */
   async function benCreditor(): Promise<{ id: number }> {
-    const g = ok<{ id: number; invite_code: string }>(await B.post('/api/groups', { name: uniq('split') }));
+    const g = ok<{ id: number; invite_code: string }>(await B.post('/api/groups', { name: uniq('split'), split_costs: true }));
     ok(await C.post('/api/groups/join', { invite_code: g.invite_code }), 200);
     ok(await B.post('/api/transactions', { kind: 'expense', amount: 20, category_id: catB, date: '2025-06-12', group_id: g.id }));
     return g;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { parseRateLimits } from '../src/config.ts';
 import { build, createUser, REDIS_URL, redisAnswers, type TestApp } from './helpers/index.ts';
 
 describe('rate limits', () => {
@@ -40,6 +41,24 @@ describe('rate limits', () => {
     for (let i = 0; i < 9; i++) last = (await a.get('/api/me', { remoteAddress: '10.2.2.2' })).statusCode;
     assert.equal(last, 429);
     assert.equal((await b.get('/api/me', { remoteAddress: '10.2.2.2' })).statusCode, 200);
+  });
+
+  it('honours limits and a window configured through the environment', async () => {
+    const limits = parseRateLimits({ RATE_LIMIT: '3', RATE_LIMIT_WINDOW_MS: '4000' });
+    const configured = await build({ rateLimit: { ...limits, namespace: `env-${randomBytes(6).toString('hex')}` } }, { database: t.testDb });
+    try {
+      const user = configured.as(await createUser(t.db));
+      // sent together, so that they fall in one window even on a busy machine
+      const answers = await Promise.all(Array.from({ length: 4 }, () => user.get('/api/me')));
+      assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 200, 200, 429]);
+      const limited = answers.find((r) => r.statusCode === 429)!;
+      assert.ok(Number(limited.headers['retry-after']) <= 4, `Retry-After ${limited.headers['retry-after']} follows the window`);
+      // the window is 4 s (not the default minute): once it has passed the user is served again
+      await new Promise((r) => setTimeout(r, 4200));
+      assert.equal((await user.get('/api/me')).statusCode, 200);
+    } finally {
+      await configured.close();
+    }
   });
 
   it('shares counters between two processes through Redis', async (ctx) => {

@@ -32,7 +32,7 @@ describe('splitting group expenses and settling up', () => {
     t = await build();
     [a, b, c, d, stranger] = [await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db)];
     for (const u of [a, b, c, d, stranger]) cat.set(u.id, (await firstCategory(t.db, u.id)).id);
-    g = expectOk(await t.as(a).post('/api/groups', { name: 'Trip' }), 201);
+    g = expectOk(await t.as(a).post('/api/groups', { name: 'Trip', split_costs: true }), 201);
     for (const u of [b, c]) await addMember(t.db, g.id, u.id);
   });
   after(async () => {
@@ -43,6 +43,7 @@ describe('splitting group expenses and settling up', () => {
     const got = expectOk(await t.as(b).get(`/api/groups/${g.id}`));
     assert.equal(got.currency, 'CNY');
     assert.equal(got.notify_threshold, null);
+    assert.equal(got.split_costs, true);
     for (const k of ['id', 'name', 'owner_id', 'role', 'member_count', 'invite_code', 'created_at']) assert.ok(k in got, k);
     assertError(await t.as(stranger).get(`/api/groups/${g.id}`), 403, 40302);
     const jp = expectOk(await t.as(a).post('/api/groups', { name: 'Tokyo', currency: 'JPY' }), 201);
@@ -251,7 +252,13 @@ describe('splitting group expenses and settling up', () => {
     const bal = await balances(a);
     assert.equal(bal.get(d.id)!.net, -10);
     assert.equal(bal.get(d.id)!.member, false);
-    assertError(await t.as(d).get(`/api/groups/${g.id}/balances`), 403, 40302);
+    // a removed member who still owes sees their own line and the creditors', nothing else of the group
+    const seen = expectOk<{ list: Bal[] }>(await t.as(d).get(`/api/groups/${g.id}/balances`));
+    assert.deepEqual(
+      seen.list.map((x) => x.user_id),
+      [a.id, d.id],
+    );
+    assertError(await t.as(d).get(`/api/transactions?group_id=${g.id}`), 403, 40302);
     // the removed member cannot be named in a new split, but their debt can be settled by the creditor
     assertError(await expense(a, 10, { split: { mode: 'equal', members: [{ user_id: d.id }] } }), 400, 40001);
     expectOk(await t.as(a).post(`/api/groups/${g.id}/settlements`, { from: d.id, to: a.id, amount: 10 }), 201);
@@ -302,7 +309,7 @@ describe('splitting group expenses and settling up', () => {
 
   it('"my share" in personal statistics counts a quarter of a dinner for four', async () => {
     const u = [await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db)];
-    const gg = expectOk(await t.as(u[0]!).post('/api/groups', { name: 'Dinner' }), 201);
+    const gg = expectOk(await t.as(u[0]!).post('/api/groups', { name: 'Dinner', split_costs: true }), 201);
     for (const x of u.slice(1)) await addMember(t.db, gg.id, x.id);
     const food = (await firstCategory(t.db, u[0]!.id)).id;
     expectOk(await t.as(u[0]!).post('/api/transactions', { kind: 'expense', amount: 100, category_id: food, date: '2026-03-10', group_id: gg.id }), 201);
@@ -325,7 +332,7 @@ describe('splitting group expenses and settling up', () => {
   });
 
   it('group currency: amounts in its minor units; it changes only before anything is recorded', async () => {
-    const jp = expectOk(await t.as(a).post('/api/groups', { name: 'Osaka', currency: 'JPY' }), 201);
+    const jp = expectOk(await t.as(a).post('/api/groups', { name: 'Osaka', currency: 'JPY', split_costs: true }), 201);
     await addMember(t.db, jp.id, b.id);
     expectOk(await t.as(a).put(`/api/groups/${jp.id}`, { currency: 'USD' }));
     expectOk(await t.as(a).put(`/api/groups/${jp.id}`, { currency: 'JPY', notify_threshold: 1000 }));
@@ -359,8 +366,131 @@ describe('splitting group expenses and settling up', () => {
     no(await t.as(a).delete(`/api/transactions/${tx.id}`));
   });
 
+  it('a group that does not split costs (the default) keeps shared books: no shares unless a record brings a split', async () => {
+    const home = expectOk(await t.as(a).post('/api/groups', { name: 'Home' }), 201);
+    assert.equal(home.split_costs, false);
+    await addMember(t.db, home.id, b.id);
+    const listed = expectOk(await t.as(b).get('/api/groups')).list.find((x: { id: number }) => x.id === home.id);
+    assert.equal(listed.split_costs, false);
+    const day = { date: '2026-05-10' };
+    const rent = expectOk(await expense(a, 100, day, home.id), 201);
+    assert.deepEqual(rent.shares, []);
+    assert.equal(rent.split, null);
+    assert.equal(rent.paid_by, a.id);
+    const byB = expectOk(await expense(b, 30, { ...day, paid_by: a.id }, home.id), 201);
+    assert.deepEqual(byB.shares, []);
+    let body = expectOk<{ split_costs: boolean; list: Bal[] }>(await t.as(b).get(`/api/groups/${home.id}/balances`));
+    assert.equal(body.split_costs, false);
+    for (const x of body.list) assert.deepEqual([x.paid, x.share, x.net], [0, 0, 0], `user ${x.user_id}`);
+    assert.deepEqual(expectOk(await t.as(a).get(`/api/groups/${home.id}/settlements/suggested`)).list, []);
+    // an explicit split always counts, and only it makes a balance
+    const gift = expectOk(await expense(b, 40, { ...day, split: { mode: 'equal', members: [{ user_id: a.id }, { user_id: b.id }] } }, home.id), 201);
+    assert.deepEqual(gift.shares, [
+      { user_id: a.id, amount: 20 },
+      { user_id: b.id, amount: 20 },
+    ]);
+    body = expectOk(await t.as(a).get(`/api/groups/${home.id}/balances`));
+    const nets = new Map(body.list.map((x) => [x.user_id, x.net]));
+    assert.equal(nets.get(a.id), -20);
+    assert.equal(nets.get(b.id), 20);
+    // an unshared record is borne by the one who recorded it in their "my share" statistics
+    const q = { ...day, view: 'share' };
+    assert.equal(expectOk(await t.as(a).get('/api/stats/overview', { query: q })).expense, 120);
+    assert.equal(expectOk(await t.as(b).get('/api/stats/overview', { query: q })).expense, 50);
+    // a group without split_costs dissolves as the first contract says, whatever splits left behind
+    no(await t.as(a).post(`/api/groups/${home.id}/dissolve`));
+    assert.equal(expectOk(await t.as(b).get(`/api/groups/${home.id}/balances`)).list.find((x: Bal) => x.user_id === b.id).net, 20);
+  });
+
+  it('turning split_costs on shares records from then on; turning it off keeps the shares already recorded', async () => {
+    const flat = expectOk(await t.as(a).post('/api/groups', { name: 'Shared flat', split_costs: false }), 201);
+    await addMember(t.db, flat.id, b.id);
+    const before = expectOk(await expense(a, 10, {}, flat.id), 201);
+    assertError(await t.as(b).put(`/api/groups/${flat.id}`, { split_costs: true }), 403, 40302);
+    assertError(await t.as(a).put(`/api/groups/${flat.id}`, { split_costs: 'yes' }), 400, 40001);
+    const on = expectOk(await t.as(a).put(`/api/groups/${flat.id}`, { split_costs: true }));
+    assert.equal(on.split_costs, true);
+    assert.equal(expectOk(await t.as(b).get(`/api/groups/${flat.id}`)).split_costs, true);
+    const after1 = expectOk(await expense(a, 20, {}, flat.id), 201);
+    assert.equal(after1.shares.length, 2);
+    // no retroactive shares: editing the older record leaves it unshared
+    assert.deepEqual(expectOk(await t.as(a).put(`/api/transactions/${before.id}`, { amount: 12 })).shares, []);
+    // a personal record moved into the group is new to it: shared
+    const own = expectOk(await t.as(b).post('/api/transactions', { kind: 'expense', amount: 8, category_id: cat.get(b.id), date: '2026-03-10' }), 201);
+    assert.equal(expectOk(await t.as(b).put(`/api/transactions/${own.id}`, { group_id: flat.id })).shares.length, 2);
+    let bal = expectOk(await t.as(a).get(`/api/groups/${flat.id}/balances`));
+    assert.equal(bal.split_costs, true);
+    assert.equal(bal.list.find((x: Bal) => x.user_id === b.id).net, -6);
+    expectOk(await t.as(a).put(`/api/groups/${flat.id}`, { split_costs: false }));
+    // the shares recorded while it was on stay, and follow an edit of the amount
+    assert.equal(expectOk(await t.as(a).get(`/api/transactions/${after1.id}`)).shares.length, 2);
+    assert.equal(expectOk(await t.as(a).put(`/api/transactions/${after1.id}`, { amount: 30 })).shares.length, 2);
+    const later = expectOk(await expense(a, 50, {}, flat.id), 201);
+    assert.deepEqual(later.shares, []);
+    bal = expectOk(await t.as(a).get(`/api/groups/${flat.id}/balances`));
+    assert.equal(bal.split_costs, false);
+    assert.equal(bal.list.find((x: Bal) => x.user_id === b.id).net, -11);
+    // a group that does not split any more dissolves although balances remain
+    no(await t.as(a).post(`/api/groups/${flat.id}/dissolve`));
+  });
+
+  it('a former member with a balance may read it, settle it, and confirm or take back payments; nothing else of the group', async () => {
+    const [o, m, gone, left] = [await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db)];
+    for (const u of [o, m, gone, left]) cat.set(u.id, (await firstCategory(t.db, u.id)).id);
+    const gg = expectOk(await t.as(o).post('/api/groups', { name: 'Club', split_costs: true }), 201);
+    for (const u of [m, gone, left]) await addMember(t.db, gg.id, u.id);
+    expectOk(await expense(o, 80, {}, gg.id), 201);
+    expectOk(await expense(m, 40, { split: { mode: 'exact', members: [{ user_id: m.id, value: 20 }, { user_id: left.id, value: 20 }] } }, gg.id), 201);
+    // o +60, m 0 (paid 40, shares 20 + 20), gone -20, left -40: the removed member sees their line and the creditor's
+    no(await t.as(o).post(`/api/groups/${gg.id}/remove-member`, { user_id: gone.id }));
+    no(await t.as(left).post(`/api/groups/${gg.id}/leave`));
+    const seen = expectOk<{ list: Bal[] }>(await t.as(gone).get(`/api/groups/${gg.id}/balances`));
+    assert.deepEqual(
+      seen.list.map((x) => [x.user_id, x.net, x.member]),
+      [
+        [o.id, 60, true],
+        [gone.id, -20, false],
+      ],
+    );
+    expectOk(await t.as(left).get(`/api/groups/${gg.id}/balances`));
+    assert.deepEqual(
+      expectOk(await t.as(gone).get(`/api/groups/${gg.id}/settlements/suggested`)).list.every((s: { from: number; to: number }) => s.from === gone.id || s.to === gone.id),
+      true,
+    );
+    // nothing else of the group
+    assertError(await t.as(gone).get(`/api/transactions?group_id=${gg.id}`), 403, 40302, 'records list');
+    assertError(await expense(gone, 5, {}, gg.id), 403, 40302, 'new record');
+    assertError(await t.as(gone).get(`/api/groups/${gg.id}`), 403, 40302, 'group');
+    assertError(await t.as(gone).get(`/api/groups/${gg.id}/members`), 403, 40302, 'members');
+    assertError(await t.as(gone).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 20.01 }), 409, 40901, 'more than owed');
+    // records a payment of part of it; the owner confirms
+    const part = expectOk(await t.as(gone).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 5 }), 201);
+    expectOk(await t.as(o).post(`/api/settlements/${part.id}/confirm`));
+    // the owner records the rest; the removed member confirms it
+    const rest = expectOk(await t.as(o).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 15 }), 201);
+    assert.deepEqual(
+      expectOk(await t.as(gone).get(`/api/groups/${gg.id}/settlements`)).list.map((s: { id: number }) => s.id),
+      [rest.id, part.id],
+    );
+    const conf = expectOk(await t.as(gone).post(`/api/settlements/${rest.id}/confirm`));
+    assert.equal(conf.confirmed, true);
+    // settled and nothing awaiting: the group is closed to them again
+    assertError(await t.as(gone).get(`/api/groups/${gg.id}/balances`), 403, 40302, 'settled');
+    assertError(await t.as(gone).get(`/api/groups/${gg.id}/settlements`), 403, 40302, 'settled history');
+    // the member who left takes back a payment they recorded, before it is confirmed
+    const mine = expectOk(await t.as(left).post(`/api/groups/${gg.id}/settlements`, { from: left.id, to: o.id, amount: 40 }), 201);
+    expectOk(await t.as(left).get(`/api/groups/${gg.id}/balances`), 200, 'a payment awaits confirmation');
+    no(await t.as(left).delete(`/api/settlements/${mine.id}`));
+    assert.equal((await balances(o, gg.id)).get(left.id)!.net, -40);
+    // a settlement of someone else stays out of reach of people outside the group
+    assertError(await t.as(gone).post(`/api/settlements/${part.id}/confirm`), 422, 42201, 'own record');
+    assertError(await t.as(stranger).get(`/api/groups/${gg.id}/balances`), 403, 40302);
+    assertError(await t.as(stranger).post(`/api/settlements/${rest.id}/confirm`), 404, 40401);
+    assertError(await t.as(left).post(`/api/settlements/${rest.id}/confirm`), 404, 40401, 'a former member, not a party');
+  });
+
   it('dissolving with unsettled balances needs force; the balances then stay readable and frozen', async () => {
-    const gg = expectOk(await t.as(a).post('/api/groups', { name: 'Flat' }), 201);
+    const gg = expectOk(await t.as(a).post('/api/groups', { name: 'Flat', split_costs: true }), 201);
     await addMember(t.db, gg.id, b.id);
     const tx = expectOk(await expense(a, 50, {}, gg.id), 201);
     assertError(await t.as(a).post(`/api/groups/${gg.id}/dissolve`), 422, 42201);
@@ -372,7 +502,7 @@ describe('splitting group expenses and settling up', () => {
     expectOk(await t.as(a).put(`/api/transactions/${tx.id}`, { note: 'rent', amount: 40 }));
     assert.equal(await net(b, gg.id), -20);
     // a settled group dissolves without force
-    const g3 = expectOk(await t.as(a).post('/api/groups', { name: 'Even' }), 201);
+    const g3 = expectOk(await t.as(a).post('/api/groups', { name: 'Even', split_costs: true }), 201);
     expectOk(await expense(a, 50, {}, g3.id), 201);
     no(await t.as(a).post(`/api/groups/${g3.id}/dissolve`));
   });
@@ -380,7 +510,7 @@ describe('splitting group expenses and settling up', () => {
   it(`two members settling the same debt at once settle it once${onPostgres ? ' (PostgreSQL, two instances)' : ' (PostgreSQL only)'}`, { skip: !onPostgres }, async () => {
     const second = await build({}, { database: t.testDb });
     try {
-      const gg = expectOk(await t.as(a).post('/api/groups', { name: 'Race' }), 201);
+      const gg = expectOk(await t.as(a).post('/api/groups', { name: 'Race', split_costs: true }), 201);
       await addMember(t.db, gg.id, b.id);
       expectOk(await expense(a, 100, {}, gg.id), 201);
       for (let round = 0; round < 5; round++) {

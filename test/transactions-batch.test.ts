@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactions } from '../src/db/schema/index.ts';
-import { createInsertBatcher } from '../src/modules/transactions/transactions.batcher.ts';
+import { createInsertBatcher } from '../src/modules/books/index.ts';
 import { addMember, build, createGroup, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('transactions recorded at the same moment', () => {

@@ -26,6 +26,20 @@ export interface Database {
   /** a real read: fails while the database is unreachable or its files cannot be read */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** connections now: open, idle, and requests waiting for one (the embedded database has one connection) */
+  usage(): ConnectionUsage;
+  /**
+   * Calls `listener` with the seconds each checkout of a pooled connection took (waiting for a free
+   * one or opening a new one; PostgreSQL only). Answers the function that removes the listener.
+   */
+  onConnectionWait(listener: (seconds: number) => void): () => void;
+}
+
+export interface ConnectionUsage {
+  total: number;
+  idle: number;
+  inUse: number;
+  waiting: number;
 }
 
 export const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -70,6 +84,7 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
     const onError = (err: Error) => opts.onConnectionError?.(err);
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
+    const waitListeners = timeCheckouts(pool);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
@@ -80,6 +95,11 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
       },
       async close() {
         await pool.end();
+      },
+      usage: () => ({ total: pool.totalCount, idle: pool.idleCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+      onConnectionWait(listener) {
+        waitListeners.add(listener);
+        return () => void waitListeners.delete(listener);
       },
     };
   }
@@ -93,6 +113,7 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
   const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir, options) : new PGlite(options);
   await client.waitReady;
   await client.exec("set time zone 'UTC'");
+  const busy = countCalls(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -109,7 +130,58 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
     async close() {
       await client.close();
     },
+    usage() {
+      const inUse = busy.pending > 0 ? 1 : 0;
+      return { total: 1, idle: 1 - inUse, inUse, waiting: Math.max(0, busy.pending - 1) };
+    },
+    onConnectionWait: () => () => {},
   };
+}
+
+/**
+ * Times every checkout of the pool: `pool.query` (drizzle's statements outside a transaction) and
+ * `pool.connect` (transactions, migrations) both go through `connect`.
+ */
+function timeCheckouts(pool: pg.Pool): Set<(seconds: number) => void> {
+  const listeners = new Set<(seconds: number) => void>();
+  const connect = pool.connect.bind(pool) as (cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) => Promise<pg.PoolClient> | void;
+  const report = (started: number) => {
+    if (!listeners.size) return;
+    const seconds = (performance.now() - started) / 1000;
+    for (const listener of listeners) listener(seconds);
+  };
+  pool.connect = ((cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) => {
+    const started = performance.now();
+    if (cb) {
+      return connect((err, client, done) => {
+        report(started);
+        cb(err, client, done);
+      });
+    }
+    return (connect() as Promise<pg.PoolClient>).finally(() => report(started));
+  }) as typeof pool.connect;
+  return listeners;
+}
+
+/**
+ * The embedded database runs one statement or transaction at a time and queues the others: counts
+ * the calls begun and not yet finished (statements inside a transaction run on its own handle and
+ * are not counted again).
+ */
+function countCalls(client: PGlite): { pending: number } {
+  const state = { pending: 0 };
+  const wrap = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    state.pending++;
+    try {
+      return await fn(...args);
+    } finally {
+      state.pending--;
+    }
+  };
+  client.query = wrap(client.query.bind(client)) as typeof client.query;
+  client.exec = wrap(client.exec.bind(client)) as typeof client.exec;
+  client.transaction = wrap(client.transaction.bind(client)) as typeof client.transaction;
+  return state;
 }
 
 /**

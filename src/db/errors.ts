@@ -16,10 +16,13 @@ export const isUniqueViolation = (err: unknown): boolean => hasCode(err, '23505'
 export const isForeignKeyViolation = (err: unknown): boolean => hasCode(err, '23503');
 
 // PostgreSQL classes 08 (connection exception) and 57P (operator intervention: shutdown,
-// terminated backend, cannot connect now), and too_many_connections
+// terminated backend, cannot connect now), and too_many_connections (53300)
 const UNAVAILABLE_SQLSTATE = /^(08\d{3}|57P0[1-4]|53300)$/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const UNAVAILABLE_MESSAGE = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+// object_not_in_prerequisite_state is also raised by ordinary statements; only the refusal of a
+// database closed to connections (ALTER DATABASE ... ALLOW_CONNECTIONS false) is an outage
+const NOT_ACCEPTING_CONNECTIONS = /is not currently accepting connections/i;
 
 /**
  * True when the database could not be reached or dropped the connection (outage, restart,
@@ -30,6 +33,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+    if (code === '55000' && NOT_ACCEPTING_CONNECTIONS.test((e as { message?: string }).message ?? '')) return true;
     if (UNAVAILABLE_MESSAGE.test((e as { message?: string }).message ?? '')) return true;
     // AggregateError (a refused connection to every address of a host name)
     const inner = (e as { errors?: unknown[] }).errors;

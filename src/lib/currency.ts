@@ -64,6 +64,16 @@ export function parseMinor(value: unknown, currency: CurrencyInfo, field = 'amou
   return signed === 0 ? 0 : signed;
 }
 
+/** the integer digits a booked amount may have, in any currency (as for transactions) */
+export const AMOUNT_INTEGER_DIGITS = 12;
+
+/** parseMinor within the bounds of a booked amount: at most AMOUNT_INTEGER_DIGITS integer digits */
+export function parseBookedMinor(value: unknown, currency: CurrencyInfo, field = 'amount', opts: { allowNegative?: boolean; allowZero?: boolean } = {}): number {
+  const minor = parseMinor(value, currency, field, opts);
+  if (Math.abs(minor) >= 10 ** (AMOUNT_INTEGER_DIGITS + currency.digits)) throw Errors.field(field, `must have at most ${AMOUNT_INTEGER_DIGITS} integer digits`);
+  return minor;
+}
+
 /** A JSON number's text; an exponent form (1e-7, 1e21) then fails the decimal pattern and is refused. */
 function numberText(n: number): string {
   return String(n);
@@ -85,8 +95,10 @@ export function formatMinor(minor: number | bigint, currency: CurrencyInfo): str
 }
 
 const RATE_RE = /^(\d{1,12})(?:\.(\d{1,12}))?$/;
+/** the largest rate accepted: units of one currency worth a billion of another is beyond any real pair */
+export const MAX_RATE = 1_000_000_000n;
 
-/** An exchange rate as an exact fraction: "7.1234" -> 71234/10000. Positive, at most 12 decimals; else 40001 on `field`. */
+/** An exchange rate as an exact fraction: "7.1234" -> 71234/10000. Positive, at most 1e9, at most 12 decimals; else 40001 on `field`. */
 export interface Rate {
   num: bigint;
   den: bigint;
@@ -99,6 +111,7 @@ export function parseRate(value: unknown, field = 'rate'): Rate {
   const frac = m[2] ?? '';
   const rate = { num: BigInt(m[1]! + frac), den: 10n ** BigInt(frac.length) };
   if (rate.num === 0n) throw Errors.field(field, 'must be greater than zero');
+  if (rate.num > MAX_RATE * rate.den) throw Errors.field(field, `must be at most ${MAX_RATE}`);
   return rate;
 }
 

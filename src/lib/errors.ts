@@ -33,6 +33,9 @@ export const Errors = {
   forbidden: (message: string) => new AppError(403, 40301, message),
   groupForbidden: (message = 'not a member of that group') => new AppError(403, 40302, message),
   notFound: (what = 'resource') => new AppError(404, 40401, `${what} not found`),
+  /** answered with an `Allow` header listing the path's methods */
+  methodNotAllowed: (method: string, allowed: string[]) =>
+    new AppError(405, 40501, `method ${method} is not allowed here; allowed: ${allowed.join(', ')}`, undefined, { allow: allowed }),
   conflict: (message: string) => new AppError(409, 40901, message),
   dissolved: () => new AppError(409, 40902, 'the group is dissolved'),
   idempotencyInProgress: () => new AppError(409, 40903, 'a request with this Idempotency-Key is still in progress'),

@@ -1,6 +1,6 @@
 import type { Config } from './../config.ts';
 import type { Database } from '../db/client.ts';
-import { authCommands } from './auth/auth.cli.ts';
+import { authCommands } from './identity/index.ts';
 import { backupCommands } from './backups/backups.cli.ts';
 
 export interface CliCommand {

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import accountsRoutes from './accounts/accounts.routes.ts';
 import adminRoutes from './admin/admin.routes.ts';
-import apiTokensRoutes from './api-tokens/api-tokens.routes.ts';
-import authRoutes from './auth/auth.routes.ts';
 import backupsRoutes from './backups/backups.routes.ts';
 import billImportRoutes from './bill-import/bill-import.routes.ts';
 import { importPurgeTask } from './bill-import/bill-import.task.ts';
@@ -13,6 +11,7 @@ import exportImportRoutes from './export-import/export-import.routes.ts';
 import feedbackRoutes from './feedback/feedback.routes.ts';
 import filtersRoutes from './filters/filters.routes.ts';
 import groupsRoutes from './groups/groups.routes.ts';
+import { apiTokensRoutes, identityRoutes } from './identity/index.ts';
 import logsRoutes from './logs/logs.routes.ts';
 import meRoutes from './me/me.routes.ts';
 import notificationsRoutes from './notifications/notifications.routes.ts';
@@ -31,7 +30,7 @@ import transactionsRoutes from './transactions/transactions.routes.ts';
 /** Every feature's routes, registered in this order by buildApp. */
 export const modules: ((app: FastifyInstance) => Promise<void>)[] = [
   systemRoutes,
-  authRoutes,
+  identityRoutes,
   meRoutes,
   apiTokensRoutes,
   transactionsRoutes,

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { UserStateCache } from '../plugins/auth.ts';
+import type { UserStateCache } from './identity/index.ts';
 
 /** What a scheduled task works with; an app instance has all of it. */
 export interface TaskDeps {
@@ -9,6 +9,8 @@ export interface TaskDeps {
   config: Pick<Config, 'appTimezone' | 'ratesUrl'>;
   log: FastifyBaseLogger;
   userState: UserStateCache;
+  /** counts runs and failures by task (an app instance's `metrics`) */
+  metrics?: { taskRun(task: string, seconds: number, failed: boolean): void };
 }
 
 export interface SchedulerTask {
@@ -18,11 +20,15 @@ export interface SchedulerTask {
 
 export async function runSchedulerOnce(deps: TaskDeps, tasks: SchedulerTask[], now: Date = new Date()): Promise<void> {
   for (const task of tasks) {
+    const started = performance.now();
+    let failed = false;
     try {
       await task.run(deps, now);
     } catch (err) {
+      failed = true;
       deps.log.error({ err, task: task.name }, 'scheduled task failed');
     }
+    deps.metrics?.taskRun(task.name, (performance.now() - started) / 1000, failed);
   }
 }
 

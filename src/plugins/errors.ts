@@ -60,6 +60,8 @@ export function toAppError(err: FastifyError & { validation?: AjvLikeError[]; va
       return Errors.validation('the URL is not validly percent-encoded', [{ field: 'url', message: 'is not validly percent-encoded' }]);
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return Errors.validation('a path parameter is too long', [{ field: 'params', message: 'is too long' }]);
+    case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
+      return Errors.validation('this method needs a Content-Type header', [{ field: 'content-type', message: 'is required' }]);
   }
   // the database refused the connection or dropped it mid-request: retry later, not an internal error
   if (isDatabaseUnavailable(err)) return Errors.unavailable('the database is unavailable; retry shortly');
@@ -69,6 +71,14 @@ export function toAppError(err: FastifyError & { validation?: AjvLikeError[]; va
     return Errors.validation('malformed multipart body');
   }
   if (err instanceof SyntaxError && err.statusCode === 400) return Errors.validation('malformed JSON body');
+  // any other refusal of the framework itself (its codes start with FST_) is the client's fault
+  // when Fastify says so: answered in the envelope by its status, never as an internal error
+  if (typeof err.code === 'string' && err.code.startsWith('FST_') && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    if (err.statusCode === 404) return Errors.notFound();
+    if (err.statusCode === 413) return Errors.tooLarge();
+    if (err.statusCode === 415) return Errors.unsupportedMedia();
+    return Errors.validation('bad request');
+  }
   return null;
 }
 
@@ -77,15 +87,68 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   if (err.details) body.details = err.details;
   if (err.extra) Object.assign(body, err.extra);
   if (err.code === 42901 && typeof err.extra?.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
+  if (err.code === 40501 && Array.isArray(err.extra?.allow)) reply.header('Allow', (err.extra.allow as string[]).join(', '));
   // the rest of a body too large is not read: the connection closes after the answer
   if (err.status === 413) reply.header('Connection', 'close');
   if (err.status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_AFTER_S));
   return reply.code(err.status).type('application/json; charset=utf-8').send(body);
 }
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** a route's path as a regular expression over request paths (`:id` is one segment, `*` the rest) */
+export function routePattern(url: string): RegExp {
+  const segments = url.split('/').map((segment) =>
+    segment === '*'
+      ? '.*'
+      : segment
+          .split(/(:[A-Za-z0-9_]+)/)
+          .map((part) => (part.startsWith(':') ? '[^/]+' : escapeRegExp(part)))
+          .join(''),
+  );
+  return new RegExp(`^${segments.join('/')}/?$`);
+}
+
+/**
+ * The methods each path of the app answers, gathered as routes are added: a request with another
+ * method on a path that exists is 405 (40501) with `Allow`, not 404.
+ */
+class MethodTable {
+  private readonly routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+
+  add(url: string, method: string | string[]): void {
+    let entry = this.routes.get(url);
+    if (!entry) this.routes.set(url, (entry = { pattern: routePattern(url), methods: new Set() }));
+    for (const m of Array.isArray(method) ? method : [method]) entry.methods.add(m.toUpperCase());
+  }
+
+  /** the methods some route answers on this path (empty: no such path) */
+  allowed(path: string): string[] {
+    const methods = new Set<string>();
+    for (const { pattern, methods: own } of this.routes.values()) {
+      if (pattern.test(path)) for (const m of own) methods.add(m);
+    }
+    return [...methods].sort();
+  }
+}
+
 function installErrorHandler(app: FastifyInstance): void {
+  const table = new MethodTable();
+  app.addHook('onRoute', (route) => table.add(route.url, route.method));
+
+  /** an unknown path is 404; a known path asked with a method it does not answer is 405 with Allow */
+  const notFoundOrNotAllowed = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const path = request.url.split('?')[0]!;
+    const allowed = table.allowed(path);
+    if (allowed.length && !allowed.includes(request.method)) return sendError(reply, Errors.methodNotAllowed(request.method, allowed));
+    return sendError(reply, Errors.notFound(`route ${request.method} ${path}`));
+  };
+
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = toAppError(error);
+    // a request no route takes can still fail before the not-found handler runs (a QUERY without
+    // Content-Type, an unreadable body): the route's absence comes first, as for any other request
+    if (request.is404 && (known?.status === 400 || known?.status === 415)) return notFoundOrNotAllowed(request, reply);
     if (known) {
       // a dependency that is down or not configured is an expected refusal: a warning without a
       // stack trace; only a real internal error is logged as one
@@ -105,7 +168,7 @@ function installErrorHandler(app: FastifyInstance): void {
     if (app.config.webClient && request.method === 'GET' && !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/assets/')) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
-    return sendError(reply, Errors.notFound(`route ${request.method} ${request.url.split('?')[0]}`));
+    return notFoundOrNotAllowed(request, reply);
   });
 }
 

@@ -26,7 +26,7 @@ const errorResponse = (status: number) => ({
 });
 
 /** the public routes that refuse a token or login code with 401 */
-const PUBLIC_401 = new Set(['/api/auth/login', '/api/auth/refresh', '/api/auth/logout']);
+const PUBLIC_401 = new Set(['/api/auth/login', '/api/auth/password-login', '/api/auth/passkeys/login/verify', '/api/auth/refresh', '/api/auth/logout']);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -139,7 +139,8 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: app.config.version,
         description:
           'Personal books, shared groups, statistics, budgets, notifications, feedback and administration. ' +
-          'Errors answer `{code, message, details?}` with the numeric codes of the contract. Lists take `page` (from 1) and `pageSize` (1 to 100, default 20). ' +
+          'Errors answer `{code, message, details?}` with the numeric codes of the contract. ' +
+          'A path asked with a method it does not answer is 405 (40501) with an `Allow` header listing its methods; an unknown path is 404 (40401). A group id the caller is not a member of answers as one that does not exist: 40302. Lists take `page` (from 1) and `pageSize` (1 to 100, default 20). ' +
           'Money is sent as a number or decimal string (> 0, at most 2 decimals) and returned as a number in major units.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },

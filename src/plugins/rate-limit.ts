@@ -31,7 +31,7 @@ async function registerRateLimit(app: FastifyInstance): Promise<void> {
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
-    timeWindow: 60_000,
+    timeWindow: limits.windowMs ?? 60_000,
     redis: redis ?? undefined,
     nameSpace: `${limits.namespace ?? 'ledger'}-rl-`,
     skipOnError: true,

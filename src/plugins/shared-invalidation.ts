@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import type { UserStateCache } from './auth.ts';
+import type { UserStateCache } from '../modules/identity/index.ts';
 
 /**
  * With REDIS_URL set, a change of a user's deletion, status or role made through one process
@@ -41,4 +41,4 @@ async function shareUserInvalidation(app: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(shareUserInvalidation, { name: 'shared-invalidation', fastify: '5.x', dependencies: ['auth'] });
+export default fp(shareUserInvalidation, { name: 'shared-invalidation', fastify: '5.x', dependencies: ['identity'] });

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createTokenService } from '../lib/tokens.ts';
+import { createTokenService } from '../modules/identity/index.ts';
 
 /** `app.tokens`: signs and verifies access, refresh and purpose-bound tokens with the one secret. */
 export default fp(

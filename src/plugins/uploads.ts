@@ -1,4 +1,5 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Errors } from '../lib/errors.ts';
 
@@ -39,4 +40,19 @@ export async function readUpload(file: MultipartFile): Promise<Buffer> {
     file.file.on('end', () => (file.file.truncated ? reject(tooLarge()) : resolve()));
   });
   return Buffer.concat(chunks);
+}
+
+/**
+ * A signal that aborts when the client goes away before its answer is sent (the connection closed
+ * or the request was aborted), so that reading a large upload stops with it.
+ */
+export function clientGone(req: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const ctl = new AbortController();
+  const abort = () => {
+    if (!reply.raw.writableEnded) ctl.abort();
+  };
+  req.raw.once('aborted', abort);
+  reply.raw.once('close', abort);
+  req.raw.socket?.once('close', abort);
+  return ctl.signal;
 }

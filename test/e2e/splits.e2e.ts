@@ -1,10 +1,11 @@
 // Two people in two browser contexts split a dinner: one pays and shares it in exact amounts with
 // a live check, the other sees the debt on the balances page and settles it with one tap, and the
-// first confirms the payment.
+// first confirms the payment. The setting that a group splits its costs: offered when a group is
+// created and in the group's settings, in English on a desktop and in Chinese on a 390 px phone.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openTab, signInWechat, startServer, type Server, type Tab } from './harness.ts';
+import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, type Server, type Tab } from './harness.ts';
 
 describe('splitting a group expense and settling up in two browsers', () => {
   let server: Server;
@@ -29,7 +30,12 @@ describe('splitting a group expense and settling up in two browsers', () => {
     await signInWechat(bob.page, 'bob');
     await alice.page.goto('/groups');
     await alice.page.locator('input[name="name"]').fill('Trip');
+    // splitting costs is on by default here, and says what it means
+    const box = alice.page.getByTestId('create-split-costs');
+    assert.equal(await box.isChecked(), true);
+    await alice.page.getByText('Split costs: records are shared among members so you can see who owes whom.').waitFor();
     await alice.page.getByRole('button', { name: 'Create' }).click();
+    await alice.page.getByTestId('splits-pill').waitFor();
     const code = (await alice.page.locator('[data-testid="invite-code"]').innerText()).trim();
     const href = await alice.page.getByTestId('balances-link').getAttribute('href');
     groupId = Number(/\/groups\/(\d+)\/balances/.exec(href ?? '')?.[1]);
@@ -118,5 +124,65 @@ describe('splitting a group expense and settling up in two browsers', () => {
     await page.reload();
     // the profile is loaded after the page: the box follows it
     await page.waitForFunction(() => (document.querySelector('[data-testid="notify-splits"]') as HTMLInputElement | null)?.checked === false, undefined, { timeout: 5000 });
+  });
+
+  it('turns cost splitting off and on again in the group settings (English, desktop)', async () => {
+    const page = alice.page;
+    await page.goto('/groups');
+    await page.getByTestId('settings-link').click();
+    await page.waitForURL(new RegExp(`/groups/${groupId}/settings$`));
+    const box = page.getByTestId('settings-split-costs');
+    await page.getByRole('heading', { name: 'Settings: Trip' }).waitFor();
+    assert.equal(await box.isChecked(), true);
+    await page.getByText('Applies to records from now on').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await box.uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Group settings saved').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings: Trip' }).waitFor();
+    assert.equal(await page.getByTestId('settings-split-costs').isChecked(), false);
+    // the balances say the group does not split, and keep the dinner split while it did
+    await page.goto(`/groups/${groupId}/balances`);
+    await page.getByTestId('no-split').getByText('This group does not split costs').waitFor();
+    await page.goto(`/groups/${groupId}/settings`);
+    await page.getByTestId('settings-split-costs').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Group settings saved').waitFor();
+    await page.goto(`/groups/${groupId}/balances`);
+    await page.getByTestId('balances').waitFor();
+    assert.equal(await page.getByTestId('no-split').count(), 0);
+    assert.deepEqual(alice.problems, []);
+  });
+
+  it('offers the setting in Chinese on a 390 px phone: on when creating, off in the settings', async () => {
+    const tab = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
+    try {
+      const page = tab.page;
+      await signInWechat(page, 'chen');
+      await page.goto('/groups');
+      await page.getByText('分摊费用：记录在成员之间平分，可查看谁欠谁。').waitFor();
+      assert.equal(await page.getByTestId('create-split-costs').isChecked(), true);
+      await page.locator('input[name="name"]').fill('我们家');
+      await page.getByRole('button', { name: '创建' }).click();
+      await page.getByText('群组已创建').waitFor();
+      await page.getByTestId('settings-link').click();
+      await page.getByRole('heading', { name: '设置：我们家' }).waitFor();
+      const box = page.getByTestId('settings-split-costs');
+      assert.equal(await box.isChecked(), true);
+      await page.getByText('只对之后的记录生效').waitFor();
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
+      assert.deepEqual(await axeViolations(page), []);
+      await box.uncheck();
+      await page.getByRole('button', { name: '保存' }).click();
+      await page.getByText('群组设置已保存').waitFor();
+      await page.goto('/groups');
+      await page.getByTestId('group-card').waitFor();
+      assert.equal(await page.getByTestId('splits-pill').count(), 0);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll on the groups page');
+      assert.deepEqual(tab.problems, []);
+    } finally {
+      await tab.context.close();
+    }
   });
 });

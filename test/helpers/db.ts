@@ -23,9 +23,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await runMigrations(database);
     return { database, url: null, drop: () => database.close() };
   }
-  const blank = await blankPgDatabase('ledger_test');
+  const template = process.env.TEST_PG_TEMPLATE;
+  const blank = template ? await clonePgTemplate(template) : await blankPgDatabase('ledger_test');
   const database = await createDatabase({ databaseUrl: blank.url, embeddedDbDir: null, poolSize: 30 });
-  await runMigrations(database);
+  if (!template) await runMigrations(database);
   return {
     database,
     url: blank.url,
@@ -67,6 +68,60 @@ export async function blankPgDatabase(prefix = 'ledger_blank'): Promise<{ url: s
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_SERVER });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** the URL of database `name` on PG_SERVER */
+function pgDatabaseUrl(name: string): string {
+  const url = new URL(PG_SERVER);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A migrated database cloned from the run's template `template` (named by scripts/test.mjs in
+ * TEST_PG_TEMPLATE, dropped by it at the end): the first file to need it migrates it, under an
+ * advisory lock, and every test database is then a file copy of it instead of a run of all
+ * migrations. Commits of test databases do not wait for the disk (nothing here survives a crash).
+ */
+async function clonePgTemplate(template: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ledger_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_SERVER });
+  await admin.connect();
+  try {
+    // the same lock for every file of this run: one migrates the template, the others wait for it
+    await admin.query('select pg_advisory_lock(hashtext($1))', [template]);
+    try {
+      const { rows } = await admin.query<{ ready: boolean }>('select datistemplate as ready from pg_database where datname = $1', [template]);
+      if (!rows[0]?.ready) {
+        // a template left half-migrated by a file that died is made again
+        if (rows.length) await admin.query(`drop database "${template}" with (force)`);
+        await admin.query(`create database "${template}"`);
+        const database = await createDatabase({ databaseUrl: pgDatabaseUrl(template), embeddedDbDir: null, poolSize: 1 });
+        try {
+          await runMigrations(database);
+        } finally {
+          await database.close();
+        }
+        // marks it finished; cloning needs no other connection to it, and none stays open
+        await admin.query(`alter database "${template}" with is_template true`);
+      }
+    } finally {
+      await admin.query('select pg_advisory_unlock(hashtext($1))', [template]);
+    }
+    await admin.query(`create database "${name}" template "${template}"`);
+    await admin.query(`alter database "${name}" set synchronous_commit = off`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: pgDatabaseUrl(name),
     async drop() {
       const c = new pg.Client({ connectionString: PG_SERVER });
       await c.connect();

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -34,6 +36,10 @@ interface Request {
 
 const ODD_TEXT = ['\ud800', '\udc00x', 'a\u0000b', '\u202e\u0301', '😀'.repeat(50), '%00', '../../etc/passwd', '<script>', "' or 1=1 --", '\ufeff', 'x'.repeat(100_000), '١٢٣', 'NaN', '-0'];
 const BAD_IDS = ['0', '-1', '0x10', '1e3', '+1', '01', '1.0', ' 1', '99999999999999999999', 'abc', '%25', '2147483648', 'null', '[]'];
+/** every method a client might send, a nonsense token among them, to every documented path */
+const SWEEP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY', 'FROBNICATE'];
+/** no single request of the method sweep may take longer than this */
+const SWEEP_REQUEST_MS = 10_000;
 const BAD_TYPES = ['text/plain', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/xml', ''];
 
 describe(`generated hostile input over every operation (${onPostgres ? 'PostgreSQL' : 'embedded database'})`, () => {
@@ -266,5 +272,73 @@ describe(`generated hostile input over every operation (${onPostgres ? 'PostgreS
     assert.ok(sent >= TOTAL, `${sent} requests`);
     // the generator gets past validation often enough to reach the handlers of most operations
     assert.ok(succeeded.size >= ops.length * 0.5, `only ${succeeded.size} operations ever succeeded`);
+  });
+
+  /** one request over a real socket (inject refuses a method it does not know), cut after SWEEP_REQUEST_MS */
+  function sendRaw(port: number, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.setTimeout(SWEEP_REQUEST_MS, () => req.destroy(new Error(`${method} ${path} took over ${SWEEP_REQUEST_MS} ms`)));
+      req.on('error', (err) => reject(new Error(`${method} ${path}: ${err.message}`, { cause: err })));
+      req.end(payload);
+    });
+  }
+
+  it(`answers every method (${SWEEP_METHODS.join(' ')}) on every documented path with a 2xx or a documented 4xx, 405 with Allow where the path does not take it`, { timeout: 240_000 }, async (ctx) => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const paths = new Map<string, Operation[]>();
+    for (const o of ops) paths.set(o.path, [...(paths.get(o.path) ?? []), o]);
+    const statuses = new Map<number, number>();
+    let sent = 0;
+    for (const [path, pathOps] of paths) {
+      await fixtures();
+      const who = pathOps.some((o) => o.op['x-auth'] === 'admin') ? 'admin' : 'user';
+      const url = path.replace(/\{\w+\}/g, () => String(ids[0]));
+      // the router also sends this URL to routes of other documented paths it matches (PUT
+      // /api/accounts/net-worth reaches PUT /api/accounts/{id}): its own operations first
+      const reaching = [...pathOps, ...ops.filter((o) => o.path !== path && new RegExp(`^${o.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(url))];
+      const documented = new Set(reaching.map((o) => o.method));
+      if (documented.has('GET')) documented.add('HEAD');
+      for (const method of SWEEP_METHODS) {
+        // bare, then with an (empty) JSON body
+        for (const payload of [undefined, '{}']) {
+          const headers: Record<string, string> = { authorization: tokens[who] };
+          // a declared length: Node's client would otherwise send a GET's or HEAD's body undelimited
+          if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
+          const res = await sendRaw(port, method, url, headers, payload);
+          sent++;
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          const label = `${method} ${url} ${payload ?? '(no body)'} -> ${res.status} ${res.body.slice(0, 300)}`;
+          const op = reaching.find((o) => o.method === (method === 'HEAD' ? 'GET' : method));
+          const providerDown = path === '/api/auth/login' && res.status === 503;
+          assert.ok(res.status < 500 || providerDown, `server error: ${label}`);
+          if (method !== 'HEAD' && res.status >= 400) {
+            assert.match(String(res.headers['content-type']), /^application\/json/, `error not JSON: ${label}`);
+            const err = JSON.parse(res.body);
+            assert.ok(Number.isInteger(err.code) && Math.floor(err.code / 100) === res.status, `code ${err.code} does not match ${res.status}: ${label}`);
+          }
+          if (method === 'FROBNICATE') {
+            // no HTTP parser knows it: refused as a malformed request before any route
+            assert.equal(res.status, 400, label);
+          } else if (op) {
+            assert.notEqual(res.status, 405, label);
+            assert.ok(op.op.responses?.[String(res.status)] || providerDown, `status ${res.status} not declared: ${label}`);
+          } else {
+            assert.equal(res.status, 405, label);
+            const allow = String(res.headers.allow ?? '').split(', ');
+            for (const m of documented) assert.ok(allow.includes(m), `Allow "${res.headers.allow}" lacks ${m}: ${label}`);
+            assert.ok(!allow.includes(method), `Allow lists ${method}: ${label}`);
+          }
+        }
+      }
+    }
+    ctx.diagnostic(`method sweep: ${sent} requests over ${paths.size} paths; statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
+    assert.equal(sent, paths.size * SWEEP_METHODS.length * 2);
   });
 });

@@ -14,6 +14,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/budget', name: 'budget', component: () => import('./views/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
   { path: '/recurring', name: 'recurring', component: () => import('./views/RecurringView.vue'), meta: { title: 'nav.recurring' } },
   { path: '/categories', name: 'categories', component: () => import('./views/CategoriesView.vue'), meta: { title: 'nav.categories' } },
+  { path: '/groups/:id(\\d+)/settings', name: 'groupSettings', component: () => import('./views/groups/GroupSettingsView.vue'), meta: { title: 'nav.groupSettings' } },
   { path: '/groups/:id(\\d+)/balances', name: 'balances', component: () => import('./views/groups/BalancesView.vue'), meta: { title: 'nav.balances' } },
   { path: '/groups', name: 'groups', component: () => import('./views/GroupsView.vue'), meta: { title: 'nav.groups' } },
   { path: '/notifications', name: 'notifications', component: () => import('./views/NotificationsView.vue'), meta: { title: 'nav.notifications' } },

@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 export const groups = pgTable(
@@ -13,6 +13,8 @@ export const groups = pgTable(
     currency: text('currency').notNull().default('CNY'),
     /** expenses of at least this many minor units notify the members sharing them; null: none do */
     notifyThreshold: bigint('notify_threshold', { mode: 'number' }),
+    /** records without an explicit split are shared equally among the members (who owes whom); off: shared books, no debts */
+    splitCosts: boolean('split_costs').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('groups_invite_code_uq').on(t.inviteCode), index('groups_owner_idx').on(t.ownerId)],

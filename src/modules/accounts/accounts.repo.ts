@@ -153,23 +153,6 @@ export async function deleteAccount(db: Executor, userId: number, id: number): P
   return rows.length > 0;
 }
 
-/**
- * Moves everything booked in `fromId` to `toId` (same currency): the transfers between the two
- * become meaningless and are removed (their fee rows are kept as expenses), the other rows are
- * repointed. Answers the counts.
- */
-export async function mergeRows(db: Executor, userId: number, fromId: number, toId: number): Promise<{ moved: number; removedTransfers: number }> {
-  const between = sql`t.user_id = ${userId} and t.kind = 'transfer' and ((t.account_id = ${fromId} and t.to_account_id = ${toId}) or (t.account_id = ${toId} and t.to_account_id = ${fromId}))`;
-  await db.execute(sql`update transactions f set parent_id = null, updated_at = now() from transactions t where f.parent_id = t.id and ${between}`);
-  const removed = await query<{ id: number }>(db, sql`delete from transactions t where ${between} returning t.id`);
-  const a = await query<{ id: number }>(db, sql`update transactions set account_id = ${toId}, updated_at = now() where user_id = ${userId} and account_id = ${fromId} returning id`);
-  const b = await query<{ id: number }>(
-    db,
-    sql`update transactions set to_account_id = ${toId}, updated_at = now() where user_id = ${userId} and to_account_id = ${fromId} returning id`,
-  );
-  return { moved: new Set([...a.map((r) => r.id), ...b.map((r) => r.id)]).size, removedTransfers: removed.length };
-}
-
 export interface LedgerRow {
   id: number;
   delta: number;

@@ -60,7 +60,7 @@ export const AccountList = Type.Object(
       description:
         'major units of the base currency: the sum over every account (archived ones included) of its balance converted at the latest rate on or before the date, each rounded half away from zero to the minor unit',
     }),
-    missing_rates: Type.Array(CurrencyCode, { description: 'currencies of accounts left out of net_worth because there is no rate for them' }),
+    missing_rates: Type.Array(CurrencyCode, { description: 'currencies of accounts left out of net_worth because there is no usable rate for them (none, or one whose conversion would overflow); such an account has `balance_in_base: null`' }),
   },
   { title: 'AccountList' },
 );

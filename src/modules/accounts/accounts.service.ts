@@ -1,9 +1,9 @@
 import { isUniqueViolation } from '../../db/errors.ts';
-import { transactions } from '../../db/schema/index.ts';
-import { notYours, userTimezone } from '../../lib/access.ts';
+import { notYours } from '../../lib/access.ts';
+import { accountCurrency, baseCurrencyOf, mergeAccountRows, parseAmountIn, userTimezone, writeDraft } from '../books/index.ts';
 import { convertMinor, currencyInfo, parseRate, requireCurrency, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import { eachMonth, isValidDate, monthOf, monthRange, todayIn, addMonthsClamped } from '../../lib/dates.ts';
-import { Errors } from '../../lib/errors.ts';
+import { AppError, Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
@@ -11,7 +11,6 @@ import { loadTransactionViews } from '../transactions/transactions.repo.ts';
 import * as ratesRepo from '../rates/rates.repo.ts';
 import * as accountsRepo from './accounts.repo.ts';
 import type { AccountRow, AccountWithBalance } from './accounts.repo.ts';
-import { accountCurrency, baseCurrencyOf, bookIn, parseAmountIn } from './accounts.booking.ts';
 import {
   MAX_ACCOUNTS_PER_USER,
   type AccountCreateBody,
@@ -34,7 +33,14 @@ export function balanceInBase(balance: number, currency: string, base: CurrencyI
   if (currency === base.code) return balance;
   const from = currencyInfo(currency);
   if (!from || rate === undefined) return null;
-  return convertMinor(balance, from, base, parseRate(rate));
+  try {
+    return convertMinor(balance, from, base, parseRate(rate));
+  } catch (err) {
+    // a stored rate outside today's bounds, or a balance too large once converted: this account
+    // shows as unconverted (listed with the missing rates) rather than failing the whole page
+    if (err instanceof AppError && err.status === 400) return null;
+    throw err;
+  }
 }
 
 function majorIn(minor: number, code: string): number {
@@ -235,7 +241,7 @@ export function createAccountService({ db, clock, config, repo = accountsRepo }:
         const target = await repo.lockAccount(tx, userId, targetId);
         if (!target) throw notYours.account('target_id');
         if (target.currency !== source.currency) throw Errors.rule('accounts of different currencies cannot be merged');
-        const counts = await repo.mergeRows(tx, userId, id, targetId);
+        const counts = await mergeAccountRows(tx, userId, id, targetId);
         await repo.deleteAccount(tx, userId, id);
         await repo.updateAccount(tx, userId, targetId, {
           openingBalance: target.openingBalance + source.openingBalance,
@@ -282,12 +288,7 @@ export function createAccountService({ db, clock, config, repo = accountsRepo }:
         const [row] = (await repo.listWithBalances(tx, userId, date)).filter((r) => r.id === id);
         const diff = bank - (row?.balance ?? 0);
         if (diff === 0) return null;
-        const booking = await bookIn(tx, userId, account, diff, date);
-        const [ins] = await tx
-          .insert(transactions)
-          .values({ userId, kind: 'adjustment', amountCents: diff, categoryId: null, note: noteIn ?? '', date, ...booking })
-          .returning({ id: transactions.id });
-        return ins!.id;
+        return writeDraft(tx, userId, { kind: 'adjustment', amount: { minor: diff }, account, categoryId: null, note: noteIn ?? '', date });
       });
       const [adjustment] = adjustmentId === null ? [null] : await loadTransactionViews(db, [adjustmentId]);
       return { account: await viewOf(userId, id), adjustment: adjustment ?? null };

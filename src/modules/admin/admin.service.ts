@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { todayIn } from '../../lib/dates.ts';
-import { revokeAllForUser } from '../auth/auth.repo.ts';
+import { revokeAllForUser } from '../identity/index.ts';
 import * as adminRepo from './admin.repo.ts';
 import type { AdminUser, Dashboard, UserListQuery } from './admin.schemas.ts';
 

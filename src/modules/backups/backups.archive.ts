@@ -1,6 +1,5 @@
 import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { open, rename, stat, unlink } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -8,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
 import { migrationsFolder, query, runMigrations, tableExists, type Database, type Db, type Executor } from '../../db/client.ts';
 import {
   BACKUP_FORMAT,
@@ -231,14 +231,44 @@ export async function writeBackup(db: Db, file: string): Promise<{ size: number;
 
 type Row = Record<string, unknown>;
 
-/** Streams the lines of a backup file; gzip errors (a truncated or corrupt file) surface as BackupError. */
-async function* backupLines(file: string): AsyncGenerator<string> {
+/**
+ * Streams the lines of a backup file; gzip errors (a truncated or corrupt file) surface as
+ * BackupError. Inflated bytes and each line's length are counted: a gzip bomb or a line without
+ * end stops at its limit instead of filling memory.
+ */
+async function* backupLines(file: string, limits: Pick<UploadLimits, 'backupMaxBytes' | 'backupMaxLineBytes'> = DEFAULT_UPLOAD_LIMITS): AsyncGenerator<string> {
   const gunzip = createGunzip();
   const source = createReadStream(file);
   source.on('error', (err) => gunzip.destroy(err));
-  const lines = createInterface({ input: source.pipe(gunzip), crlfDelay: Infinity });
+  const inflated = source.pipe(gunzip);
+  let total = 0;
+  let pending: Buffer[] = [];
+  let pendingLen = 0;
+  const line = (part: Buffer) => {
+    const bytes = pending.length ? Buffer.concat([...pending, part]) : part;
+    pending = [];
+    pendingLen = 0;
+    const text = bytes.toString('utf8');
+    return text.endsWith('\r') ? text.slice(0, -1) : text;
+  };
+  const tooLong = () => new BackupError(`a line of the file is longer than ${limits.backupMaxLineBytes} bytes`);
   try {
-    for await (const line of lines) yield line;
+    for await (const chunk of inflated as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > limits.backupMaxBytes) throw new BackupError(`the file inflates past ${limits.backupMaxBytes} bytes (BACKUP_MAX_INFLATED_MB)`);
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+        if (pendingLen + nl - start > limits.backupMaxLineBytes) throw tooLong();
+        yield line(chunk.subarray(start, nl));
+        start = nl + 1;
+      }
+      if (start < chunk.length) {
+        pendingLen += chunk.length - start;
+        if (pendingLen > limits.backupMaxLineBytes) throw tooLong();
+        pending.push(chunk.subarray(start));
+      }
+    }
+    if (pendingLen) yield line(Buffer.alloc(0));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code?.startsWith('Z_') || /unexpected end of file|incorrect header check/i.test(e.message)) {
@@ -246,7 +276,7 @@ async function* backupLines(file: string): AsyncGenerator<string> {
     }
     throw err;
   } finally {
-    lines.close();
+    gunzip.destroy();
     source.destroy();
   }
 }
@@ -255,7 +285,7 @@ async function* backupLines(file: string): AsyncGenerator<string> {
  * Reads the whole file once and checks it: gzip, our format and version, every line well formed,
  * tables in the header's order, and the trailer present with the row counts actually found.
  */
-export async function inspectBackup(file: string): Promise<BackupSummary> {
+export async function inspectBackup(file: string, limits: UploadLimits = DEFAULT_UPLOAD_LIMITS): Promise<BackupSummary> {
   const fh = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
     throw new BackupError(`cannot read ${file}: ${err.code ?? err.message}`);
   });
@@ -267,7 +297,7 @@ export async function inspectBackup(file: string): Promise<BackupSummary> {
     await fh.close();
   }
   const check = new BackupLineCheck();
-  for await (const line of backupLines(file)) check.line(line);
+  for await (const line of backupLines(file, limits)) check.line(line);
   return check.finish();
 }
 
@@ -280,8 +310,8 @@ function toHex(base64: unknown): unknown {
  * anything, a file that is not a complete backup of this build's schema, and a database that holds
  * any user. Then migrates and inserts every row in one transaction, and resets the id sequences.
  */
-export async function restoreBackup(database: Database, file: string, log: (msg: string) => void = () => {}): Promise<BackupSummary> {
-  const summary = await inspectBackup(file);
+export async function restoreBackup(database: Database, file: string, log: (msg: string) => void = () => {}, limits: UploadLimits = DEFAULT_UPLOAD_LIMITS): Promise<BackupSummary> {
+  const summary = await inspectBackup(file, limits);
   checkSchemaVersion(summary.header, buildSchemaVersion());
   const db = database.db;
   if (await tableExists(db, 'users')) {
@@ -312,7 +342,7 @@ export async function restoreBackup(database: Database, file: string, log: (msg:
       bytes = 0;
     };
     let first = true;
-    for await (const line of backupLines(file)) {
+    for await (const line of backupLines(file, limits)) {
       if (first) {
         first = false;
         continue;

@@ -8,14 +8,14 @@ export const backupCommands: CliCommand[] = [
     name: 'backup:restore',
     usage: 'backup:restore <file>',
     help: 'restore a backup (.json.gz) into an empty database, embedded or PostgreSQL',
-    async run(database, args) {
+    async run(database, args, config) {
       const [file] = args;
       if (!file || args.length > 1) {
         console.error('usage: npm run cli -- backup:restore <file>');
         return 1;
       }
       try {
-        await restoreBackup(database, path.resolve(file), (msg) => console.log(msg));
+        await restoreBackup(database, path.resolve(file), (msg) => console.log(msg), config.uploadLimits);
       } catch (err) {
         if (err instanceof BackupError) {
           console.error(`restore refused: ${err.message}`);

@@ -454,42 +454,87 @@ export async function invalidRows(tx: Executor, userId: number, sessionId: numbe
   return rows.filter((r) => r.message !== null).map((r) => ({ row: Number(r.row), message: r.message }));
 }
 
-/** Writes the rows to import as transactions (one statement), their tags, and answers the counts. */
-export async function writeTransactions(tx: Executor, userId: number, sessionId: number, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
+/** A row to write, as the session holds it, with its account's currency and the purchase a refund reduces. */
+export interface RowToWrite {
+  row: number;
+  transactionId: number;
+  kind: 'expense' | 'income' | 'transfer';
+  /** hundredths, as read from the file */
+  cents: number;
+  categoryId: number | null;
+  note: string;
+  date: string;
+  groupId: number | null;
+  accountId: number;
+  currency: string;
+  toAccountId: number | null;
+  toCurrency: string | null;
+  externalId: string | null;
+  refundOf: number | null;
+  originalCreatedAt: string | null;
+}
+
+/**
+ * Reserves an id for every row to import (so that a refund can point to its purchase in the same
+ * file) and answers them in file order, with their accounts' currencies; a group the user no longer
+ * writes in (left, dissolved) is answered as none.
+ */
+export async function rowsToWrite(tx: Executor, userId: number, sessionId: number): Promise<RowToWrite[]> {
   await query(
     tx,
     sql`update import_session_rows set transaction_id = nextval(pg_get_serial_sequence('transactions', 'id'))
         where session_id = ${sessionId} and decision in ('import', 'transfer')`,
   );
-  const inserted = await query<{ kind: string; refund_of: number | null }>(
+  const rows = await query<{
+    row: number;
+    transaction_id: number;
+    kind: RowToWrite['kind'];
+    amount_cents: string | number;
+    category_id: number | null;
+    note: string;
+    date: string;
+    group_id: number | null;
+    account_id: number;
+    currency: string;
+    to_account_id: number | null;
+    to_currency: string | null;
+    external_id: string | null;
+    ref: number | null;
+    original_created_at: Date | string | null;
+  }>(
     tx,
-    sql`with acc as (select id, currency from accounts where user_id = ${userId}),
-             base as (select base_currency from users where id = ${userId}),
-             live as (select gm.group_id from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId} and g.dissolved_at is null),
-             src as (
-               select r.*, a.currency,
-                 case when r.refund and r.kind = 'expense' then coalesce(r.refund_of_id, (select coalesce(p.transaction_id, p.existing_id) from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row)) end as ref,
-                 case when a.currency = (select base_currency from base) then null
-                      else (select x.rate from exchange_rates x where x.user_id = ${userId} and x.currency = a.currency and x.date <= r.date order by x.date desc limit 1) end as rate
-               from import_session_rows r join acc a on a.id = r.account_id
-               where r.session_id = ${sessionId} and r.decision in ('import', 'transfer'))
-        insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount, rate,
-                                  to_account_id, to_amount, to_currency, source, external_id, refund_of, created_at, updated_at)
-        select s.transaction_id, ${userId}::int, s.kind,
-               case when s.ref is not null then -s.amount_cents else s.amount_cents end,
-               case when s.kind = 'transfer' then null else s.category_id end,
-               s.note, s.date, case when s.group_id in (select group_id from live) then s.group_id end,
-               s.account_id, s.currency,
-               (case when s.ref is not null then -1 else 1 end) * (case when s.rate is null then s.amount_cents else round(s.amount_cents * s.rate::numeric)::bigint end),
-               s.rate,
-               case when s.kind = 'transfer' then s.to_account_id end,
-               case when s.kind = 'transfer' then s.amount_cents end,
-               case when s.kind = 'transfer' then s.currency end,
-               ${source}, s.external_id, s.ref, coalesce(s.original_created_at, now()), now()
-        from src s
-        order by s.row
-        returning kind, refund_of`,
+    sql`with live as (select gm.group_id from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId} and g.dissolved_at is null)
+        select r.row, r.transaction_id, r.kind, r.amount_cents, r.category_id, r.note, to_char(r.date, 'YYYY-MM-DD') as date,
+               case when r.group_id in (select group_id from live) then r.group_id end as group_id,
+               r.account_id, a.currency, r.to_account_id, b.currency as to_currency, r.external_id, r.original_created_at,
+               case when r.refund and r.kind = 'expense' then coalesce(r.refund_of_id, (select coalesce(p.transaction_id, p.existing_id) from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row)) end as ref
+        from import_session_rows r
+        join accounts a on a.id = r.account_id and a.user_id = ${userId}
+        left join accounts b on b.id = r.to_account_id and b.user_id = ${userId}
+        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
+        order by r.row`,
   );
+  return rows.map((r) => ({
+    row: Number(r.row),
+    transactionId: Number(r.transaction_id),
+    kind: r.kind,
+    cents: Number(r.amount_cents),
+    categoryId: r.category_id,
+    note: r.note,
+    date: r.date,
+    groupId: r.group_id,
+    accountId: r.account_id,
+    currency: r.currency,
+    toAccountId: r.to_account_id,
+    toCurrency: r.to_currency,
+    externalId: r.external_id,
+    refundOf: r.ref === null ? null : Number(r.ref),
+    originalCreatedAt: r.original_created_at === null ? null : new Date(r.original_created_at).toISOString(),
+  }));
+}
+
+/** The user's tags named by the rows written (created when missing), as links to write. */
+export async function tagLinks(tx: Executor, userId: number, sessionId: number): Promise<{ transactionId: number; tagId: number }[]> {
   await query(
     tx,
     sql`insert into tags (user_id, name)
@@ -497,19 +542,13 @@ export async function writeTransactions(tx: Executor, userId: number, sessionId:
         where r.session_id = ${sessionId} and r.transaction_id is not null
         on conflict do nothing`,
   );
-  await query(
+  const rows = await query<{ transaction_id: number; tag_id: number }>(
     tx,
-    sql`insert into transaction_tags (transaction_id, tag_id)
-        select r.transaction_id, g.id from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
+    sql`select distinct r.transaction_id, g.id as tag_id from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
         join tags g on g.user_id = ${userId} and g.name = t.name
-        where r.session_id = ${sessionId} and r.transaction_id is not null
-        on conflict do nothing`,
+        where r.session_id = ${sessionId} and r.transaction_id is not null`,
   );
-  return {
-    imported: inserted.length,
-    transfers: inserted.filter((r) => r.kind === 'transfer').length,
-    refunds: inserted.filter((r) => r.refund_of !== null).length,
-  };
+  return rows.map((r) => ({ transactionId: Number(r.transaction_id), tagId: Number(r.tag_id) }));
 }
 
 /** Payment methods not yet mapped: remembered as the account most of their rows used. */

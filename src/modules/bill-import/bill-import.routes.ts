@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../../lib/errors.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
-import { readUpload } from '../../plugins/uploads.ts';
+import { clientGone, readUpload } from '../../plugins/uploads.ts';
 import {
   BillQuery,
   CommitResult,
@@ -60,9 +60,10 @@ export default async function billImportRoutes(fastify: FastifyInstance) {
         response: { 200: Preview },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = userOf(req);
       if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
+      const signal = clientGone(req, reply);
       let presetId: number | null = req.query.preset_id ?? null;
       const file = await req.file({ limits: { fileSize: BILL_MAX_BYTES } });
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
@@ -72,7 +73,10 @@ export default async function billImportRoutes(fastify: FastifyInstance) {
         presetId = Number(field.value);
       }
       const bytes = await readUpload(file);
-      return service.preview(user.id, bytes, file.filename ?? '', presetId);
+      const measured = app.metrics.importTimer('bill_preview', bytes.length);
+      const preview = await service.preview(user.id, bytes, file.filename ?? '', presetId, signal);
+      measured(preview.format, preview.summary.total);
+      return preview;
     },
   );
 
@@ -123,7 +127,12 @@ export default async function billImportRoutes(fastify: FastifyInstance) {
         response: { 200: CommitResult },
       },
     },
-    async (req) => service.commit(userOf(req).id, req.params.id),
+    async (req) => {
+      const measured = app.metrics.importTimer('bill_commit', null);
+      const result = await service.commit(userOf(req).id, req.params.id);
+      measured('bill', result.imported + result.skipped);
+      return result;
+    },
   );
 
   app.delete(

@@ -2,7 +2,9 @@ import type { Executor } from '../../db/client.ts';
 import { todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
-import { requireCategory, userTimezone } from '../../lib/access.ts';
+import * as books from '../books/index.ts';
+import { requireCategory, userTimezone } from '../books/index.ts';
+import { currencyInfo, requireCurrency, type CurrencyInfo } from '../../lib/currency.ts';
 import { cleanText } from '../../lib/text.ts';
 import type { PatchBody, PresetCreateBody, PresetUpdateBody, RuleCreateBody, RuleUpdateBody } from './bill-import.schemas.ts';
 import { headerCells } from './bill.formats.ts';
@@ -25,7 +27,7 @@ const MAX_CATEGORIES = 200;
 const BATCH = 2000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
 
-type Deps = ServiceDeps<never, 'appTimezone'>;
+type Deps = ServiceDeps<never, 'appTimezone' | 'uploadLimits'>;
 
 export interface PreviewRowOut {
   row: number;
@@ -47,6 +49,86 @@ export interface PreviewRowOut {
   refund: boolean;
   refund_of_row: number | null;
   refund_of: number | null;
+}
+
+/**
+ * The currency a bill's amounts are in: WeChat Pay and Alipay bills are in yuan; our own export and
+ * a bank's file name no currency, so their amounts are in their account's currency.
+ */
+function billCurrency(format: string): CurrencyInfo | null {
+  return format === 'wechat' || format === 'alipay' ? requireCurrency('CNY') : null;
+}
+
+/**
+ * Writes the session's rows to import as transactions, through the books' one-statement insert: each
+ * amount is read in its bill's currency and booked in its account's (a 28.00 yuan payment from a yen
+ * account is so many whole yen at the yen's rate, and 28.00 yuan in a yuan base), converted once with
+ * the currency rules of the books. A row that cannot be booked (a rate missing, more decimals than
+ * the account's currency has) refuses the commit with its reason (42203); nothing is written.
+ */
+async function writeRows(tx: Executor, userId: number, sessionId: number, format: string, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
+  const rows = await repo.rowsToWrite(tx, userId, sessionId);
+  const base = await books.baseCurrencyOf(tx, userId);
+  const given = billCurrency(format);
+  const rates = new Map<string, Promise<string | null>>();
+  const rateOf = (code: string, date: string) => {
+    const key = `${code} ${date}`;
+    let r = rates.get(key);
+    if (!r) rates.set(key, (r = books.rateOn(tx, userId, code, date)));
+    return r;
+  };
+  const errors: { row: number; message: string }[] = [];
+  const out: books.BookedRow[] = [];
+  for (const r of rows) {
+    const account = currencyInfo(r.currency);
+    if (!account) {
+      errors.push({ row: r.row, message: `the account's currency ${r.currency} can no longer be booked` });
+      continue;
+    }
+    let from = given;
+    let minor = r.cents;
+    if (from === null) {
+      const fitted = books.fitHundredths(r.cents, account);
+      if (fitted === null) {
+        errors.push({ row: r.row, message: `amount must have at most ${account.digits} decimals in ${account.code}` });
+        continue;
+      }
+      from = account;
+      minor = fitted;
+    }
+    const outcome = await books.priceIn(minor, from, account, base, r.date, rateOf);
+    if (!outcome.ok) {
+      errors.push({ row: r.row, message: outcome.reason });
+      continue;
+    }
+    const p = outcome.priced;
+    const sign = r.refundOf !== null ? -1 : 1;
+    const transfer = r.kind === 'transfer';
+    out.push({
+      id: r.transactionId,
+      kind: r.kind,
+      amount: sign * p.minor,
+      categoryId: transfer ? null : r.categoryId,
+      note: r.note,
+      date: r.date,
+      groupId: r.groupId,
+      accountId: r.accountId,
+      currency: account.code,
+      baseAmount: sign * p.baseAmount,
+      rate: p.rate,
+      toAccountId: transfer ? r.toAccountId : null,
+      toAmount: transfer ? p.minor : null,
+      toCurrency: transfer ? r.toCurrency : null,
+      source,
+      externalId: r.externalId,
+      refundOf: r.refundOf,
+      createdAt: r.originalCreatedAt,
+    });
+  }
+  if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
+  await books.insertRows(tx, userId, out);
+  await books.linkTags(tx, await repo.tagLinks(tx, userId, sessionId));
+  return { imported: out.length, transfers: out.filter((r) => r.kind === 'transfer').length, refunds: out.filter((r) => r.refundOf !== null).length };
 }
 
 export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
@@ -214,7 +296,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
 
   return {
     /** Reads a bill into a preview session; rows are stored as the file streams past. */
-    async preview(userId: number, bytes: Uint8Array, fileName: string, presetId: number | null) {
+    async preview(userId: number, bytes: Uint8Array, fileName: string, presetId: number | null, signal?: AbortSignal) {
       const presets = await presetRefs(db, userId);
       if (presetId !== null && !presets.some((p) => p.id === presetId)) throw Errors.field('preset_id', 'must be one of your column mappings');
       const [accounts, maps, chooser] = await Promise.all([repo.userAccounts(db, userId), repo.accountMaps(db, userId), categoryChooser(db, userId)]);
@@ -240,6 +322,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
           presets,
           presetId,
           batchSize: BATCH,
+          limits: config.uploadLimits,
+          signal,
           onDetected: (d) => {
             source = d.source;
             presetAccount = presets.find((p) => p.id === d.presetId)?.accountId ?? null;
@@ -370,7 +454,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         ].sort((a, b) => a.row - b.row);
         if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
         const total = (await repo.summary(tx, s.id)).total;
-        const written = await repo.writeTransactions(tx, userId, s.id, source);
+        const written = await writeRows(tx, userId, s.id, s.format, source);
         await repo.rememberMethods(tx, userId, s.id);
         const result = { imported: written.imported, skipped: total - written.imported, transfers: written.transfers, refunds: written.refunds };
         await repo.deleteRows(tx, s.id);

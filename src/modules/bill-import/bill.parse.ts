@@ -6,6 +6,8 @@ import { headerKey } from './bill.text.ts';
 import { mappedMeaning, meaningOf, noteOf, pairRefunds, type Decision, type PurchaseRef, type Reason, type RefundRef, type RowKind } from './bill.meaning.ts';
 import { decodeAll, fileRecords, sniff, type Container, type Encoding, type FileRecord } from './bill.read.ts';
 import { isCategoryKind } from '../../lib/domain.ts';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
+import { checkSignal } from './bill.xlsx.ts';
 
 /*
  * A bill from bytes to proposed rows: the format found from the content, every data line read
@@ -109,6 +111,10 @@ export interface ReadOptions {
   /** called once the format is known, before the first rows */
   onDetected?: (detected: Detected) => void;
   onRows: (rows: SeedRow[]) => Promise<void>;
+  /** limits of the file's container (zip, sheet, cells); unset: the defaults */
+  limits?: UploadLimits;
+  /** aborted when the client goes away: reading stops */
+  signal?: AbortSignal;
 }
 
 /** Reads a whole bill, handing its rows to `onRows` in batches; refuses unknown layouts (42203) and too many rows (41301). */
@@ -118,7 +124,7 @@ export async function readBill(buf: Uint8Array, opts: ReadOptions): Promise<Bill
   if (sniffed.container === 'json') return readLedgerJson(buf, sniffed, opts);
 
   const presets = opts.presetId ? opts.presets.filter((p) => p.id === opts.presetId) : opts.presets;
-  const it = fileRecords(buf, sniffed);
+  const it = fileRecords(buf, sniffed, { limits: opts.limits ?? DEFAULT_UPLOAD_LIMITS, signal: opts.signal });
   let layout: Layout | null = null;
   let best: FileRecord | null = null;
   let read = 0;
@@ -168,6 +174,7 @@ async function readLines(it: AsyncGenerator<FileRecord>, layout: Layout, detecte
     if (isTableEnd(cells)) break;
     if (cells.every((c) => c.trim() === '')) continue;
     if (++row > BILL_MAX_ROWS) throw tooManyRows();
+    if (row % 256 === 0) checkSignal(opts.signal);
     const res = readLine(layout, cells, row);
     if (!res.ok) {
       if (++errorCount <= MAX_LISTED_ERRORS) errors.push({ row: res.row, message: res.message });

@@ -1,9 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { parse as csvParser, CsvError } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
+import type { UploadLimits } from '../../config.ts';
 import { Errors } from '../../lib/errors.ts';
+import { isCompoundFile, xlsRows } from './bill.xls.ts';
+import { checkSignal, xlsxRows } from './bill.xlsx.ts';
 
 /*
  * The first layer of a bill: its container (CSV text or an XLSX workbook) and, for text, its
@@ -11,7 +13,7 @@ import { Errors } from '../../lib/errors.ts';
  * as a stream so that a large file is never held as records all at once.
  */
 
-export type Container = 'csv' | 'xlsx' | 'json';
+export type Container = 'csv' | 'xlsx' | 'xls' | 'json';
 export type Encoding = 'utf-8' | 'gb18030' | 'utf-16le' | 'utf-16be';
 
 export interface Sniffed {
@@ -20,11 +22,15 @@ export interface Sniffed {
 }
 
 const CHUNK = 64 * 1024;
+/** lines a bill may have besides its rows (account block, summary, notes) */
+const HEAD_LINES = 1000;
 
 /** The container and encoding of a file, from its first bytes (and, for text, whether it is valid UTF-8). */
 export function sniff(buf: Uint8Array): Sniffed {
   // an XLSX workbook is a ZIP archive
   if (buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04) return { container: 'xlsx', encoding: null };
+  // old binary Excel (.xls); tab-separated text saved under an .xls name is read as text
+  if (isCompoundFile(buf)) return { container: 'xls', encoding: null };
   let encoding: Encoding;
   if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) encoding = 'utf-8';
   else if (buf[0] === 0xff && buf[1] === 0xfe) encoding = 'utf-16le';
@@ -64,7 +70,9 @@ export interface FileRecord {
  * The records of a CSV file, streamed: decoded on the fly (iconv-lite), parsed by csv-parse with
  * the lenient options that bill exports need (ragged rows, stray quotes inside fields).
  */
-export async function* csvRecords(buf: Uint8Array, encoding: Encoding): AsyncGenerator<FileRecord> {
+export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: ReadLimits = {}): AsyncGenerator<FileRecord> {
+  const maxCell = opts.limits?.maxCellChars;
+  const maxLines = opts.limits ? opts.limits.maxRows + HEAD_LINES : undefined;
   const source: Readable = encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
   const parser = source.pipe(
     csvParser({
@@ -80,6 +88,10 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding): AsyncGen
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
       line++;
+      if (line % 256 === 0) checkSignal(opts.signal);
+      // lines of empty cells count too: a file of commas must not keep a core busy
+      if (maxLines !== undefined && line > maxLines) throw Errors.tooLarge(`the file has more than ${maxLines} lines`);
+      if (maxCell !== undefined && cells.some((c) => c.length > maxCell)) throw Errors.tooLarge(`a cell of the file is longer than ${maxCell} characters`);
       yield { line, cells };
     }
   } catch (err) {
@@ -91,58 +103,23 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding): AsyncGen
   }
 }
 
-/** The text a spreadsheet shows for a cell value: numbers as written, dates as `YYYY-MM-DD HH:MM:SS`, a formula's result (never the formula). */
-export function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) return '';
-    // exceljs gives a workbook's wall-clock time as that instant in UTC
-    const iso = v.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-  }
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (Array.isArray(o.richText)) return (o.richText as { text?: unknown }[]).map((r) => (typeof r.text === 'string' ? r.text : '')).join('');
-    if ('result' in o) return cellText(o.result);
-    if ('formula' in o || 'sharedFormula' in o) return '';
-    if (typeof o.text === 'string') return o.text;
-    if ('error' in o) return '';
-  }
-  return '';
+/** The records of an XLSX workbook's first worksheet, read under the upload limits without temporary files. */
+export async function* xlsxRecords(buf: Uint8Array, opts: ReadLimits = {}): AsyncGenerator<FileRecord> {
+  yield* xlsxRows(buf, opts);
 }
 
-/** The records of an XLSX workbook's first worksheet, streamed with exceljs. */
-export async function* xlsxRecords(buf: Uint8Array): AsyncGenerator<FileRecord> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(chunks(buf), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'cache',
-    entries: 'emit',
-  });
-  let line = 0;
-  try {
-    for await (const sheet of reader) {
-      for await (const row of sheet) {
-        const values = (row.values ?? []) as unknown[];
-        const cells: string[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
-        if (cells.every((c) => c.trim() === '')) continue;
-        line++;
-        yield { line, cells };
-      }
-      // the first worksheet is the bill
-      break;
-    }
-  } catch (err) {
-    if (err instanceof Error && err.name === 'AppError') throw err;
-    throw Errors.field('file', 'is not a readable XLSX workbook');
-  }
+export interface ReadLimits {
+  limits?: UploadLimits;
+  /** aborts when the client goes away: the read stops */
+  signal?: AbortSignal;
 }
 
-export function fileRecords(buf: Uint8Array, s: Sniffed): AsyncGenerator<FileRecord> {
-  return s.container === 'xlsx' ? xlsxRecords(buf) : csvRecords(buf, s.encoding ?? 'utf-8');
+export function fileRecords(buf: Uint8Array, s: Sniffed, opts: ReadLimits = {}): AsyncGenerator<FileRecord> {
+  if (s.container === 'xlsx') return xlsxRecords(buf, opts);
+  if (s.container === 'xls') return xlsRecords(buf, opts);
+  return csvRecords(buf, s.encoding ?? 'utf-8', opts);
+}
+
+async function* xlsRecords(buf: Uint8Array, opts: ReadLimits): AsyncGenerator<FileRecord> {
+  yield* xlsRows(buf, opts);
 }

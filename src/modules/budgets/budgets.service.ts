@@ -1,7 +1,6 @@
-import { requireCategory, requireGroupMember, requireGroupOwner, requireWritableGroup, userTimezone } from '../../lib/access.ts';
-import { parseMinor, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
+import { requireCategory, requireGroupMember, requireGroupOwner, requireWritableGroup, userTimezone, baseCurrencyOf } from '../books/index.ts';
+import { parseBookedMinor, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import type { Executor } from '../../db/client.ts';
-import { baseCurrencyOf } from '../accounts/accounts.booking.ts';
 import { percentOf } from '../stats/stats.service.ts';
 import { carriedInto, CARRY_MONTHS, monthsBefore, type BudgetLine } from './budgets.carry.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
@@ -89,7 +88,7 @@ export function createBudgetService({ db, clock, config, repo = budgetsRepo }: B
 
   /** A personal amount in minor units of the base currency; null clears. */
   const personalAmountOf = (value: unknown, base: CurrencyInfo, field = 'amount'): number | null =>
-    value === null ? null : parseMinor(value, base, field);
+    value === null ? null : parseBookedMinor(value, base, field);
 
   /** Membership is checked by the caller of this function. */
   async function group(userId: number, groupId: number, month: string): Promise<GroupBudget> {
@@ -142,7 +141,7 @@ export function createBudgetService({ db, clock, config, repo = budgetsRepo }: B
           if (seen.has(c.category_id)) throw Errors.field(`categories[${i}].category_id`, 'names a category twice');
           seen.add(c.category_id);
           await requireCategory(db, userId, c.category_id, { field: `categories[${i}].category_id`, kind: 'expense' });
-          lines.push({ categoryId: c.category_id, amount: parseMinor(c.amount, base, `categories[${i}].amount`), carryOver: c.carry_over ?? false });
+          lines.push({ categoryId: c.category_id, amount: parseBookedMinor(c.amount, base, `categories[${i}].amount`), carryOver: c.carry_over ?? false });
         }
       }
       return db.transaction(async (tx) => {

@@ -95,15 +95,6 @@ export async function applySort(db: Executor, userId: number, ids: number[]): Pr
     where c.id = v.id and c.user_id = ${userId}`);
 }
 
-export async function moveTransactions(db: Executor, userId: number, fromId: number, toId: number): Promise<number> {
-  const rows = await db
-    .update(transactions)
-    .set({ categoryId: toId, updatedAt: new Date() })
-    .where(and(eq(transactions.userId, userId), eq(transactions.categoryId, fromId)))
-    .returning({ id: transactions.id });
-  return rows.length;
-}
-
 export async function moveRecurringRules(db: Executor, userId: number, fromId: number, toId: number): Promise<void> {
   await db
     .update(recurringRules)

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { notYours, userTimezone } from '../../lib/access.ts';
+import { notYours } from '../../lib/access.ts';
+import { moveCategory, userTimezone } from '../books/index.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
 import { Errors } from '../../lib/errors.ts';
 import { todayIn } from '../../lib/dates.ts';
@@ -45,7 +46,7 @@ export function createCategoryService({ db, clock, config, repo = categoriesRepo
     const target = await repo.lockCategory(tx, userId, targetId);
     if (!target) throw notYours.category(field);
     if (target.kind !== source.kind) throw Errors.rule('the target category is of another kind');
-    const moved = await repo.moveTransactions(tx, userId, source.id, target.id);
+    const moved = await moveCategory(tx, userId, source.id, target.id);
     await repo.moveRecurringRules(tx, userId, source.id, target.id);
     await repo.repointSavedFilters(tx, userId, source.id, target.id);
     return moved;

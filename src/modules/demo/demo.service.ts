@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
-import { budgets, categories, transactions } from '../../db/schema/index.ts';
+import { budgets, categories } from '../../db/schema/index.ts';
 import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
-import { defaultAccount } from '../accounts/accounts.booking.ts';
+import { accountCurrency, baseCurrencyOf, bookAll, defaultAccount, fitHundredths, insertRows, type BookedRow } from '../books/index.ts';
 import type { Locale } from '../categories/categories.defaults.ts';
 
 export const DEMO_DAYS = 30;
@@ -46,7 +46,6 @@ const DEMO_NOTES: Record<Locale, Record<'breakfast' | 'lunch' | 'dinner' | 'comm
     salary: '工资',
   },
 };
-type NewTransaction = typeof transactions.$inferInsert;
 
 /**
  * Fills a fresh demo account with about a month of sample data: the last 30 days up to today in
@@ -93,9 +92,11 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
   const salaryDay = dayOfMonth(10);
   const billDay = dayOfMonth(15);
 
-  const rows: NewTransaction[] = [];
-  const add = (date: string, kind: TransactionKind, categoryId: number, amountCents: number, note: string) =>
-    rows.push({ userId, kind, categoryId, amountCents, note, date, accountId: account.id, currency: account.currency, baseAmount: amountCents });
+  // sample prices are in hundredths: fitted to the account currency's minor unit (whole yen, say)
+  const currency = accountCurrency(account);
+  const drafts: { date: string; kind: TransactionKind; categoryId: number; minor: number; note: string }[] = [];
+  const add = (date: string, kind: TransactionKind, categoryId: number, hundredths: number, note: string) =>
+    drafts.push({ date, kind, categoryId, minor: fitHundredths(hundredths, currency, true)!, note });
 
   for (const date of days) {
     const weekend = isoWeekday(date) >= 6;
@@ -111,9 +112,12 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
     if (date === billDay) add(date, 'expense', utilities, price(80, 200), n.bills);
     if (date === salaryDay) add(date, 'income', salary, 800000 + Math.floor(rand() * 9) * 50000, n.salary);
   }
-  await db.insert(transactions).values(rows);
+  const bookings = await bookAll(db, userId, account, drafts);
+  const rows = drafts.map((d, i): BookedRow => ({ kind: d.kind, amount: d.minor, categoryId: d.categoryId, note: d.note, date: d.date, groupId: null, ...bookings[i]! }));
+  await insertRows(db, userId, rows);
+  const budget = fitHundredths(500000 + Math.floor(rand() * 5) * 50000, await baseCurrencyOf(db, userId), true)!;
   await db
     .insert(budgets)
-    .values({ userId, groupId: null, month: today.slice(0, 7), amountCents: 500000 + Math.floor(rand() * 5) * 50000 })
+    .values({ userId, groupId: null, month: today.slice(0, 7), amountCents: budget })
     .onConflictDoNothing();
 }

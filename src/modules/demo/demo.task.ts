@@ -1,6 +1,7 @@
 import { and, asc, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { groupMembers, groups, images, recurringRules, trackEvents, transactions, users } from '../../db/schema/index.ts';
+import { groupMembers, groups, images, recurringRules, trackEvents, users } from '../../db/schema/index.ts';
+import { detachGroupRows } from '../books/index.ts';
 import type { SchedulerTask } from '../scheduler.ts';
 
 /** how long a demo account lives */
@@ -39,10 +40,7 @@ async function releaseOwnedGroups(tx: Executor, userId: number): Promise<void> {
       await tx.update(groupMembers).set({ role: 'owner' }).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, heir.userId)));
       await tx.update(groupMembers).set({ role: 'member' }).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)));
     } else {
-      await tx
-        .update(transactions)
-        .set({ groupId: null })
-        .where(and(eq(transactions.groupId, groupId), ne(transactions.userId, userId)));
+      await detachGroupRows(tx, groupId, userId);
       await tx
         .update(recurringRules)
         .set({ groupId: null })

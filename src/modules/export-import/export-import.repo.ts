@@ -169,50 +169,6 @@ export async function insertTags(tx: Executor, userId: number, names: string[]):
     .onConflictDoNothing();
 }
 
-/** Reserves `n` transaction ids, so that tag links can be built without relying on RETURNING order. */
-export async function allocateTransactionIds(tx: Executor, n: number): Promise<number[]> {
-  if (n <= 0) return [];
-  const rows = await query<{ id: number }>(tx, sql`select nextval(pg_get_serial_sequence('transactions', 'id'))::int as id from generate_series(1, ${n}::int)`);
-  return rows.map((r) => Number(r.id));
-}
-
-export interface NewTransaction {
-  id: number;
-  kind: string;
-  /** minor units of `currency` */
-  cents: number;
-  categoryId: number | null;
-  note: string;
-  date: string;
-  groupId: number | null;
-  createdAt: string | null;
-  accountId: number;
-  currency: string;
-  baseAmount: number;
-  rate: string | null;
-  toAccountId: number | null;
-  toAmount: number | null;
-  toCurrency: string | null;
-}
-
-/** A multi-row insert: one statement per call, each column sent as one array. */
-export async function insertTransactions(tx: Executor, userId: number, rows: NewTransaction[]): Promise<void> {
-  if (!rows.length) return;
-  const col = <K extends keyof NewTransaction>(k: K) => new Param(rows.map((r) => r[k]));
-  await query(
-    tx,
-    sql`insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, created_at, updated_at,
-                                  account_id, currency, base_amount, rate, to_account_id, to_amount, to_currency)
-        select k.id, ${userId}::int, k.kind, k.cents, k.category_id, k.note, k.date, k.group_id, coalesce(k.created_at, now()), now(),
-               k.account_id, k.currency, k.base_amount, k.rate, k.to_account_id, k.to_amount, k.to_currency
-        from unnest(${col('id')}::int[], ${col('kind')}::text[], ${col('cents')}::bigint[], ${col('categoryId')}::int[],
-                    ${col('note')}::text[], ${col('date')}::date[], ${col('groupId')}::int[], ${col('createdAt')}::timestamptz[],
-                    ${col('accountId')}::int[], ${col('currency')}::text[], ${col('baseAmount')}::bigint[], ${col('rate')}::text[],
-                    ${col('toAccountId')}::int[], ${col('toAmount')}::bigint[], ${col('toCurrency')}::text[])
-             as k(id, kind, cents, category_id, note, date, group_id, created_at, account_id, currency, base_amount, rate, to_account_id, to_amount, to_currency)`,
-  );
-}
-
 export interface AccountRef {
   id: number;
   name: string;
@@ -242,14 +198,4 @@ export async function insertAccounts(tx: Executor, userId: number, rows: { name:
     out.push(row!.id);
   }
   return out;
-}
-
-export async function insertTransactionTags(tx: Executor, links: { transactionId: number; tagId: number }[]): Promise<void> {
-  if (!links.length) return;
-  await query(
-    tx,
-    sql`insert into transaction_tags (transaction_id, tag_id)
-        select * from unnest(${new Param(links.map((l) => l.transactionId))}::int[], ${new Param(links.map((l) => l.tagId))}::int[])
-        on conflict do nothing`,
-  );
 }

@@ -3,11 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
+import { dataFileFormat } from '../../plugins/metrics.ts';
 import { readUpload } from '../../plugins/uploads.ts';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
-import { bearerToken, userOf, type Authenticator } from '../../plugins/auth.ts';
+import { bearerToken, userOf } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery, ImportQuery, ImportResult } from './export-import.schemas.ts';
-import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExport, type DownloadAuth } from './export.service.ts';
+import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExport, type DownloadAuth, type DownloadAuthenticator } from './export.service.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importFile } from './import.service.ts';
 
 const FORMAT_TEXT =
@@ -24,7 +25,13 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // who is downloading, decided before query validation so that a bad token is 401 before any 400
   const downloads = new WeakMap<FastifyRequest, DownloadAuth>();
-  const authn: Authenticator = { tokens: app.tokens, userState: app.userState, apiTokens: app.apiTokens };
+  const authn: DownloadAuthenticator = {
+    tokens: app.tokens,
+    get userState() {
+      return app.userState;
+    },
+    authenticator: app.authenticator,
+  };
 
   app.post(
     '/api/export/prepare',
@@ -115,11 +122,13 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
       const bytes = await readUpload(file);
       const dryRun = req.query.dry_run === true;
+      const measured = app.metrics.importTimer(dryRun ? 'import_dry_run' : 'import', bytes.length);
       const out = await withIdempotency(
         app.db,
         { userId: user.id, scope: 'import', key: req.headers['idempotency-key'], body: { file: bytes, dry_run: dryRun } },
         async (tx) => ({ status: 200, body: await importFile(tx, user.id, bytes, dryRun) }),
       );
+      if (!out.replayed && !out.body.errors.length) measured(dataFileFormat(bytes), out.body.imported + out.body.skipped);
       // only a 200 answer is ever stored and replayed
       return reply.code(out.status as 200).send(out.body);
     },

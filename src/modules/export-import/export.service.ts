@@ -3,7 +3,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Executor } from '../../db/client.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
-import { authenticateAccessToken, type Authenticator } from '../../plugins/auth.ts';
+import type { Authenticator } from '../../plugins/auth.ts';
+import type { TokenService, UserStateCache } from '../identity/index.ts';
 import type { AuthUser } from '../../types.ts';
 import { exportCategoryNames, exportPage, exportTags, userHasTags, type ExportRow } from './export-import.repo.ts';
 import { csvLines, EXPORT_COLUMNS, jsonRecord, NO_TAGS, type ExportPage } from './export.format.ts';
@@ -38,7 +39,7 @@ export function fileNameOf(p: ExportParams): string {
 }
 
 /** Signs the parameters into a short-lived download token. */
-export async function prepareExport({ tokens }: Pick<Authenticator, 'tokens'>, userId: number, body: ExportPrepareBody): Promise<ExportPrepareResult> {
+export async function prepareExport({ tokens }: { tokens: TokenService }, userId: number, body: ExportPrepareBody): Promise<ExportPrepareResult> {
   const params = resolveParams(body);
   const token = await tokens.signPurpose(EXPORT_PURPOSE, String(userId), EXPORT_TOKEN_TTL_S, { ...params });
   const qs = new URLSearchParams({ token, ...params });
@@ -55,7 +56,13 @@ export interface DownloadAuth {
  * Who is downloading: `?token=` (a prepared export token, or an access token) or else the
  * Authorization header. Anything invalid or expired is 40101; a deleted or disabled user 40104.
  */
-export async function authorizeDownload(auth: Authenticator, queryToken: string | undefined, bearer: string | null): Promise<DownloadAuth> {
+export interface DownloadAuthenticator {
+  tokens: TokenService;
+  userState: UserStateCache;
+  authenticator: Authenticator;
+}
+
+export async function authorizeDownload(auth: DownloadAuthenticator, queryToken: string | undefined, bearer: string | null): Promise<DownloadAuth> {
   if (queryToken !== undefined) {
     // not a prepared export token: it may still be an access token
     const claims = await auth.tokens.verifyPurpose(queryToken, EXPORT_PURPOSE).catch(() => null);
@@ -73,10 +80,10 @@ export async function authorizeDownload(auth: Authenticator, queryToken: string 
       };
       return { user: { id: userId, role: state.role }, params };
     }
-    return { user: await authenticateAccessToken(auth, queryToken), params: null };
+    return { user: await auth.authenticator.authenticate(queryToken), params: null };
   }
   if (!bearer) throw Errors.unauthorized('access token missing');
-  return { user: await authenticateAccessToken(auth, bearer), params: null };
+  return { user: await auth.authenticator.authenticate(bearer), params: null };
 }
 
 /** Query parameters merged with a prepared token's, which win. */

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/client.ts';
-import { baseCurrencyOf, rateOn } from '../accounts/accounts.booking.ts';
+import { allocateIds, baseCurrencyOf, insertRows, linkTags, rateOn, type BookedRow } from '../books/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
 import type { CategoryKind } from '../../lib/domain.ts';
@@ -252,18 +252,18 @@ async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
     plan.newAccounts.forEach((a, i) => (a.id = created[i]!));
   }
 
-  const ids = await repo.allocateTransactionIds(tx, plan.toImport.length);
+  const ids = await allocateIds(tx, plan.toImport.length);
   for (let start = 0; start < plan.toImport.length; start += INSERT_BATCH) {
     const part = plan.toImport.slice(start, start + INSERT_BATCH);
     const links: { transactionId: number; tagId: number }[] = [];
-    const rows = part.map((r, i): repo.NewTransaction => {
+    const rows = part.map((r, i): BookedRow => {
       const id = ids[start + i]!;
       const m = plan.money[start + i]!;
       for (const t of r.tags) links.push({ transactionId: id, tagId: tagIds.get(t)! });
       return {
         id,
         kind: r.kind,
-        cents: m.minor,
+        amount: m.minor,
         categoryId: isCategorized(r) ? plan.categoryIds.get(catKey(r.kind, r.category))! : null,
         accountId: m.account.id!,
         currency: m.account.currency.code,
@@ -279,8 +279,8 @@ async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
         createdAt: r.createdAt,
       };
     });
-    await repo.insertTransactions(tx, userId, rows);
-    await repo.insertTransactionTags(tx, links);
+    await insertRows(tx, userId, rows);
+    await linkTags(tx, links);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../db/client.ts';
-import { requireCategories, requireGroupReference, requireTags } from '../../lib/access.ts';
+import { requireCategories, requireGroupReference, requireTags } from '../books/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';

@@ -9,8 +9,8 @@ export type GroupViewRow = GroupRow & { role: 'owner' | 'member'; memberCount: n
 const memberCount = sql<number>`(select count(*)::int from group_members m where m.group_id = ${groups.id})`.mapWith(Number);
 
 /** Inserts a group unless its invite code is taken; null on a code collision. */
-export async function insertGroup(db: Executor, ownerId: number, name: string, inviteCode: string, currency: string): Promise<GroupRow | null> {
-  const [row] = await db.insert(groups).values({ name, ownerId, inviteCode, currency }).onConflictDoNothing({ target: groups.inviteCode }).returning();
+export async function insertGroup(db: Executor, ownerId: number, name: string, inviteCode: string, currency: string, splitCosts = false): Promise<GroupRow | null> {
+  const [row] = await db.insert(groups).values({ name, ownerId, inviteCode, currency, splitCosts }).onConflictDoNothing({ target: groups.inviteCode }).returning();
   return row ?? null;
 }
 

@@ -17,7 +17,10 @@ export default async function groupsRoutes(fastify: FastifyInstance) {
     {
       schema: {
         summary: 'Create a group; the caller becomes its owner',
-        description: 'The name is 1 to 30 characters after trimming. The group gets a fresh invite code (50002 if no unique code could be allocated).',
+        description:
+          'The name is 1 to 30 characters after trimming. The group gets a fresh invite code (50002 if no unique code could be allocated). ' +
+          '`split_costs` (default false): share records without an explicit split equally among the members, so balances show who owes whom; ' +
+          'without it the group keeps shared books and only explicit splits and settlements make balances.',
         body: CreateGroupBody,
         response: { 201: Group },
       },
@@ -74,7 +77,8 @@ export default async function groupsRoutes(fastify: FastifyInstance) {
       schema: {
         summary: 'Dissolve a group (owner)',
         description:
-          'Not the owner: 40302; already dissolved: 40902. Balances not yet settled: 42201 unless `force=true` (then they stay readable, frozen). ' +
+          'Not the owner: 40302; already dissolved: 40902. A group that splits costs (`split_costs`) with balances not yet settled: 42201 unless `force=true` ' +
+          '(then they stay readable, frozen); a group that does not split costs always dissolves (204). ' +
           'The group record, its memberships and the group_id of its transactions are kept; ' +
           'its invite code no longer joins (40902) and it leaves every member\'s group list.',
         params: IdParams,
@@ -118,9 +122,10 @@ export default async function groupsRoutes(fastify: FastifyInstance) {
     '/api/groups/:id',
     {
       schema: {
-        summary: "Change a group's name, currency or notification threshold (owner)",
+        summary: "Change a group's name, currency, cost splitting or notification threshold (owner)",
         description:
           'Not the owner: 40302; dissolved: 40902. The currency changes only while the group has no records or settlements (else 42201). ' +
+          '`split_costs` applies to records from then on: turning it on gives older records no shares, turning it off keeps the shares already recorded. ' +
           '`notify_threshold`: expenses of at least this amount send a personal notification to the members sharing them (null: none).',
         params: IdParams,
         body: GroupSettingsBody,

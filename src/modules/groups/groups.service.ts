@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/client.ts';
-import { membershipOf, requireGroupMember, requireGroupOwner, requireLiveGroupOwner, requireMembership } from '../../lib/access.ts';
+import { membershipOf, requireGroupMember, requireGroupOwner, requireLiveGroupOwner, requireMembership, baseCurrencyOf } from '../books/index.ts';
 import { currencyInfo, requireCurrency, toMajorUnits } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
 import { balanceRows } from '../splits/splits.repo.ts';
-import { baseCurrencyOf } from '../accounts/accounts.booking.ts';
 import { cleanText } from '../../lib/text.ts';
 import * as groupsRepo from './groups.repo.ts';
 import { GROUP_MEMBER_CAP, INVITE_ALPHABET, INVITE_CODE_LENGTH, type Group, type Member } from './groups.schemas.ts';
@@ -34,6 +33,7 @@ export function toGroup(row: groupsRepo.GroupViewRow): Group {
     invite_code: row.inviteCode,
     currency: row.currency,
     notify_threshold: row.notifyThreshold === null ? null : toMajorUnits(row.notifyThreshold, currencyInfo(row.currency) ?? currencyInfo('CNY')!),
+    split_costs: row.splitCosts,
     dissolved: row.dissolvedAt !== null,
     created_at: row.createdAt.toISOString(),
   };
@@ -68,12 +68,12 @@ export function createGroupsService({ db, clock, defaultCurrency = 'CNY', repo =
   }
 
   return {
-    async create(userId: number, body: { name: string; currency?: string }): Promise<Group> {
+    async create(userId: number, body: { name: string; currency?: string; split_costs?: boolean }): Promise<Group> {
       const name = cleanText(body.name, 'name', 1, 30);
       // a new group keeps its balances in its creator's base currency unless told otherwise
       const currency = body.currency !== undefined ? requireCurrency(body.currency).code : ((await baseCurrencyOf(db, userId).catch(() => null))?.code ?? defaultCurrency);
       const group = await db.transaction(async (tx) => {
-        const row = await withFreshCode((code) => repo.insertGroup(tx, userId, name, code, currency));
+        const row = await withFreshCode((code) => repo.insertGroup(tx, userId, name, code, currency, body.split_costs === true));
         await repo.insertMember(tx, row.id, userId, 'owner');
         return row;
       });
@@ -107,10 +107,14 @@ export function createGroupsService({ db, clock, defaultCurrency = 'CNY', repo =
       await repo.deleteMember(db, groupId, userId);
     },
 
-    /** Balances not yet settled stop a dissolve unless `force` (they stay readable, frozen). */
+    /**
+     * In a group that splits costs, balances not yet settled stop a dissolve unless `force` (they
+     * stay readable, frozen). A group that does not split (every group of a first-version client)
+     * dissolves as the first contract says, whatever explicit splits left behind.
+     */
     async dissolve(userId: number, groupId: number, force = false): Promise<void> {
-      await requireLiveGroupOwner(db, groupId, userId);
-      if (!force && (await balanceRows(db, groupId)).some((r) => r.paid - r.share + r.sent - r.received !== 0)) {
+      const group = await requireLiveGroupOwner(db, groupId, userId);
+      if (!force && group.splitCosts && (await balanceRows(db, groupId)).some((r) => r.paid - r.share + r.sent - r.received !== 0)) {
         throw Errors.rule('the group has unsettled balances; settle them first or dissolve with force=true');
       }
       // the record, memberships and transactions' group_id stay; the code stops joining

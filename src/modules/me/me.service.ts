@@ -9,8 +9,7 @@ import { Errors } from '../../lib/errors.ts';
 import { Id, Nullable, Timestamp } from '../../lib/schemas.ts';
 import { cleanText } from '../../lib/text.ts';
 import { isSafeLink } from '../../lib/url.ts';
-import { signInMethods } from '../auth/methods.ts';
-import { countOwn as countPasskeys } from '../passkeys/passkeys.repo.ts';
+import { countPasskeys, signInMethods } from '../identity/index.ts';
 import { storeImage } from './images.ts';
 
 export const Profile = Type.Object({

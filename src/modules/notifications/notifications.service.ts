@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { assertGroupOwner, membershipOf, requireLiveGroupOwner } from '../../lib/access.ts';
+import { assertGroupOwner, membershipOf, requireLiveGroupOwner } from '../books/index.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanText } from '../../lib/text.ts';

@@ -4,7 +4,7 @@ import { CalendarDate, CurrencyCode, Nullable, Timestamp } from '../../lib/schem
 
 const RateText = Type.String({
   maxLength: 32,
-  description: 'exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; positive, at most 12 decimals',
+  description: 'exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; greater than 0 and at most 1000000000, at most 12 decimals',
 });
 
 export const RateSchema = Type.Object(
@@ -42,7 +42,7 @@ export const RatePutBody = Type.Object({
     Type.Object({
       currency: Type.String({ maxLength: 3, description: 'ISO 4217 code other than the base currency' }),
       date: CalendarDate,
-      rate: Nullable(Type.Union([Type.String({ maxLength: 32 }), Type.Number()], { description: 'a decimal string (exact) or number; null deletes the rate of that day' })),
+      rate: Nullable(Type.Union([Type.String({ maxLength: 32 }), Type.Number()], { description: 'a decimal string (exact) or number, greater than 0 and at most 1000000000 with at most 12 decimals (else 40001 on the field); null deletes the rate of that day' })),
     }),
     { minItems: 1, maxItems: 500 },
   ),

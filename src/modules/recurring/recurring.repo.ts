@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { recurringRules, transactions, transactionTags, users } from '../../db/schema/index.ts';
-import { bookIn, defaultAccount } from '../accounts/accounts.booking.ts';
+import { recurringRules, users } from '../../db/schema/index.ts';
 
 export type RuleRow = typeof recurringRules.$inferSelect;
 export type RuleInsert = Omit<typeof recurringRules.$inferInsert, 'id' | 'userId' | 'createdAt' | 'updatedAt'>;
@@ -91,41 +90,6 @@ export async function lockDueRule(tx: Executor, id: number, today: string): Prom
     )
     .for('update', { skipLocked: true });
   return row ?? null;
-}
-
-/**
- * Inserts one transaction per date for the rule, in the owner's default account; a date the rule already has (unique rule + date)
- * is left alone. Returns the ids of the rows actually inserted.
- */
-export async function insertOccurrences(tx: Executor, rule: RuleRow, dates: string[], groupId: number | null): Promise<number[]> {
-  if (!dates.length) return [];
-  const account = await defaultAccount(tx, rule.userId);
-  const bookings = [];
-  for (const date of dates) bookings.push({ date, ...(await bookIn(tx, rule.userId, account, rule.amountCents, date)) });
-  const rows = await tx
-    .insert(transactions)
-    .values(
-      bookings.map(({ date, ...booking }) => ({
-        ...booking,
-        userId: rule.userId,
-        kind: rule.kind,
-        amountCents: rule.amountCents,
-        categoryId: rule.categoryId,
-        note: rule.note,
-        date,
-        groupId,
-        recurringId: rule.id,
-      })),
-    )
-    .onConflictDoNothing({ target: [transactions.recurringId, transactions.date], where: sql`recurring_id is not null` })
-    .returning({ id: transactions.id });
-  return rows.map((r) => r.id);
-}
-
-export async function attachTags(tx: Executor, transactionIds: number[], tagIds: number[]): Promise<void> {
-  if (!transactionIds.length || !tagIds.length) return;
-  const values = transactionIds.flatMap((transactionId) => tagIds.map((tagId) => ({ transactionId, tagId })));
-  await tx.insert(transactionTags).values(values).onConflictDoNothing();
 }
 
 export async function setNextDate(tx: Executor, userId: number, id: number, nextDate: string | null): Promise<void> {

@@ -1,5 +1,7 @@
 import type { Db, Executor } from '../../db/client.ts';
-import { membershipOf, ownTagIds, requireCategory, requireTags, requireWritableGroup, userTimezone, zoneOr } from '../../lib/access.ts';
+import { zoneOr } from '../../lib/access.ts';
+import * as books from '../books/index.ts';
+import { membershipOf, ownTagIds, requireCategory, requireTags, requireWritableGroup, userTimezone } from '../books/index.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
 import { addDays, isValidDate, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
@@ -194,6 +196,26 @@ export async function generateDue(db: Db, appTimezone: string, now: Date): Promi
   return result;
 }
 
+/**
+ * One row per date in the owner's default account; a date the rule already has (unique rule + date)
+ * is left alone. A rule's amount is kept with 2 decimals: it is fitted to the account currency's
+ * minor unit (rounded half away from zero in a currency of fewer digits), then converted to the
+ * base currency at each date's rate. Answers the ids of the rows written.
+ */
+async function writeOccurrences(tx: Executor, rule: recurringRepo.RuleRow, dates: string[], groupId: number | null): Promise<number[]> {
+  if (!dates.length) return [];
+  const account = await books.defaultAccount(tx, rule.userId);
+  const amount = books.fitHundredths(rule.amountCents, books.accountCurrency(account), true)!;
+  const bookings = await books.bookAll(
+    tx,
+    rule.userId,
+    account,
+    dates.map((date) => ({ minor: amount, date })),
+  );
+  const rows = dates.map((date, i): books.BookedRow => ({ kind: rule.kind, amount, categoryId: rule.categoryId, note: rule.note, date, groupId, recurringId: rule.id, ...bookings[i]! }));
+  return books.insertRows(tx, rule.userId, rows, { skipRecurringDuplicates: true });
+}
+
 async function generateChunk(db: Db, ruleId: number, today: string): Promise<{ created: number; more: boolean } | null> {
   return db.transaction(async (tx) => {
     const rule = await recurringRepo.lockDueRule(tx, ruleId, today);
@@ -205,8 +227,8 @@ async function generateChunk(db: Db, ruleId: number, today: string): Promise<{ c
       const m = await membershipOf(tx, groupId, rule.userId);
       if (!m || m.group.dissolvedAt) groupId = null;
     }
-    const ids = await recurringRepo.insertOccurrences(tx, rule, dates, groupId);
-    await recurringRepo.attachTags(tx, ids, [...(await ownTagIds(tx, rule.userId, rule.tagIds))]);
+    const ids = await writeOccurrences(tx, rule, dates, groupId);
+    await books.linkTagsToAll(tx, ids, [...(await ownTagIds(tx, rule.userId, rule.tagIds))]);
     await recurringRepo.setNextDate(tx, rule.userId, rule.id, next);
     return { created: ids.length, more: next !== null && next <= today };
   });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { query, type Executor } from '../../db/client.ts';
 import { groupMembers, groups, notifications, settlements, transactionShares, users } from '../../db/schema/index.ts';
 import type { SplitMode } from '../../lib/splits.ts';
@@ -9,13 +9,6 @@ export interface ShareInsert {
   userId: number;
   amountCents: number;
   value: string | null;
-}
-
-/** Replaces the shares of one group record (delete, then insert) inside the caller's transaction. */
-export async function replaceShares(db: Executor, transactionId: number, groupId: number | null, mode: SplitMode, shares: ShareInsert[]): Promise<void> {
-  await db.delete(transactionShares).where(eq(transactionShares.transactionId, transactionId));
-  if (groupId === null || !shares.length) return;
-  await db.insert(transactionShares).values(shares.map((s) => ({ transactionId, groupId, userId: s.userId, amountCents: s.amountCents, mode, value: s.value })));
 }
 
 /** The stored split of a record: its mode and each member's entered value. */
@@ -58,14 +51,17 @@ export interface BalanceRow {
 /**
  * Every person's totals in one group, in one statement: what they paid (expenses) minus what they
  * received (incomes), their shares of expenses minus of incomes, and settlements sent and received.
- * Integer sums of minor units.
+ * Integer sums of minor units. A record nobody shares (a group that does not split costs) is
+ * shared books, not a debt: its payer is not counted as having paid it.
  */
 export async function balanceRows(db: Executor, groupId: number): Promise<BalanceRow[]> {
   const rows = await query<{ user_id: number; paid: string; share: string; sent: string; received: string }>(
     db,
     sql`with p as (
           select t.paid_by as user_id, sum(case when t.kind = 'income' then -t.amount_cents else t.amount_cents end) as v
-          from transactions t where t.group_id = ${groupId} and t.paid_by is not null group by t.paid_by
+          from transactions t where t.group_id = ${groupId} and t.paid_by is not null
+            and exists (select 1 from transaction_shares x where x.transaction_id = t.id)
+          group by t.paid_by
         ), s as (
           select sh.user_id, sum(case when t.kind = 'income' then -sh.amount_cents else sh.amount_cents end) as v
           from transaction_shares sh join transactions t on t.id = sh.transaction_id
@@ -104,10 +100,13 @@ export async function insertSettlement(db: Executor, v: typeof settlements.$infe
   return row!;
 }
 
-export async function listSettlements(db: Executor, groupId: number, limit: number, offset: number): Promise<{ rows: SettlementRow[]; total: number }> {
+/** A group's settlements, the latest first; `involving`: only those this user paid or received. */
+export async function listSettlements(db: Executor, groupId: number, limit: number, offset: number, involving?: number): Promise<{ rows: SettlementRow[]; total: number }> {
+  const where =
+    involving === undefined ? eq(settlements.groupId, groupId) : and(eq(settlements.groupId, groupId), or(eq(settlements.fromUserId, involving), eq(settlements.toUserId, involving)));
   const [rows, [count]] = await Promise.all([
-    db.select().from(settlements).where(eq(settlements.groupId, groupId)).orderBy(desc(settlements.createdAt), desc(settlements.id)).limit(limit).offset(offset),
-    db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(settlements).where(eq(settlements.groupId, groupId)),
+    db.select().from(settlements).where(where).orderBy(desc(settlements.createdAt), desc(settlements.id)).limit(limit).offset(offset),
+    db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(settlements).where(where),
   ]);
   return { rows, total: count?.n ?? 0 };
 }
@@ -121,13 +120,35 @@ export async function findSettlement(db: Executor, groupId: number, id: number):
   return row ?? null;
 }
 
-/** A settlement of a group the viewer belongs to; null for anyone else (not found). */
+/**
+ * A settlement the viewer paid or received, or one of a group the viewer belongs to; null for
+ * anyone else (not found). Its two people see it even after leaving the group.
+ */
 export async function findVisibleSettlement(db: Executor, viewerId: number, id: number): Promise<SettlementRow | null> {
   const [row] = await db
     .select()
     .from(settlements)
-    .where(and(eq(settlements.id, id), sql`exists (select 1 from group_members m where m.group_id = ${settlements.groupId} and m.user_id = ${viewerId})`));
+    .where(
+      and(
+        eq(settlements.id, id),
+        or(
+          eq(settlements.fromUserId, viewerId),
+          eq(settlements.toUserId, viewerId),
+          sql`exists (select 1 from group_members m where m.group_id = ${settlements.groupId} and m.user_id = ${viewerId})`,
+        ),
+      ),
+    );
   return row ?? null;
+}
+
+/** Whether a payment this user made or received in the group still awaits confirmation. */
+export async function hasOpenSettlement(db: Executor, groupId: number, userId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: settlements.id })
+    .from(settlements)
+    .where(and(eq(settlements.groupId, groupId), isNull(settlements.confirmedAt), or(eq(settlements.fromUserId, userId), eq(settlements.toUserId, userId))))
+    .limit(1);
+  return rows.length > 0;
 }
 
 export async function confirmSettlement(db: Executor, groupId: number, id: number, at: Date): Promise<SettlementRow | null> {

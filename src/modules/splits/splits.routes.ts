@@ -13,11 +13,13 @@ export default async function splitsRoutes(fastify: FastifyInstance) {
     '/api/groups/:id/balances',
     {
       schema: {
-        summary: 'Who owes whom in a group (members only)',
+        summary: 'Who owes whom in a group (members, and former members with a balance)',
         description:
           'Per person: what they paid, their share, settlements sent and received, and the net (positive: the others owe them). ' +
-          'The nets sum to zero. People who left or were removed keep their balance until it is settled. Not a member: 40302; ' +
-          'a dissolved group stays readable.',
+          'The nets sum to zero. Only records with shares count: in a group that does not split costs (`split_costs: false`) only explicit splits ' +
+          'and settlements make balances. People who left or were removed keep their balance until it is settled, and while they have one ' +
+          '(or a payment of theirs awaits confirmation) they may read their own line and those of the people on the other side of it. ' +
+          'Anyone else not a member: 40302; a dissolved group stays readable.',
         params: IdParams,
         response: { 200: Balances },
       },
@@ -29,8 +31,10 @@ export default async function splitsRoutes(fastify: FastifyInstance) {
     '/api/groups/:id/settlements/suggested',
     {
       schema: {
-        summary: 'Suggested payments that settle everything (members only)',
-        description: 'Greedy: the largest debtor pays the largest creditor, until every balance is zero; at most n - 1 payments for n people with a balance.',
+        summary: 'Suggested payments that settle everything (members, and former members with a balance)',
+        description:
+          'Greedy: the largest debtor pays the largest creditor, until every balance is zero; at most n - 1 payments for n people with a balance. ' +
+          'A former member is shown only the payments of their own.',
         params: IdParams,
         response: { 200: Suggested },
       },
@@ -42,7 +46,7 @@ export default async function splitsRoutes(fastify: FastifyInstance) {
     '/api/groups/:id/settlements',
     {
       schema: {
-        summary: "A group's recorded payments, the latest first (members only)",
+        summary: "A group's recorded payments, the latest first (members; a former member with a balance: their own)",
         params: IdParams,
         querystring: SettlementListQuery,
         response: { 200: SettlementList },
@@ -59,7 +63,8 @@ export default async function splitsRoutes(fastify: FastifyInstance) {
         description:
           'By either side (`from` or `to` must be the caller, else 40001); the other is notified and may confirm. The amount is in the ' +
           'group currency and may not exceed what `from` still owes `to` (40901): two people settling the same debt at once settle it once. ' +
-          'A settlement moves balances and is never income or expense. Not a member: 40302; dissolved group: 40902.',
+          'A settlement moves balances and is never income or expense. A former member (left or removed) may record one while they have a balance. ' +
+          'Not a member: 40302; dissolved group: 40902.',
         params: IdParams,
         body: SettlementBody,
         response: { 201: Settlement },
@@ -74,7 +79,8 @@ export default async function splitsRoutes(fastify: FastifyInstance) {
       schema: {
         summary: 'Confirm a payment recorded by the other side',
         description:
-          'Only the other person of the settlement (the one who recorded it: 42201; another member: 40302). A settlement of a group the caller is not in: 40401. ' +
+          'Only the other person of the settlement (the one who recorded it: 42201; another member: 40302), even after leaving the group. ' +
+          'A settlement neither of the caller nor of a group the caller is in: 40401. ' +
           'Confirming twice answers it again.',
         params: IdParams,
         response: { 200: Settlement },
@@ -88,7 +94,9 @@ export default async function splitsRoutes(fastify: FastifyInstance) {
     {
       schema: {
         summary: 'Take back a payment one recorded, before it is confirmed',
-        description: 'Only the one who recorded it (another member: 40302); confirmed: 42201; a group the caller is not in: 40401; dissolved group: 40902.',
+        description:
+          'Only the one who recorded it, even after leaving the group (another member: 40302); confirmed: 42201; ' +
+          'a settlement neither of the caller nor of a group the caller is in: 40401; dissolved group: 40902.',
         params: IdParams,
         response: { 204: NoContent },
       },

@@ -50,7 +50,14 @@ export const Balance = Type.Object(
 export const Balances = Type.Object(
   {
     currency: Type.String({ description: 'ISO 4217 code of the group; amounts in its major units' }),
-    list: Type.Array(Balance, { description: 'everyone with records or settlements in the group (and every current member), by user id; the nets sum to zero' }),
+    split_costs: Type.Boolean({
+      description: "the group's setting: true, records without an explicit split are shared equally; false, only explicit splits and settlements make these balances",
+    }),
+    list: Type.Array(Balance, {
+      description:
+        'everyone with records or settlements in the group (and every current member), by user id; the nets sum to zero. ' +
+        'A former member with a balance sees their own line and those of the people on the other side of it',
+    }),
   },
   { title: 'Balances' },
 );
@@ -107,6 +114,9 @@ export const GroupSettingsBody = Type.Object(
   {
     name: Type.Optional(Text(1, 30)),
     currency: Type.Optional(Type.String({ maxLength: 8, description: 'ISO 4217 code; only while the group has no records or settlements (else 42201)' })),
+    split_costs: Type.Optional(
+      Type.Boolean({ description: 'share records without an explicit split equally among the members from now on; records already made keep their shares (or their lack of them)' }),
+    ),
     notify_threshold: Type.Optional(
       Nullable(
         Type.Union([Type.Number(), Type.String()], {

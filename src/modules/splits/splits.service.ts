@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../db/client.ts';
-import { requireGroupMember, requireWritableGroup, requireLiveGroupOwner, type GroupRow } from '../../lib/access.ts';
+import { membershipOf, requireWritableGroup, requireLiveGroupOwner, type GroupRow } from '../books/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currencyInfo, formatMinor, parseMinor, requireCurrency, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import { todayIn } from '../../lib/dates.ts';
@@ -92,6 +92,28 @@ export function reapplySplit(amount: number, stored: NonNullable<Awaited<ReturnT
   return { mode: stored.mode, shares: out.map((s) => ({ userId: s.userId, amountCents: s.amount, value: texts.get(s.userId) ?? null })) };
 }
 
+/** The split of a record that nobody shares: no share rows, so it moves no balance. */
+export const NO_SHARES: ResolvedSplit = { mode: 'equal', shares: [] };
+
+/**
+ * Which shares a group record gets. An explicit split always counts. Without one, a record keeps
+ * its stored split (applied to its amount); a record new to the group is shared equally among
+ * every member when the group splits costs, and by nobody when it does not (shared books, no
+ * debts). Switching the setting therefore never adds or removes shares of older records.
+ */
+export function sharesFor(
+  group: Pick<GroupRow, 'splitCosts'>,
+  amount: number,
+  currency: CurrencyInfo,
+  members: readonly number[],
+  opts: { split?: SplitInput; stored?: Awaited<ReturnType<typeof splitsRepo.splitOf>>; isNew: boolean },
+): ResolvedSplit {
+  if (opts.split !== undefined) return resolveSplit(amount, currency, opts.split, members);
+  if (opts.stored) return reapplySplit(amount, opts.stored);
+  if (opts.isNew && group.splitCosts) return resolveSplit(amount, currency, { mode: 'equal' }, members);
+  return NO_SHARES;
+}
+
 export interface SplitsServiceDeps {
   db: Db;
   clock: Clock;
@@ -129,7 +151,7 @@ export async function notifyRecord(
   rec: { id: number; recorder: number; paidBy: number; kind: string; amount: number; note: string; shares: { userId: number; amountCents: number }[] },
   repo: typeof splitsRepo = splitsRepo,
 ): Promise<void> {
-  if (group.notifyThreshold === null || rec.amount < group.notifyThreshold) return;
+  if (group.notifyThreshold === null || rec.amount < group.notifyThreshold || !rec.shares.length) return;
   const involved = new Set([...rec.shares.map((s) => s.userId), rec.paidBy]);
   involved.delete(rec.recorder);
   const to = await repo.notifiable(ex, [...involved]);
@@ -155,15 +177,28 @@ export async function notifyRecord(
 }
 
 export function createSplitsService({ db, clock, config, repo = splitsRepo }: SplitsServiceDeps) {
-  async function balancesOf(ex: Executor, group: GroupRow): Promise<Balances> {
+  /**
+   * `former`: the balances as a former member sees them: their own line and the lines of the
+   * people on the other side of their balance (those they may pay or be paid by), nobody else.
+   */
+  async function balancesOf(ex: Executor, group: GroupRow, former?: number): Promise<Balances> {
     const c = groupCurrency(group);
     const [rows, members] = await Promise.all([repo.balanceRows(ex, group.id), repo.memberIds(ex, group.id)]);
     const byId = new Map(rows.map((r) => [r.user_id, r]));
     for (const m of members) if (!byId.has(m)) byId.set(m, { user_id: m, paid: 0, share: 0, sent: 0, received: 0 });
-    const ids = [...byId.keys()].sort((a, b) => a - b);
+    const netOf = (id: number) => {
+      const r = byId.get(id);
+      return r ? r.paid - r.share + r.sent - r.received : 0;
+    };
+    let ids = [...byId.keys()].sort((a, b) => a - b);
+    if (former !== undefined) {
+      const mine = Math.sign(netOf(former));
+      ids = ids.filter((id) => id === former || Math.sign(netOf(id)) === -mine);
+    }
     const who = new Map((await repo.people(ex, group.id, ids)).map((p) => [p.userId, p]));
     return {
       currency: c.code,
+      split_costs: group.splitCosts,
       list: ids.map((id) => {
         const r = byId.get(id)!;
         const p = who.get(id);
@@ -186,6 +221,22 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
     return (await repo.balanceRows(ex, groupId)).map((r) => ({ userId: r.user_id, net: r.paid - r.share + r.sent - r.received }));
   }
 
+  /**
+   * Who may take part in settling a group: its members, and a former member (who left or was
+   * removed) while they still have a balance in it or a payment of theirs awaits confirmation;
+   * anyone else 40302. A former member reaches nothing else of the group: not its records, not the
+   * balances of people who are not on the other side of theirs.
+   */
+  async function settlingParty(ex: Executor, groupId: number, userId: number): Promise<{ group: GroupRow; former: boolean }> {
+    const m = await membershipOf(ex, groupId, userId);
+    if (m) return { group: m.group, former: false };
+    const group = await repo.groupById(ex, groupId);
+    if (group && ((await netsOf(ex, groupId)).some((n) => n.userId === userId && n.net !== 0) || (await repo.hasOpenSettlement(ex, groupId, userId)))) {
+      return { group, former: true };
+    }
+    throw Errors.groupForbidden();
+  }
+
   async function notifySettlement(ex: Executor, group: GroupRow, row: splitsRepo.SettlementRow, actor: number, confirmed: boolean): Promise<void> {
     const other = row.fromUserId === actor ? row.toUserId : row.fromUserId;
     const to = await repo.notifiable(ex, [other]);
@@ -203,14 +254,15 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
 
   return {
     async balances(userId: number, groupId: number): Promise<Balances> {
-      const group = await requireGroupMember(db, groupId, userId);
-      return balancesOf(db, group);
+      const { group, former } = await settlingParty(db, groupId, userId);
+      return balancesOf(db, group, former ? userId : undefined);
     },
 
     async suggested(userId: number, groupId: number): Promise<Suggested> {
-      const group = await requireGroupMember(db, groupId, userId);
+      const { group, former } = await settlingParty(db, groupId, userId);
       const c = groupCurrency(group);
-      const transfers = suggestSettlements(await netsOf(db, groupId));
+      // a former member is shown the payments that settle their own balance
+      const transfers = suggestSettlements(await netsOf(db, groupId)).filter((t) => !former || t.from === userId || t.to === userId);
       return { currency: c.code, list: transfers.map((t) => ({ from: t.from, to: t.to, amount: toMajorUnits(t.amount, c) })) };
     },
 
@@ -220,7 +272,8 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
      * settle more than is outstanding between the two (40901), even when both press at once.
      */
     async settle(userId: number, groupId: number, body: SettlementBody): Promise<Settlement> {
-      await requireWritableGroup(db, groupId, userId);
+      const { group: seen } = await settlingParty(db, groupId, userId);
+      if (seen.dissolvedAt) throw Errors.dissolved();
       if (body.from !== userId && body.to !== userId) throw Errors.field('from', 'either from or to must be you');
       if (body.from === body.to) throw Errors.field('to', 'must differ from from');
       const note = cleanOptionalText(body.note, 'note', 200);
@@ -246,19 +299,23 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
       });
     },
 
+    /** A group's payments; a former member with a balance sees only their own. */
     async list(userId: number, groupId: number, q: SettlementListQuery): Promise<{ list: Settlement[]; total: number }> {
-      const group = await requireGroupMember(db, groupId, userId);
+      const { group, former } = await settlingParty(db, groupId, userId);
       const c = groupCurrency(group);
       const { limit, offset } = pageOf(q);
-      const { rows, total } = await repo.listSettlements(db, groupId, limit, offset);
+      const { rows, total } = await repo.listSettlements(db, groupId, limit, offset, former ? userId : undefined);
       return { list: rows.map((r) => toSettlement(r, c)), total };
     },
 
     /** The other side confirms a payment recorded by the one who made it (or received it). */
     async confirm(userId: number, id: number): Promise<Settlement> {
+      // the two people of a payment see it even after leaving the group (a removed debtor confirms
+      // the payment the owner recorded for them); other members see it too, to be told it is not theirs
       const row = await repo.findVisibleSettlement(db, userId, id);
       if (!row) throw Errors.notFound('settlement');
-      const group = await requireGroupMember(db, row.groupId, userId);
+      const group = await repo.groupById(db, row.groupId);
+      if (!group) throw Errors.notFound('settlement');
       const c = groupCurrency(group);
       if (row.fromUserId !== userId && row.toUserId !== userId) throw Errors.groupForbidden('only the two people of a settlement may confirm it');
       if (row.createdBy === userId) throw Errors.rule('the other side confirms a settlement, not the one who recorded it');
@@ -275,17 +332,20 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
     async remove(userId: number, id: number): Promise<void> {
       const row = await repo.findVisibleSettlement(db, userId, id);
       if (!row) throw Errors.notFound('settlement');
-      await requireWritableGroup(db, row.groupId, userId);
+      if (await membershipOf(db, row.groupId, userId)) await requireWritableGroup(db, row.groupId, userId);
+      else if ((await repo.groupById(db, row.groupId))?.dissolvedAt) throw Errors.dissolved();
       if (row.createdBy !== userId) throw Errors.groupForbidden('only the one who recorded a settlement may delete it');
       if (row.confirmedAt) throw Errors.rule('a confirmed settlement cannot be deleted');
       await repo.deleteSettlement(db, row.groupId, id);
     },
 
-    /** Owner settings: name, currency (only before anything is recorded), notification threshold. */
+    /** Owner settings: name, currency (only before anything is recorded), splitting costs, notification threshold. */
     async updateSettings(userId: number, groupId: number, body: GroupSettingsBody): Promise<void> {
       await requireLiveGroupOwner(db, groupId, userId);
-      const patch: { name?: string; currency?: string; notifyThreshold?: number | null } = {};
+      const patch: { name?: string; currency?: string; notifyThreshold?: number | null; splitCosts?: boolean } = {};
       if (body.name !== undefined) patch.name = cleanText(body.name, 'name', 1, 30);
+      // applies to records from now on: older records keep the shares they have, or have none
+      if (body.split_costs !== undefined) patch.splitCosts = body.split_costs;
       await db.transaction(async (tx) => {
         const group = await repo.lockGroup(tx, groupId);
         if (!group) throw Errors.groupForbidden();

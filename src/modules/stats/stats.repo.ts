@@ -23,7 +23,9 @@ export interface StatsScope {
 /**
  * The rows statistics read, as `t`. "My share": the user's personal rows plus their share of every
  * group record (whoever recorded it), with the share as the amount (shares are in the group
- * currency, taken as the user's base currency). Otherwise the transactions table itself.
+ * currency, taken as the user's base currency), plus their own group records that nobody shares
+ * (a group that does not split costs): borne by the one who recorded them. Otherwise the
+ * transactions table itself.
  */
 export function source(scope: StatsScope): SQL {
   if (scope.groupId === undefined && scope.view === 'share') {
@@ -31,7 +33,11 @@ export function source(scope: StatsScope): SQL {
                  where x.user_id = ${scope.userId} and x.group_id is null
                 union all
                 select x.id, x.kind, x.category_id, x.date, x.user_id, x.group_id, x.account_id, x.paid_by, s.amount_cents as base_amount
-                 from transaction_shares s join transactions x on x.id = s.transaction_id where s.user_id = ${scope.userId})`;
+                 from transaction_shares s join transactions x on x.id = s.transaction_id where s.user_id = ${scope.userId}
+                union all
+                select x.id, x.kind, x.category_id, x.date, x.user_id, x.group_id, x.account_id, x.paid_by, x.base_amount from transactions x
+                 where x.user_id = ${scope.userId} and x.group_id is not null
+                   and not exists (select 1 from transaction_shares s where s.transaction_id = x.id))`;
   }
   return sql`transactions`;
 }

@@ -1,6 +1,5 @@
-import { requireGroupMember, requireTag, userTimezone } from '../../lib/access.ts';
+import { requireGroupMember, requireTag, userTimezone, baseCurrencyOf, requireAccount } from '../books/index.ts';
 import { toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
-import { baseCurrencyOf, requireAccount } from '../accounts/accounts.booking.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
 import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn, type Period } from '../../lib/dates.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { offeredAuthMethods } from '../auth/methods.ts';
+import { offeredAuthMethods } from '../identity/index.ts';
 import { createConfigService, PublicConfig } from './config.service.ts';
 import { RETRY_AFTER_S } from '../../lib/errors.ts';
 

@@ -21,7 +21,7 @@ export const TransactionSchema = Type.Object(
     date: CalendarDate,
     group_id: Nullable(Id),
     paid_by: Type.Union([Id, Type.Null()], { description: 'a group record: who paid it (income: who received it); null outside groups' }),
-    shares: Type.Array(ShareView, { description: 'a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups' }),
+    shares: Type.Array(ShareView, { description: 'a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups, and for a record nobody shares (a group that does not split costs, no explicit split)' }),
     split: Nullable(SplitView),
     tags: Type.Array(Type.Object({ id: Id, name: Type.String() })),
     user_id: Id,

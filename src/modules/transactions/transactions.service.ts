@@ -1,6 +1,5 @@
 import type { Db, Executor } from '../../db/client.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
-import { requireCategory, requireGroupMember, requireTags, requireWritableGroup } from '../../lib/access.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
@@ -10,14 +9,28 @@ import { pageOf } from '../../lib/pagination.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
 import * as transactionsRepo from './transactions.repo.ts';
 import { toMajorUnits } from '../../lib/currency.ts';
-import { transactions } from '../../db/schema/index.ts';
 import { isCategoryKind } from '../../lib/domain.ts';
-import { accountCurrency, baseCurrencyOf, bookIn, defaultAccount, parseAmountIn, requireOpenAccount, type AccountRef } from '../accounts/accounts.booking.ts';
-import { createTransfer, rebook, updateTransfer } from './transactions.transfers.ts';
-import { createInsertBatcher } from './transactions.batcher.ts';
-import type { CheckedInsert, ListFilter, ListScope } from './transactions.repo.ts';
+import * as books from '../books/index.ts';
+import {
+  accountCurrency,
+  baseCurrencyOf,
+  bookIn,
+  defaultAccount,
+  parseAmountIn,
+  rebook,
+  requireCategory,
+  requireGroupMember,
+  requireOpenAccount,
+  requireTags,
+  requireWritableGroup,
+  type AccountRef,
+  type CheckedInsert,
+  type CheckedRow,
+} from '../books/index.ts';
+import { createTransfer, updateTransfer } from './transactions.transfers.ts';
+import { toTransactionView, type ListFilter, type ListScope } from './transactions.repo.ts';
 import * as splitsRepo from '../splits/splits.repo.ts';
-import { groupCurrency, notifyRecord, reapplySplit, resolveSplit, type ResolvedSplit } from '../splits/splits.service.ts';
+import { groupCurrency, notifyRecord, sharesFor, type ResolvedSplit } from '../splits/splits.service.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
 
 export const MAX_TAGS_PER_TRANSACTION = 10;
@@ -84,6 +97,12 @@ export function parseListQuery(q: TransactionListQuery): Omit<ListFilter, 'scope
   return f;
 }
 
+/** The view of a row the one-statement create wrote. */
+function checkedView(r: CheckedRow): TransactionView {
+  const { tags, ...row } = r;
+  return toTransactionView({ ...row, paidBy: null, toAccountId: null, toAmount: null, toCurrency: null, rate: null, parentId: null }, tags);
+}
+
 export interface TransactionServiceDeps {
   db: Db;
   clock: Clock;
@@ -91,7 +110,7 @@ export interface TransactionServiceDeps {
 }
 
 export function createTransactionService({ db, clock, repo = transactionsRepo }: TransactionServiceDeps) {
-  const batcher = createInsertBatcher(db);
+  const batcher = books.createInsertBatcher(db);
   async function view(ex: Executor, id: number): Promise<TransactionView> {
     const [v] = await repo.loadTransactionViews(ex, [id]);
     if (!v) throw Errors.notFound('transaction');
@@ -105,17 +124,17 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
   }
 
   /**
-   * A group record: who paid and who shares it (default: the recorder paid, split equally among
-   * every member), written with its shares in one transaction; the members involved are notified.
+   * A group record: who paid and who shares it (default: the recorder paid; shared as `sharesFor`
+   * decides), written with its shares in one transaction; the members involved are notified.
    */
-  async function createInGroup(ex: Executor, row: transactionsRepo.CheckedInsert & { groupId: number }, body: TransactionCreateBody): Promise<TransactionView> {
+  async function createInGroup(ex: Executor, row: CheckedInsert & { groupId: number }, body: TransactionCreateBody): Promise<TransactionView> {
     const group = await requireWritableGroup(ex, row.groupId, row.userId);
     const members = await splitsRepo.memberIds(ex, row.groupId);
     const paidBy = checkPayer(body.paid_by ?? row.userId, members);
     const currency = groupCurrency(group);
     // the amount is in the group currency: its decimals are that currency's
     row = { ...row, amountCents: parseAmountIn(body.amount, currency) };
-    const split = resolveSplit(row.amountCents, currency, body.split ?? { mode: 'equal' }, members);
+    const split = sharesFor(group, row.amountCents, currency, members, { split: body.split, isNew: true });
     await requireCategory(ex, row.userId, row.categoryId, { kind: row.kind });
     await requireTags(ex, row.userId, row.tagIds);
     // the record is kept in the group currency: the payer's own record moves one of their accounts in
@@ -129,13 +148,9 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       if (row.accountId !== null) throw Errors.field('account_id', 'is not allowed on a record another member paid');
       booking = { ...(await bookIn(ex, row.userId, { id: 0, currency: currency.code, archived: false }, row.amountCents, row.date, body.rate)), accountId: null };
     }
-    const [ins] = await ex
-      .insert(transactions)
-      .values({ userId: row.userId, kind: row.kind, amountCents: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, paidBy, ...booking })
-      .returning({ id: transactions.id });
-    const id = ins!.id;
-    await repo.replaceTags(ex, id, row.tagIds);
-    await splitsRepo.replaceShares(ex, id, row.groupId, split.mode, split.shares);
+    const id = await books.insertRow(ex, row.userId, { kind: row.kind, amount: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, paidBy, ...booking });
+    await books.replaceTags(ex, id, row.tagIds);
+    await books.replaceShares(ex, id, row.groupId, split.mode, split.shares);
     await notifyRecord(ex, group, { id, recorder: row.userId, paidBy, kind: row.kind, amount: row.amountCents, note: row.note, shares: split.shares });
     return view(ex, id);
   }
@@ -143,13 +158,18 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
   /** A row booked by the service (another currency than the base, or other minor digits): converted at the rate of its date, written with its tags in one transaction. */
   async function createBooked(ex: Executor, row: CheckedInsert, account: AccountRef, rate: unknown, inTransaction: boolean): Promise<TransactionView> {
     const write = async (w: Executor) => {
-      const booking = await bookIn(w, row.userId, account, row.amountCents, row.date, rate);
-      const [ins] = await w
-        .insert(transactions)
-        .values({ userId: row.userId, kind: row.kind, amountCents: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, ...booking })
-        .returning({ id: transactions.id });
-      await repo.replaceTags(w, ins!.id, row.tagIds);
-      return view(w, ins!.id);
+      const id = await books.writeDraft(w, row.userId, {
+        kind: row.kind,
+        amount: { minor: row.amountCents },
+        account,
+        categoryId: row.categoryId,
+        tagIds: row.tagIds,
+        note: row.note,
+        date: row.date,
+        groupId: row.groupId,
+        rate,
+      });
+      return view(w, id);
     };
     return inTransaction ? write(ex) : db.transaction(write);
   }
@@ -187,14 +207,14 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       // an amount with 2 decimals in a base-currency account of 2 minor digits, without a rate given: one statement
       const fast = cents !== null && body.rate === undefined;
       const created = fast
-        ? await (tx ? tx.transaction((sp) => repo.insertChecked(sp, row)) : batcher.insert(row))
+        ? await (tx ? tx.transaction((sp) => books.insertChecked(sp, row)) : batcher.insert(row))
             // a category, tag or group deleted while the row was being written: answered like a failed check
             .catch((err: unknown) => {
               if (isForeignKeyViolation(err)) return null;
               throw err;
             })
         : null;
-      if (created) return created;
+      if (created) return checkedView(created);
       await requireCategory(ex, userId, body.category_id, { kind });
       await requireTags(ex, userId, tagIds);
       if (groupId !== null) await requireWritableGroup(ex, groupId, userId);
@@ -217,7 +237,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     },
 
     async update(userId: number, id: number, body: TransactionUpdateBody): Promise<TransactionView> {
-      const patch: Parameters<typeof transactionsRepo.updateOwn>[3] = {};
+      const patch: books.RowPatch = {};
       if (body.amount !== undefined) parseAmountIn(body.amount, ANY_CURRENCY, 'amount', { allowNegative: true });
       if (body.date !== undefined) patch.date = checkDate(body.date, 'date');
       if (body.note !== undefined) patch.note = cleanText(body.note, 'note', 0, 200);
@@ -290,25 +310,20 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
             if (body.paid_by !== undefined) patch.paidBy = checkPayer(body.paid_by, members);
             else if (moved || cur.paidBy === null) patch.paidBy = userId;
             const stored = moved ? null : await splitsRepo.splitOf(tx, id);
-            shares =
-              body.split !== undefined
-                ? resolveSplit(amount, c, body.split, members)
-                : stored
-                  ? reapplySplit(amount, stored)
-                  : resolveSplit(amount, c, { mode: 'equal' }, members);
+            shares = sharesFor(group, amount, c, members, { split: body.split, stored, isNew: moved });
           }
         }
         if (Object.keys(patch).length || tagIds) {
-          await repo.updateOwn(tx, userId, id, { ...patch, updatedAt: clock.now() });
+          await books.updateRow(tx, userId, id, { ...patch, updatedAt: clock.now() });
         }
-        if (shares !== undefined) await splitsRepo.replaceShares(tx, id, groupId, shares?.mode ?? 'equal', shares?.shares ?? []);
-        if (tagIds) await repo.replaceTags(tx, id, tagIds);
+        if (shares !== undefined) await books.replaceShares(tx, id, groupId, shares?.mode ?? 'equal', shares?.shares ?? []);
+        if (tagIds) await books.replaceTags(tx, id, tagIds);
         return view(tx, id);
       });
     },
 
     async remove(userId: number, id: number): Promise<void> {
-      if (!(await repo.deleteOwn(db, userId, id))) throw Errors.notFound('transaction');
+      if (!(await books.deleteRow(db, userId, id))) throw Errors.notFound('transaction');
     },
 
     async list(userId: number, q: TransactionListQuery): Promise<TransactionList> {

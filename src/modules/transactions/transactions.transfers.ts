@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { transactions } from '../../db/schema/index.ts';
-import { requireCategory, requireTags } from '../../lib/access.ts';
-import { convertMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
+import { type CurrencyInfo } from '../../lib/currency.ts';
 import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
-import { accountCurrency, baseCurrencyOf, bookIn, defaultAccount, parseAmountIn, requireOpenAccount, type AccountRef, type Booking } from '../accounts/accounts.booking.ts';
-import { replaceTags, type TransactionRow } from './transactions.repo.ts';
+import * as books from '../books/index.ts';
+import { accountCurrency, bookIn, defaultAccount, feeBase, parseAmountIn, rebook, requireCategory, requireOpenAccount, requireTags, type AccountRef } from '../books/index.ts';
+import type { TransactionRow } from './transactions.repo.ts';
 import type { TransactionCreateBody, TransactionUpdateBody } from './transactions.schemas.ts';
 
 /**
@@ -24,36 +24,6 @@ export const MAX_TAGS = 10;
 function checkDate(value: string, field: string): string {
   if (!isValidDate(value)) throw Errors.field(field, 'must be a valid calendar date (YYYY-MM-DD)');
   return value;
-}
-
-/**
- * The booking of `minor` in `account`: a row that stays in the currency it was booked in keeps its
- * rate (so its base amount only follows its own amount); otherwise, or with a rate given, it is
- * booked anew at that rate or the user's rate of `date`.
- */
-export async function rebook(
-  tx: Executor,
-  userId: number,
-  account: AccountRef,
-  minor: number,
-  date: string,
-  prev: { currency: string; rate: string | null } | null,
-  rate: unknown,
-): Promise<Booking> {
-  if (prev && prev.currency === account.currency && (rate === undefined || rate === null)) {
-    const base = await baseCurrencyOf(tx, userId);
-    if (prev.rate === null && account.currency === base.code) return { accountId: account.id, currency: account.currency, baseAmount: minor, rate: null };
-    if (prev.rate !== null) {
-      return { accountId: account.id, currency: account.currency, baseAmount: convertMinor(minor, accountCurrency(account), base, parseRate(prev.rate)), rate: prev.rate };
-    }
-  }
-  return bookIn(tx, userId, account, minor, date, rate);
-}
-
-/** A fee in the sending account's currency, in the base currency at the transfer's own rate. */
-async function feeBase(tx: Executor, userId: number, fee: number, from: CurrencyInfo, booking: Booking): Promise<number> {
-  if (booking.rate === null) return fee;
-  return convertMinor(fee, from, await baseCurrencyOf(tx, userId), parseRate(booking.rate));
 }
 
 function toAmountOf(body: { to_amount?: unknown }, amount: number, from: AccountRef, to: AccountRef, toCur: CurrencyInfo, previous: { toAmount: number; toCurrency: string; currency: string } | null): number {
@@ -90,27 +60,24 @@ export async function createTransfer(tx: Executor, userId: number, body: Transac
   }
   const tagIds = await requireTags(tx, userId, body.tag_ids ?? [], { max: MAX_TAGS });
   const booking = await bookIn(tx, userId, from, amount, date, body.rate);
-  const [row] = await tx
-    .insert(transactions)
-    .values({ userId, kind: 'transfer', amountCents: amount, note, date, ...booking, toAccountId: to.id, toAmount, toCurrency: to.currency })
-    .returning({ id: transactions.id });
-  await replaceTags(tx, row!.id, tagIds);
+  const id = await books.insertRow(tx, userId, { kind: 'transfer', amount, categoryId: null, note, date, groupId: null, ...booking, toAccountId: to.id, toAmount, toCurrency: to.currency });
+  await books.replaceTags(tx, id, tagIds);
   if (fee !== null) {
-    await tx.insert(transactions).values({
-      userId,
+    await books.insertRow(tx, userId, {
       kind: 'expense',
-      amountCents: fee,
+      amount: fee,
       categoryId: body.fee_category_id!,
       note,
       date,
+      groupId: null,
       accountId: from.id,
       currency: from.currency,
       baseAmount: await feeBase(tx, userId, fee, fromCur, booking),
       rate: booking.rate,
-      parentId: row!.id,
+      parentId: id,
     });
   }
-  return row!.id;
+  return id;
 }
 
 /** Changes a transfer (`cur`, locked by the caller's transaction); its fee follows. */
@@ -135,11 +102,8 @@ export async function updateTransfer(tx: Executor, userId: number, cur: Transact
   const toAmount = toAmountOf(body, amount, from, to, toCur, { toAmount: cur.toAmount!, toCurrency: cur.toCurrency!, currency: cur.currency });
   const tagIds = body.tag_ids === undefined ? undefined : await requireTags(tx, userId, body.tag_ids, { max: MAX_TAGS });
   const booking = await rebook(tx, userId, from, amount, date, { currency: cur.currency, rate: cur.rate }, body.rate);
-  await tx
-    .update(transactions)
-    .set({ amountCents: amount, date, note, ...booking, toAccountId: to.id, toAmount, toCurrency: to.currency, groupId: null, updatedAt: now })
-    .where(and(eq(transactions.id, cur.id), eq(transactions.userId, userId)));
-  if (tagIds) await replaceTags(tx, cur.id, tagIds);
+  await books.updateRow(tx, userId, cur.id, { amountCents: amount, date, note, ...booking, toAccountId: to.id, toAmount, toCurrency: to.currency, groupId: null, updatedAt: now });
+  if (tagIds) await books.replaceTags(tx, cur.id, tagIds);
 
   const [fee] = await tx
     .select()
@@ -147,7 +111,7 @@ export async function updateTransfer(tx: Executor, userId: number, cur: Transact
     .where(and(eq(transactions.parentId, cur.id), eq(transactions.userId, userId)))
     .limit(1);
   if (body.fee === null) {
-    if (fee) await tx.delete(transactions).where(eq(transactions.id, fee.id));
+    if (fee) await books.deleteRow(tx, userId, fee.id);
     return;
   }
   if (body.fee === undefined && !fee) {
@@ -170,6 +134,9 @@ export async function updateTransfer(tx: Executor, userId: number, cur: Transact
     rate: booking.rate,
     updatedAt: now,
   };
-  if (fee) await tx.update(transactions).set(values).where(eq(transactions.id, fee.id));
-  else await tx.insert(transactions).values({ ...values, userId, kind: 'expense', parentId: cur.id });
+  if (fee) await books.updateRow(tx, userId, fee.id, values);
+  else {
+    const { amountCents, updatedAt: _updated, ...rest } = values;
+    await books.insertRow(tx, userId, { ...rest, amount: amountCents, kind: 'expense', groupId: null, parentId: cur.id });
+  }
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { query, type Executor } from '../../../src/db/client.ts';
 import { categories, tags, transactions, transactionTags } from '../../../src/db/schema/index.ts';
-import { defaultAccount } from '../../../src/modules/accounts/accounts.booking.ts';
+import { defaultAccount } from '../../../src/modules/books/index.ts';
 import { unique } from './seq.ts';
 
 /** The user's first category of a kind, by sort order. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../../src/db/client.ts';
 import { refreshTokens, users } from '../../../src/db/schema/index.ts';
-import { setUpNewUser } from '../../../src/modules/auth/new-user.ts';
+import { setUpNewUser } from '../../../src/modules/identity/index.ts';
 import { unique } from './seq.ts';
 
 export type UserRow = typeof users.$inferSelect;

@@ -186,7 +186,7 @@ export interface paths {
         get?: never;
         /**
          * Set or change the password
-         * @description `current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out.
+         * @description `current_password` is required when the account has one (wrong: 40105). Sets a first password for a WeChat or demo account (a demo account with a username and password is kept). Needs a username first (42201, reason `username_required`). Every other session is signed out; personal API tokens are kept (they are managed separately: DELETE /api/me/sessions?everywhere=true revokes them too).
          */
         put: operations["putMePassword"];
         post?: never;
@@ -364,7 +364,10 @@ export interface paths {
         get: operations["getMeSessions"];
         put?: never;
         post?: never;
-        /** Sign out every session but the current one */
+        /**
+         * Sign out every session but the current one, or everywhere
+         * @description Without `everywhere`: every other session ends (their refresh and access tokens stop working); the current one and personal API tokens are kept. With `everywhere=true`: every session ends, the current one included, and every personal API token is revoked, at once. A password change signs the other sessions out but keeps API tokens (they are managed separately); use `everywhere=true` to revoke those as well.
+         */
         delete: operations["deleteMeSessions"];
         options?: never;
         head?: never;
@@ -1115,7 +1118,7 @@ export interface paths {
         put?: never;
         /**
          * Create a group; the caller becomes its owner
-         * @description The name is 1 to 30 characters after trimming. The group gets a fresh invite code (50002 if no unique code could be allocated).
+         * @description The name is 1 to 30 characters after trimming. The group gets a fresh invite code (50002 if no unique code could be allocated). `split_costs` (default false): share records without an explicit split equally among the members, so balances show who owes whom; without it the group keeps shared books and only explicit splits and settlements make balances.
          */
         post: operations["postGroups"];
         delete?: never;
@@ -1175,7 +1178,7 @@ export interface paths {
         put?: never;
         /**
          * Dissolve a group (owner)
-         * @description Not the owner: 40302; already dissolved: 40902. Balances not yet settled: 42201 unless `force=true` (then they stay readable, frozen). The group record, its memberships and the group_id of its transactions are kept; its invite code no longer joins (40902) and it leaves every member's group list.
+         * @description Not the owner: 40302; already dissolved: 40902. A group that splits costs (`split_costs`) with balances not yet settled: 42201 unless `force=true` (then they stay readable, frozen); a group that does not split costs always dissolves (204). The group record, its memberships and the group_id of its transactions are kept; its invite code no longer joins (40902) and it leaves every member's group list.
          */
         post: operations["postGroupsByIdDissolve"];
         delete?: never;
@@ -1217,8 +1220,8 @@ export interface paths {
          */
         get: operations["getGroupsById"];
         /**
-         * Change a group's name, currency or notification threshold (owner)
-         * @description Not the owner: 40302; dissolved: 40902. The currency changes only while the group has no records or settlements (else 42201). `notify_threshold`: expenses of at least this amount send a personal notification to the members sharing them (null: none).
+         * Change a group's name, currency, cost splitting or notification threshold (owner)
+         * @description Not the owner: 40302; dissolved: 40902. The currency changes only while the group has no records or settlements (else 42201). `split_costs` applies to records from then on: turning it on gives older records no shares, turning it off keeps the shares already recorded. `notify_threshold`: expenses of at least this amount send a personal notification to the members sharing them (null: none).
          */
         put: operations["putGroupsById"];
         post?: never;
@@ -1276,8 +1279,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who owes whom in a group (members only)
-         * @description Per person: what they paid, their share, settlements sent and received, and the net (positive: the others owe them). The nets sum to zero. People who left or were removed keep their balance until it is settled. Not a member: 40302; a dissolved group stays readable.
+         * Who owes whom in a group (members, and former members with a balance)
+         * @description Per person: what they paid, their share, settlements sent and received, and the net (positive: the others owe them). The nets sum to zero. Only records with shares count: in a group that does not split costs (`split_costs: false`) only explicit splits and settlements make balances. People who left or were removed keep their balance until it is settled, and while they have one (or a payment of theirs awaits confirmation) they may read their own line and those of the people on the other side of it. Anyone else not a member: 40302; a dissolved group stays readable.
          */
         get: operations["getGroupsByIdBalances"];
         put?: never;
@@ -1296,8 +1299,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Suggested payments that settle everything (members only)
-         * @description Greedy: the largest debtor pays the largest creditor, until every balance is zero; at most n - 1 payments for n people with a balance.
+         * Suggested payments that settle everything (members, and former members with a balance)
+         * @description Greedy: the largest debtor pays the largest creditor, until every balance is zero; at most n - 1 payments for n people with a balance. A former member is shown only the payments of their own.
          */
         get: operations["getGroupsByIdSettlementsSuggested"];
         put?: never;
@@ -1315,12 +1318,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A group's recorded payments, the latest first (members only) */
+        /** A group's recorded payments, the latest first (members; a former member with a balance: their own) */
         get: operations["getGroupsByIdSettlements"];
         put?: never;
         /**
          * Record a payment between two people of the group
-         * @description By either side (`from` or `to` must be the caller, else 40001); the other is notified and may confirm. The amount is in the group currency and may not exceed what `from` still owes `to` (40901): two people settling the same debt at once settle it once. A settlement moves balances and is never income or expense. Not a member: 40302; dissolved group: 40902.
+         * @description By either side (`from` or `to` must be the caller, else 40001); the other is notified and may confirm. The amount is in the group currency and may not exceed what `from` still owes `to` (40901): two people settling the same debt at once settle it once. A settlement moves balances and is never income or expense. A former member (left or removed) may record one while they have a balance. Not a member: 40302; dissolved group: 40902.
          */
         post: operations["postGroupsByIdSettlements"];
         delete?: never;
@@ -1340,7 +1343,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a payment recorded by the other side
-         * @description Only the other person of the settlement (the one who recorded it: 42201; another member: 40302). A settlement of a group the caller is not in: 40401. Confirming twice answers it again.
+         * @description Only the other person of the settlement (the one who recorded it: 42201; another member: 40302), even after leaving the group. A settlement neither of the caller nor of a group the caller is in: 40401. Confirming twice answers it again.
          */
         post: operations["postSettlementsByIdConfirm"];
         delete?: never;
@@ -1361,7 +1364,7 @@ export interface paths {
         post?: never;
         /**
          * Take back a payment one recorded, before it is confirmed
-         * @description Only the one who recorded it (another member: 40302); confirmed: 42201; a group the caller is not in: 40401; dissolved group: 40902.
+         * @description Only the one who recorded it, even after leaving the group (another member: 40302); confirmed: 42201; a settlement neither of the caller nor of a group the caller is in: 40401; dissolved group: 40902.
          */
         delete: operations["deleteSettlementsById"];
         options?: never;
@@ -2277,7 +2280,7 @@ export interface components {
             group_id: number | null;
             /** @description a group record: who paid it (income: who received it); null outside groups */
             paid_by: number | null;
-            /** @description a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups */
+            /** @description a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups, and for a record nobody shares (a group that does not split costs, no explicit split) */
             shares: components["schemas"]["Share"][];
             split: components["schemas"]["Split"] | null;
             tags: {
@@ -2353,7 +2356,7 @@ export interface components {
             base_currency: string;
             /** @description major units of the base currency: the sum over every account (archived ones included) of its balance converted at the latest rate on or before the date, each rounded half away from zero to the minor unit */
             net_worth: number;
-            /** @description currencies of accounts left out of net_worth because there is no rate for them */
+            /** @description currencies of accounts left out of net_worth because there is no usable rate for them (none, or one whose conversion would overflow); such an account has `balance_in_base: null` */
             missing_rates: string[];
         };
         /** NetWorthHistory */
@@ -2396,7 +2399,7 @@ export interface components {
             group_id: number | null;
             /** @description a group record: who paid it (income: who received it); null outside groups */
             paid_by: number | null;
-            /** @description a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups */
+            /** @description a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups, and for a record nobody shares (a group that does not split costs, no explicit split) */
             shares: components["schemas"]["Share"][];
             split: components["schemas"]["Split"] | null;
             tags: {
@@ -2443,7 +2446,7 @@ export interface components {
             currency: string;
             /** @description YYYY-MM-DD */
             date: string;
-            /** @description exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; positive, at most 12 decimals */
+            /** @description exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; greater than 0 and at most 1000000000, at most 12 decimals */
             rate: string;
             source: "manual" | "fetched";
             /**
@@ -2754,6 +2757,8 @@ export interface components {
             /** @description ISO 4217 code the group keeps its balances in */
             currency: string;
             notify_threshold: number | null;
+            /** @description records without an explicit `split` are shared equally among the members, so balances show who owes whom; false (a first-version client's group): shared books, only explicit splits and settlements make balances */
+            split_costs: boolean;
             dissolved: boolean;
             /**
              * Format: date-time
@@ -2783,7 +2788,9 @@ export interface components {
         Balances: {
             /** @description ISO 4217 code of the group; amounts in its major units */
             currency: string;
-            /** @description everyone with records or settlements in the group (and every current member), by user id; the nets sum to zero */
+            /** @description the group's setting: true, records without an explicit split are shared equally; false, only explicit splits and settlements make these balances */
+            split_costs: boolean;
+            /** @description everyone with records or settlements in the group (and every current member), by user id; the nets sum to zero. A former member with a balance sees their own line and those of the people on the other side of it */
             list: components["schemas"]["Balance"][];
         };
         /** SuggestedSettlements */
@@ -3600,6 +3607,15 @@ export interface operations {
             };
             /** @description validation failed (40001) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5298,6 +5314,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not found or not visible to the caller (40401) */
             404: {
                 headers: {
@@ -5857,7 +5882,10 @@ export interface operations {
     };
     deleteMeSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also end the current session and revoke every personal API token */
+                everywhere?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12349,6 +12377,11 @@ export interface operations {
                     name: string;
                     /** @description ISO 4217 code of the group's balances; default the creator's base currency */
                     currency?: string;
+                    /**
+                     * @description share records equally among the members unless they carry a split (default false: shared books without debts)
+                     * @default false
+                     */
+                    split_costs?: boolean;
                 };
             };
         };
@@ -13054,6 +13087,8 @@ export interface operations {
                     name?: string;
                     /** @description ISO 4217 code; only while the group has no records or settlements (else 42201) */
                     currency?: string;
+                    /** @description share records without an explicit split equally among the members from now on; records already made keep their shares (or their lack of them) */
+                    split_costs?: boolean;
                     notify_threshold?: (number | string) | null;
                 };
             };

@@ -8,7 +8,7 @@ export default {
   },
   nav: {
     billImport: 'Import bills', importRules: 'Import rules', accounts: 'Accounts', books: 'Books', stats: 'Statistics', add: 'Add', budget: 'Budget', me: 'Me', recurring: 'Recurring bills', categories: 'Categories & tags',
-    groups: 'Groups', notifications: 'Notifications', feedback: 'Feedback', data: 'Import & export', profile: 'Profile', security: 'Sign-in & security', admin: 'Administration', balances: 'Balances',
+    groups: 'Groups', notifications: 'Notifications', feedback: 'Feedback', data: 'Import & export', profile: 'Profile', security: 'Sign-in & security', admin: 'Administration', balances: 'Balances', groupSettings: 'Group settings',
   },
   shell: {
     bookToShow: 'Books to show', personal: 'Personal books', groupOption: 'Group: {name}', inbox: 'Notifications, {count} unread',
@@ -158,6 +158,10 @@ export default {
     leave: 'Leave', leaveConfirm: 'Leave “{name}”? Your transactions keep their group.', left: 'You left the group', you: '(you)',
     joinedAt: 'joined {date}', remove: 'Remove', removeTitle: 'Remove member', removeConfirm: 'Remove {name} from “{group}”? Their transactions stay in the group.',
     removed: 'Member removed',
+    splitCosts: 'Split costs', splitCostsHint: 'Split costs: records are shared among members so you can see who owes whom.',
+    settings: 'Settings', settingsTitle: 'Settings: {name}', name: 'Name', saved: 'Group settings saved',
+    splitCostsLater: 'Applies to records from now on: older records keep how they were shared.',
+    unavailable: 'This group cannot be shown.',
   },
   split: {
     title: 'Who paid, who shares', paidBy: 'Paid by', mode: 'Split', valueFor: 'Value for {name}', addsUp: 'The split adds up.',
@@ -166,7 +170,7 @@ export default {
     problems: { amount: 'Enter the amount first.', members: 'Choose at least one person.', value: 'Enter a number with at most 2 decimals for everyone chosen.', zero: 'The shares must not all be 0.' },
   },
   balances: {
-    title: 'Balances: {name}', back: 'All groups', unavailable: 'The balances cannot be shown.', who: 'Who owes whom', you: 'you', someone: 'someone',
+    title: 'Balances: {name}', back: 'All groups', noSplit: 'This group does not split costs: only records with a split of their own and payments count here.', unavailable: 'The balances cannot be shown.', who: 'Who owes whom', you: 'you', someone: 'someone',
     left: 'left the group', paidShare: 'paid {paid} · share {share}', isOwed: 'is owed {amount}', owes: 'owes {amount}', even: 'settled',
     settleUp: 'Settle up', allSettled: 'Everyone is settled.', pays: '{from} → {to}: {amount}', recordPayment: 'Record payment',
     from: 'From', to: 'To', recorded: 'Payment recorded', history: 'Payments', noHistory: 'No payments yet.', paid: '{from} paid {to} {amount}',
@@ -249,6 +253,8 @@ export default {
     passkeysOff: 'Passkeys are not offered by this server.', created: 'added {time}',
     sessionsTitle: 'Where you are signed in', thisDevice: 'this device', unknownDevice: 'Unknown browser', signOutSession: 'Sign out',
     signOutOthers: 'Sign out everywhere else', sessionEnded: 'Signed out there', othersEnded: 'Signed out everywhere else', activeAt: 'active {time}',
+    signOutEverywhere: 'Sign out everywhere', signOutEverywhereConfirm: 'Sign out on every device, this one included, and revoke all your API tokens? Scripts using them stop working.',
+    signOutEverywhereHint: 'A password change signs your other devices out but keeps API tokens. “Sign out everywhere” ends every session, this one too, and revokes every API token.',
     tokensTitle: 'API tokens', tokensIntro: 'For your own scripts: send the token as “Authorization: Bearer …”. A token never reaches administration or these security settings.',
     tokenName: 'Token name', scopeRead: 'Read', scopeWrite: 'Read and write', expiresIn: 'Valid for (days)', createToken: 'Create token',
     tokenCreated: 'Copy your new token now: it is not shown again.', copy: 'Copy', copied: 'Token copied', noTokens: 'No API tokens.', expires: 'expires {time}',

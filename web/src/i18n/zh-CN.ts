@@ -8,7 +8,7 @@ export default {
   },
   nav: {
     billImport: '导入账单', importRules: '导入规则', accounts: '账户', books: '账本', stats: '统计', add: '记一笔', budget: '预算', me: '我的', recurring: '周期账单', categories: '分类与标签',
-    groups: '群组', notifications: '消息', feedback: '意见反馈', data: '导入导出', profile: '个人资料', security: '登录与安全', admin: '后台管理', balances: '分账',
+    groups: '群组', notifications: '消息', feedback: '意见反馈', data: '导入导出', profile: '个人资料', security: '登录与安全', admin: '后台管理', balances: '分账', groupSettings: '群组设置',
   },
   shell: {
     bookToShow: '显示哪个账本', personal: '个人账本', groupOption: '群组：{name}', inbox: '消息，{count} 条未读',
@@ -158,6 +158,10 @@ export default {
     leave: '退出', leaveConfirm: '退出“{name}”？你的账目仍归属该群组。', left: '你已退出该群组', you: '（我）',
     joinedAt: '{date} 加入', remove: '移出', removeTitle: '移出成员', removeConfirm: '把 {name} 移出“{group}”？其账目仍留在群组中。',
     removed: '成员已移出',
+    splitCosts: '分摊费用', splitCostsHint: '分摊费用：记录在成员之间平分，可查看谁欠谁。',
+    settings: '设置', settingsTitle: '设置：{name}', name: '名称', saved: '群组设置已保存',
+    splitCostsLater: '只对之后的记录生效：之前的记录保持原来的分摊方式。',
+    unavailable: '暂时无法显示这个群组。',
   },
   split: {
     title: '谁付的钱，谁来分摊', paidBy: '付款人', mode: '分摊方式', valueFor: '{name} 的分摊', addsUp: '分摊金额刚好对上。',
@@ -166,7 +170,7 @@ export default {
     problems: { amount: '先填金额。', members: '至少选一个人。', value: '给每个选中的人填一个数，最多两位小数。', zero: '份数不能全是 0。' },
   },
   balances: {
-    title: '分账：{name}', back: '返回群组', unavailable: '暂时看不到分账情况。', who: '谁欠谁', you: '我', someone: '某人',
+    title: '分账：{name}', back: '返回群组', noSplit: '这个群组不分摊费用：这里只计算单独设置了分摊的记录和还款。', unavailable: '暂时看不到分账情况。', who: '谁欠谁', you: '我', someone: '某人',
     left: '已退出', paidShare: '垫付 {paid} · 应摊 {share}', isOwed: '应收 {amount}', owes: '应付 {amount}', even: '已结清',
     settleUp: '结算', allSettled: '大家都结清了。', pays: '{from} → {to}：{amount}', recordPayment: '记一笔还款',
     from: '付款人', to: '收款人', recorded: '还款已记录', history: '还款记录', noHistory: '还没有还款记录。', paid: '{from} 付给了 {to} {amount}',
@@ -249,6 +253,8 @@ export default {
     passkeysOff: '本服务器未提供通行密钥。', created: '添加于 {time}',
     sessionsTitle: '已登录的设备', thisDevice: '本设备', unknownDevice: '未知浏览器', signOutSession: '退出登录',
     signOutOthers: '退出其他所有设备', sessionEnded: '已在该设备退出', othersEnded: '已退出其他所有设备', activeAt: '活跃于 {time}',
+    signOutEverywhere: '退出所有设备', signOutEverywhereConfirm: '在所有设备（包括本设备）上退出登录，并撤销全部接口令牌？使用这些令牌的脚本将无法继续工作。',
+    signOutEverywhereHint: '修改密码会让其他设备退出登录，但保留接口令牌。“退出所有设备”会结束全部会话（包括本设备）并撤销所有接口令牌。',
     tokensTitle: '接口令牌', tokensIntro: '供你自己的脚本使用：放在请求的授权头中以持有者令牌发送。令牌不能访问后台管理和这些安全设置。',
     tokenName: '令牌名称', scopeRead: '只读', scopeWrite: '读写', expiresIn: '有效天数', createToken: '创建令牌',
     tokenCreated: '请立即复制新令牌：它不会再次显示。', copy: '复制', copied: '令牌已复制', noTokens: '没有接口令牌。', expires: '{time} 过期',

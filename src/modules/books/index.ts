@@ -1,0 +1,67 @@
+/**
+ * The books: the one writer of transactions and their tags and shares, the money rules that decide
+ * every amount written (books.money.ts), and the access rules every feature checks references with
+ * (books.access.ts). Other modules import this file only.
+ */
+export {
+  accessSql,
+  assertGroupOwner,
+  defaultAccount,
+  membershipOf,
+  ownTagIds,
+  requireAccount,
+  requireCategories,
+  requireCategory,
+  requireGroupMember,
+  requireGroupOwner,
+  requireGroupReference,
+  requireLiveGroupOwner,
+  requireMembership,
+  requireOpenAccount,
+  requireTag,
+  requireTags,
+  requireWritableGroup,
+  userTimezone,
+  type AccountRef,
+  type GroupRow,
+  type OwnedCategory,
+} from './books.access.ts';
+export {
+  accountCurrency,
+  baseCurrencyOf,
+  bookAll,
+  bookIn,
+  feeBase,
+  fitHundredths,
+  parseAmountIn,
+  priceIn,
+  rateOn,
+  rebook,
+  type Booking,
+  type PriceOutcome,
+  type Priced,
+  type RateLookup,
+} from './books.money.ts';
+export {
+  allocateIds,
+  createInsertBatcher,
+  deleteRow,
+  detachGroupRows,
+  insertChecked,
+  insertRow,
+  insertRows,
+  linkTags,
+  linkTagsToAll,
+  mergeAccountRows,
+  moveCategory,
+  replaceShares,
+  replaceTags,
+  updateRow,
+  type BookedRow,
+  type CheckedInsert,
+  type CheckedRow,
+  type RowPatch,
+  type ShareInsert,
+  type TagRef,
+} from './books.writer.ts';
+export { writeDraft, type Draft } from './books.drafts.ts';
