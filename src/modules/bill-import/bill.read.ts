@@ -64,11 +64,12 @@ export interface FileRecord {
  * The records of a CSV file, streamed: decoded on the fly (iconv-lite), parsed by csv-parse with
  * the lenient options that bill exports need (ragged rows, stray quotes inside fields).
  */
-export async function* csvRecords(buf: Uint8Array, encoding: Encoding): AsyncGenerator<FileRecord> {
+export async function* csvRecords(buf: Uint8Array, encoding: Encoding, delimiter = ','): AsyncGenerator<FileRecord> {
   const source: Readable = encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
   const parser = source.pipe(
     csvParser({
       bom: true,
+      delimiter,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
@@ -143,6 +144,6 @@ export async function* xlsxRecords(buf: Uint8Array): AsyncGenerator<FileRecord> 
   }
 }
 
-export function fileRecords(buf: Uint8Array, s: Sniffed): AsyncGenerator<FileRecord> {
-  return s.container === 'xlsx' ? xlsxRecords(buf) : csvRecords(buf, s.encoding ?? 'utf-8');
+export function fileRecords(buf: Uint8Array, s: Sniffed, delimiter = ','): AsyncGenerator<FileRecord> {
+  return s.container === 'xlsx' ? xlsxRecords(buf) : csvRecords(buf, s.encoding ?? 'utf-8', delimiter);
 }
