@@ -433,7 +433,7 @@ export async function followPurchases(db: Executor, sessionId: number): Promise<
     db,
     sql`update import_session_rows r set category_id = p.category_id, account_id = p.account_id
         from import_session_rows p
-        where r.session_id = ${sessionId} and r.refund and r.refund_of_row is not null
+        where r.session_id = ${sessionId} and r.refund and r.kind = 'expense' and r.refund_of_row is not null
           and p.session_id = ${sessionId} and p.row = r.refund_of_row
           and (r.category_id is distinct from p.category_id or r.account_id is distinct from p.account_id)`,
   );
