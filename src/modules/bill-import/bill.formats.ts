@@ -141,9 +141,11 @@ export function positionalHeader(n: number): string[] {
  * header whose column count matches and whose date column reads as a date.
  */
 export function headerlessLayout(cells: string[], presets: PresetRef[], period: Period | null): Layout | null {
-  const n = headerCells(cells).length;
+  const filled = headerCells(cells).length;
   for (const preset of presets) {
-    if (preset.mapping.has_header !== false || preset.header.length !== n) continue;
+    const n = preset.header.length;
+    // trailing empty cells may or may not be written
+    if (preset.mapping.has_header !== false || n < filled || n > Math.max(filled, cells.length)) continue;
     const header = positionalHeader(n);
     const layout: Layout = { format: 'mapped', variant: 'mapped', columns: columnsOf(header), header, preset };
     const i = layout.columns.get(headerKey(preset.mapping.date));

@@ -136,7 +136,8 @@ export function detectDelimiter(head: string): ',' | ';' | '\t' {
     const tab = count('\t');
     if (comma + semi + tab === 0) continue;
     if (semi > comma && semi >= tab) votes[';']++;
-    else if (tab > comma && tab > semi) votes['\t']++;
+    // exports pad comma-separated cells with tabs: a tab file has far more tabs than commas
+    else if (tab > comma * 2 && tab > semi) votes['\t']++;
     else votes[',']++;
   }
   if (votes[';'] > votes[','] && votes[';'] >= votes['\t']) return ';';
