@@ -68,7 +68,7 @@ describe('real bills', () => {
         return;
       }
       assert.equal(res.statusCode, 200, res.body);
-      const p = res.json<{ id: number; total: number; summary: Figures; ignored: unknown[] }>();
+      const p = res.json<{ id: number; total: number; summary: Figures & { total: number }; ignored: unknown[] }>();
       const e = c.expected!;
       assert.deepEqual(
         { rows: p.summary.total, import: p.summary.import, skip: p.summary.skip, duplicate: p.summary.duplicate, transfer: p.summary.transfer, expense: p.summary.expense, income: p.summary.income },
