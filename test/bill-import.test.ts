@@ -218,7 +218,9 @@ describe('bill import', () => {
     const text = fixture('wechat.csv').toString('utf8').replace('¥12.50', '¥12.5x');
     const res = await asAlice.post('/api/import/bills', multipart(Buffer.from(text)));
     assertError(res, 422, 42203);
-    assert.deepEqual(res.json<{ errors: unknown[] }>().errors, [{ row: 2, message: 'amount "¥12.5x" is not an amount with at most 2 decimals' }]);
+    assert.deepEqual(res.json<{ errors: unknown[] }>().errors, [
+      { row: 2, message: 'amount "¥12.5x" is not an amount with at most 2 decimals', code: 'bad_amount', params: { column: '金额', value: '¥12.5x' } },
+    ]);
     const [{ n } = { n: -1 }] = await query<{ n: number }>(t.db, sql`select count(*)::int as n from import_sessions where user_id = ${alice.id} and status = 'reading'`);
     assert.equal(n, 0);
   });

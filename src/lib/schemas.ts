@@ -6,7 +6,21 @@ export const ErrorBody = Type.Object(
     code: Type.Integer({ description: 'the numeric error code of the contract, e.g. 40001' }),
     message: Type.String(),
     details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-    errors: Type.Optional(Type.Array(Type.Object({ row: Type.Integer(), message: Type.String() }))),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          row: Type.Integer(),
+          message: Type.String(),
+          code: Type.Optional(
+            Type.String({
+              description:
+                'why a bill line was refused, for the client to word: bad_date (value, format: choose the date format), date_no_year (value), bad_amount (column, value: check the decimal mark), bad_direction (value), bad_currency (value), save_as_xlsx (row 0: a legacy .xls workbook)',
+            }),
+          ),
+          params: Type.Optional(Type.Record(Type.String(), Type.String())),
+        }),
+      ),
+    ),
     reason: Type.Optional(Type.String({ description: 'why a password was refused (42201): too_short, too_long, common, same_as_username, username_required' })),
     recognised: Type.Optional(
       Type.Object(
@@ -16,6 +30,7 @@ export const ErrorBody = Type.Object(
           header: Type.Array(Type.String(), { description: 'the line that looks most like a table header' }),
           header_line: Type.Union([Type.Integer(), Type.Null()]),
           lines_read: Type.Integer(),
+          suggestion: Type.Optional(Type.String({ description: 'map_columns (save a column mapping) or save_as_xlsx (a legacy .xls workbook)' })),
         },
         { description: 'what an import of a bill of no known format recognised (42203)' },
       ),

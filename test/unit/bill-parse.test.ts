@@ -155,8 +155,8 @@ describe('WeChat Pay bills', () => {
     const text = readFileSync(new URL('../fixtures/bills/wechat.csv', import.meta.url), 'utf8').replace('¥12.50', '¥12.5x').replace('2024-03-16 09:00:00', '2024-13-16 09:00:00');
     const { out } = await read(Buffer.from(text));
     assert.deepEqual(out.errors, [
-      { row: 2, message: 'amount "¥12.5x" is not an amount with at most 2 decimals' },
-      { row: 3, message: 'date "2024-13-16 09:00:00" is not a date' },
+      { row: 2, message: 'amount "¥12.5x" is not an amount with at most 2 decimals', code: 'bad_amount', params: { column: '金额', value: '¥12.5x' } },
+      { row: 3, message: 'date "2024-13-16 09:00:00" is not a date', code: 'bad_date', params: { value: '2024-13-16 09:00:00', format: 'YYYY-MM-DD' } },
     ]);
     assert.equal(out.errorCount, 2);
   });

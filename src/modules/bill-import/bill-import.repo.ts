@@ -102,7 +102,8 @@ export async function summary(db: Executor, sessionId: number): Promise<Summary>
           count(*) filter (where decision = 'duplicate') as duplicate,
           count(*) filter (where decision = 'skip') as skip,
           count(*) filter (where decision = 'transfer') as transfer,
-          coalesce(sum(amount_cents) filter (where decision = 'import' and kind = 'expense'), 0) as expense_cents,
+          coalesce(sum(case when refund and (refund_of_id is not null or refund_of_row is not null) then -amount_cents else amount_cents end)
+            filter (where decision = 'import' and kind = 'expense'), 0) as expense_cents,
           coalesce(sum(amount_cents) filter (where decision = 'import' and kind = 'income'), 0) as income_cents
         from import_session_rows where session_id = ${sessionId}`,
   );
@@ -164,10 +165,11 @@ export interface CategoryRef {
   kind: string;
   name: string;
   sort: number;
+  icon: string;
 }
 
 export async function userCategories(db: Executor, userId: number): Promise<CategoryRef[]> {
-  return db.select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort }).from(categories).where(eq(categories.userId, userId)).orderBy(asc(categories.sort), asc(categories.id));
+  return db.select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort, icon: categories.icon }).from(categories).where(eq(categories.userId, userId)).orderBy(asc(categories.sort), asc(categories.id));
 }
 
 /** Transactions of the user already imported from `source` with these ids: external id -> transaction id. */
@@ -234,9 +236,11 @@ export async function linkRefundToExisting(db: Executor, sessionId: number, row:
   );
 }
 
-export async function skipRows(db: Executor, sessionId: number, rows: number[], reason: string): Promise<void> {
+/** Rows set to skip with a reason (only those with one of `from` decisions, when given). */
+export async function skipRows(db: Executor, sessionId: number, rows: number[], reason: string, from?: string[]): Promise<void> {
   if (!rows.length) return;
-  await query(db, sql`update import_session_rows set decision = 'skip', reason = ${reason} where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])`);
+  const only = from ? sql` and decision = any(${new Param(from)}::text[])` : sql``;
+  await query(db, sql`update import_session_rows set decision = 'skip', reason = ${reason} where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])${only}`);
 }
 
 // ---- rules and presets ----
@@ -256,9 +260,22 @@ export async function updateRow(
   db: Executor,
   sessionId: number,
   row: number,
-  v: { kind?: string; decision?: string; reason?: string | null; accountId?: number; toAccountId?: number; categoryId?: number | null; tags?: string[]; note?: string },
+  v: {
+    kind?: string;
+    decision?: string;
+    reason?: string | null;
+    accountId?: number;
+    toAccountId?: number;
+    categoryId?: number | null;
+    tags?: string[];
+    note?: string;
+    externalId?: string | null;
+    existingId?: number | null;
+  },
 ): Promise<void> {
   const set: Partial<PreviewRowInsert> = { edited: true };
+  if (v.externalId !== undefined) set.externalId = v.externalId;
+  if (v.existingId !== undefined) set.existingId = v.existingId;
   if (v.kind !== undefined) set.kind = v.kind as PreviewRow['kind'];
   if (v.decision !== undefined) set.decision = v.decision as PreviewRow['decision'];
   if (v.reason !== undefined) set.reason = v.reason;
@@ -392,6 +409,33 @@ export async function markNewDuplicates(tx: Executor, userId: number, sessionId:
         from transactions t
         where r.session_id = ${sessionId} and r.decision in ('import', 'transfer') and r.external_id is not null
           and t.user_id = ${userId} and t.source = ${source} and t.external_id = r.external_id`,
+  );
+}
+
+/**
+ * Rows to write that share an external id with an earlier row to write: duplicates now (the
+ * preview gives different payments under one id ids of their own, so these are the same payment
+ * chosen twice by hand).
+ */
+export async function markInFileDuplicates(tx: Executor, sessionId: number): Promise<void> {
+  await query(
+    tx,
+    sql`update import_session_rows r set decision = 'duplicate', reason = 'duplicate_in_file'
+        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer') and r.external_id is not null
+          and exists (select 1 from import_session_rows e where e.session_id = r.session_id and e.external_id = r.external_id
+                        and e.decision in ('import', 'transfer') and e.row < r.row)`,
+  );
+}
+
+/** A refund's category and account follow its purchase's in the same file. */
+export async function followPurchases(db: Executor, sessionId: number): Promise<void> {
+  await query(
+    db,
+    sql`update import_session_rows r set category_id = p.category_id, account_id = p.account_id
+        from import_session_rows p
+        where r.session_id = ${sessionId} and r.refund and r.kind = 'expense' and r.refund_of_row is not null
+          and p.session_id = ${sessionId} and p.row = r.refund_of_row
+          and (r.category_id is distinct from p.category_id or r.account_id is distinct from p.account_id)`,
   );
 }
 

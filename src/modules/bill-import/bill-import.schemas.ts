@@ -27,7 +27,14 @@ export const PreviewRow = Type.Object(
     category_name: Nullable(Type.String({ description: 'a category of our own export that does not exist yet: created on commit' })),
     tags: Type.Array(Type.String()),
     decision: Decision,
-    reason: Nullable(Type.String({ description: 'closed, refunded, zero, duplicate, no_account, refund_of_skipped, user, ledger_transfer (a transfer or adjustment of our own export: import that file with POST /api/import, which keeps accounts)' })),
+    reason: Nullable(
+      Type.String({
+        description:
+          'closed, refunded, zero, duplicate (already in your books), duplicate_in_file (the same payment twice in the file: id, time, amount and counterparty), ' +
+          'no_account, currency (no account in the row\'s currency), refund_of_skipped, refund_unpaired (a refund whose purchase is in neither the file nor your books: import it as an income or skip it), ' +
+          'forced (imported although it looked like a duplicate), user, ledger_transfer (a transfer or adjustment of our own export: import that file with POST /api/import, which keeps accounts)',
+      }),
+    ),
     refund: Type.Boolean(),
     refund_of_row: Nullable(Type.Integer({ description: 'the row of this bill whose purchase the refund reduces' })),
     refund_of: Nullable(Id),
@@ -42,7 +49,7 @@ export const PreviewSummary = Type.Object(
     duplicate: Type.Integer(),
     skip: Type.Integer(),
     transfer: Type.Integer(),
-    expense: Type.Number({ description: 'sum of the expenses to import' }),
+    expense: Type.Number({ description: 'sum of the expenses to import, less the refunds linked to their purchase: what the books will show' }),
     income: Type.Number({ description: 'sum of the incomes to import' }),
     methods: Type.Array(Type.Object({ method: Type.String(), account_id: Nullable(Id), rows: Type.Integer() }), { description: 'payment methods of the bill and the account each maps to' }),
   },
@@ -63,6 +70,10 @@ export const Preview = Type.Object(
     rows: Type.Array(PreviewRow),
     total: Type.Integer({ description: 'rows matching the listing (the whole bill for the first answer)' }),
     summary: PreviewSummary,
+    ignored: Type.Array(
+      Type.Object({ row: Type.Integer(), reason: Type.String({ description: 'not_transaction: a total, a note or a disclaimer under the table' }), text: Type.String() }),
+      { description: 'lines under the header that are no payments, left out' },
+    ),
   },
   { title: 'ImportPreview' },
 );
@@ -88,6 +99,11 @@ export const RowEdit = Type.Object(
     category_id: Type.Optional(Id),
     tags: Type.Optional(Tags),
     note: Type.Optional(Text(0, 200)),
+    force: Type.Optional(
+      Type.Boolean({
+        description: 'import a row marked duplicate (already in your books, or the same payment twice in the file) anyway; it is written without its external id',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -175,6 +191,13 @@ export const Mapping = Type.Object(
     description: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
     counterparty: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
     external_id: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    direction: Type.Optional(
+      Nullable(Type.String({ maxLength: 100, description: 'a column saying which way each unsigned amount went (借/贷, 收/支, 支出/收入, DEBIT/CREDIT, Dr/Cr); with `amount`, instead of `sign`' })),
+    ),
+    currency: Type.Optional(Nullable(Type.String({ maxLength: 100, description: "a column with each row's currency: a row is booked in an account of that currency" }))),
+    decimal: Type.Optional(Nullable(lit(['.', ','] as const))),
+    delimiter: Type.Optional(Nullable(lit([',', ';', '\t'] as const))),
+    has_header: Type.Optional(Nullable(Type.Boolean({ description: 'false: no header row; `header` then holds the column numbers "1", "2"... and the mapping names them' }))),
   },
   { additionalProperties: false, title: 'ImportColumnMapping' },
 );

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../../lib/service.ts';
@@ -15,7 +17,7 @@ import { scoreCategories, SUGGEST_WINDOW, type HistoryItem } from '../categories
 import * as exportRepo from '../export-import/export-import.repo.ts';
 import * as repo from './bill-import.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
-import { cardTail, refundOriginIds } from './bill.meaning.ts';
+import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
 import { readBill, type SeedRow } from './bill.parse.ts';
 import { ruleMatcher, type Rule } from './bill.rules.ts';
 
@@ -155,6 +157,11 @@ export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
   };
 }
 
+/** Several payments under one id (anonymised exports, a payment and its fee): the later ones get an id of their own, stable across uploads. */
+function ownId(id: string, signature: string): string {
+  return `${id.slice(0, 100)}~${createHash('sha256').update(signature).digest('hex').slice(0, 12)}`;
+}
+
 function summaryOut(s: repo.Summary) {
   return {
     total: s.total,
@@ -210,7 +217,8 @@ function checkMapping(m: ColumnMapping, header: string[]) {
   need(m.date, 'date');
   if (m.amount) {
     need(m.amount, 'amount');
-    if (!m.sign) throw Errors.field('mapping.sign', 'is required with an amount column');
+    need(m.direction, 'direction');
+    if (!m.sign && !m.direction) throw Errors.field('mapping.sign', 'is required with an amount column (or a direction column)');
   } else if (m.debit || m.credit) {
     if (!m.debit || !m.credit) throw Errors.field('mapping', 'needs both debit and credit columns');
     need(m.debit, 'debit');
@@ -219,6 +227,8 @@ function checkMapping(m: ColumnMapping, header: string[]) {
   need(m.description, 'description');
   need(m.counterparty, 'counterparty');
   need(m.external_id, 'external_id');
+  need(m.currency, 'currency');
+  if (m.has_header === false && !header.every((h, i) => h.trim() === String(i + 1))) throw Errors.field('header', 'of a file without a header row must be the column numbers "1", "2"...');
 }
 
 export function createBillImportService({ db, clock, config }: Deps) {
@@ -251,15 +261,18 @@ export function createBillImportService({ db, clock, config }: Deps) {
     const cache = new Map<string, number | null>();
     return {
       byName: (kind: string, name: string) => byName.get(`${kind}\u0000${name}`) ?? null,
-      choose(row: { kind: string; counterparty: string; note: string; method: string }): number | null {
+      choose(row: { kind: string; counterparty: string; note: string; method: string; type?: string }): number | null {
         if (row.kind !== 'expense' && row.kind !== 'income') return null;
         const rule = match(row);
         if (rule && catById.get(rule.categoryId)?.kind === row.kind) return rule.categoryId;
-        const key = `${row.kind}\u0000${row.note}`;
+        const key = `${row.kind}\u0000${row.type ?? ''}\u0000${row.note}`;
         const hit = cache.get(key);
         if (hit !== undefined) return hit;
         const best = scoreCategories(history[row.kind]!, { note: row.note })[0];
-        const id = best && best.score >= 0.3 ? best.category_id : fallback[row.kind]!;
+        // the bill's own classification (Alipay 交易分类, WeChat 交易类型) before falling back to Other
+        const icon = row.type ? typeIcon(row.type, row.kind) : null;
+        const byType = icon ? (cats.find((c) => c.kind === row.kind && c.icon === icon)?.id ?? null) : null;
+        const id = best && best.score >= 0.3 ? best.category_id : (byType ?? fallback[row.kind]!);
         cache.set(key, id);
         return id;
       },
@@ -285,6 +298,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
       rows: rows.map(toRowOut),
       total,
       summary: summaryOut(await repo.summary(db, s.id)),
+      ignored: s.status === 'ready' ? ((s.result?.ignored as { row: number; reason: string; text: string }[] | undefined) ?? []) : [],
     };
   }
 
@@ -312,9 +326,12 @@ export function createBillImportService({ db, clock, config }: Deps) {
         status: 'reading',
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       });
-      const seenIds = new Set<string>();
+      /** the payments seen under each id: signature (time, amount, counterparty) -> the id it was stored under, and whether it was skipped */
+      const seen = new Map<string, Map<string, { id: string; skipped: boolean }>>();
       /** remaining count of id-less rows already in the books, by (date, kind, amount, category, note) */
       const remaining = new Map<string, number>();
+      const liveAccounts = accounts.filter((a) => !a.archived);
+      const currencyOf = new Map(liveAccounts.map((a) => [a.id, a.currency]));
       let source = '';
       let presetAccount: number | null = null;
       try {
@@ -329,17 +346,43 @@ export function createBillImportService({ db, clock, config }: Deps) {
             presetAccount = presets.find((p) => p.id === d.presetId)?.accountId ?? null;
           },
           onRows: async (seeds: SeedRow[]) => {
-            const ids = seeds.map((s) => s.externalId).filter((x): x is string => x !== null && !seenIds.has(x));
-            const existing = await repo.existingExternal(db, userId, source, ids);
+            // the id each row is stored under, and whether it is the same payment again
+            const storedIds: (string | null)[] = [];
+            const inFileDup: boolean[] = [];
+            for (const s of seeds) {
+              if (s.externalId === null) {
+                storedIds.push(null);
+                inFileDup.push(false);
+                continue;
+              }
+              const signature = `${s.date} ${s.time}\u0000${s.kind}\u0000${s.cents}\u0000${s.counterparty}\u0000${s.note}`;
+              let under = seen.get(s.externalId);
+              if (!under) seen.set(s.externalId, (under = new Map()));
+              const skipped = s.decision === 'skip';
+              const same = under.get(signature);
+              if (same && !same.skipped && !skipped) {
+                storedIds.push(same.id);
+                inFileDup.push(true);
+                continue;
+              }
+              const taken = new Set([...under.values()].map((v) => v.id));
+              let id = taken.size === 0 ? s.externalId : ownId(s.externalId, signature);
+              for (let n = 2; taken.has(id); n++) id = ownId(s.externalId, `${signature}\u0000${n}`);
+              if (!same || same.skipped) under.set(signature, { id, skipped });
+              storedIds.push(id);
+              inFileDup.push(false);
+            }
+            const existing = await repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
             const rows: repo.PreviewRowInsert[] = [];
             const countKeys: { key: string; idx: number }[] = [];
-            for (const s of seeds) {
+            for (const [i, s] of seeds.entries()) {
               let decision = s.decision;
               let reason: string | null = s.reason;
               let accountId: number | null;
               let toAccountId: number | null = null;
               let categoryId: number | null = null;
               let existingId: number | null = null;
+              const externalId = storedIds[i]!;
               if (s.kind === 'transfer') {
                 accountId = resolve(s.method);
                 toAccountId = resolve(s.toMethod);
@@ -350,16 +393,26 @@ export function createBillImportService({ db, clock, config }: Deps) {
               } else {
                 accountId = resolve(s.method) ?? presetAccount ?? defaultAccount;
                 categoryId = s.categoryName !== null ? chooser.byName(s.kind, s.categoryName) : chooser.choose(s);
-              }
-              if (s.externalId !== null && decision !== 'skip') {
-                const dup = seenIds.has(s.externalId) || existing.has(s.externalId);
-                if (dup) {
-                  decision = 'duplicate';
-                  reason = 'duplicate';
-                  existingId = existing.get(s.externalId) ?? null;
+                // a row in a currency of its own is booked in an account of that currency, or waits for one
+                if (s.currency && (accountId === null || currencyOf.get(accountId) !== s.currency)) {
+                  const other = liveAccounts.find((a) => a.currency === s.currency);
+                  if (other) accountId = other.id;
+                  else if (decision !== 'skip') {
+                    decision = 'skip';
+                    reason = 'currency';
+                  }
                 }
               }
-              if (s.externalId !== null) seenIds.add(s.externalId);
+              if (externalId !== null && decision !== 'skip') {
+                if (inFileDup[i]) {
+                  decision = 'duplicate';
+                  reason = 'duplicate_in_file';
+                } else if (existing.has(externalId)) {
+                  decision = 'duplicate';
+                  reason = 'duplicate';
+                  existingId = existing.get(externalId) ?? null;
+                }
+              }
               const row: repo.PreviewRowInsert = {
                 sessionId: session.id,
                 row: s.row,
@@ -367,8 +420,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 kind: s.kind,
                 amountCents: s.cents,
                 counterparty: s.counterparty,
-                note: s.note,
-                externalId: s.externalId,
+                note: s.currency && reason === 'currency' ? `${s.note} (${s.currency})`.trim() : s.note,
+                externalId,
                 method: s.method,
                 toMethod: s.toMethod,
                 accountId,
@@ -418,6 +471,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
         for (const r of outcome.unpairedRefunds) {
           const o = await repo.findOriginal(db, userId, source, { ids: refundOriginIds(r.externalId), counterparty: r.counterparty, date: r.date, cents: r.cents });
           if (o) await repo.linkRefundToExisting(db, session.id, r.row, o);
+          // neither in the file nor in the books: not silently income, the person decides
+          else await repo.skipRows(db, session.id, [r.row], 'refund_unpaired', ['import']);
         }
         await repo.updateSession(db, session.id, {
           format: outcome.detected.format,
@@ -427,6 +482,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
           presetId: outcome.detected.presetId,
           rowCount: outcome.rows,
           status: 'ready',
+          result: { ignored: outcome.ignored },
         });
       } catch (err) {
         await repo.deleteSession(db, session.id);
@@ -446,6 +502,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         await exportRepo.lockUserImports(tx, userId);
         const source = s.format === 'ledger' ? null : s.source;
         if (source) await repo.markNewDuplicates(tx, userId, s.id, source);
+        await repo.markInFileDuplicates(tx, s.id);
         const cats = await repo.userCategories(tx, userId);
         const refused = await repo.createNamedCategories(tx, userId, s.id, MAX_CATEGORIES - cats.length);
         const errors = [
@@ -454,7 +511,11 @@ export function createBillImportService({ db, clock, config }: Deps) {
         ].sort((a, b) => a.row - b.row);
         if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
         const total = (await repo.summary(tx, s.id)).total;
-        const written = await writeRows(tx, userId, s.id, s.format, source);
+        const written = await writeRows(tx, userId, s.id, s.format, source).catch((err: unknown) => {
+          // another import of the same payments got there first
+          if (isUniqueViolation(err)) throw Errors.conflict('some of these payments reached your books meanwhile: open the bill again');
+          throw err;
+        });
         await repo.rememberMethods(tx, userId, s.id);
         const result = { imported: written.imported, skipped: total - written.imported, transfers: written.transfers, refunds: written.refunds };
         await repo.deleteRows(tx, s.id);
@@ -513,9 +574,12 @@ export function createBillImportService({ db, clock, config }: Deps) {
             let decision = e.decision ?? (e.kind ? (e.kind === 'transfer' ? 'transfer' : 'import') : undefined);
             if (decision === 'transfer' && kind !== 'transfer') throw Errors.field(`rows.${i}.decision`, 'transfer needs kind transfer');
             if (decision === 'import' && kind === 'transfer') throw Errors.field(`rows.${i}.decision`, 'a transfer row is imported with decision transfer');
-            if ((decision === 'import' || decision === 'transfer') && r.reason === 'duplicate' && r.externalId !== null) {
-              throw Errors.rule(`row ${e.row} is already in your books (${r.externalId})`);
+            const wasDuplicate = r.decision === 'duplicate' && (r.reason === 'duplicate' || r.reason === 'duplicate_in_file');
+            if (e.force && decision === undefined) decision = kind === 'transfer' ? 'transfer' : 'import';
+            if ((decision === 'import' || decision === 'transfer') && wasDuplicate && r.externalId !== null && !e.force) {
+              throw Errors.rule(`row ${e.row} looks already in your books (${r.externalId}): send force true to import it anyway`);
             }
+            const forced = (decision === 'import' || decision === 'transfer') && wasDuplicate && e.force === true;
             if (e.category_id !== undefined && catKind.get(e.category_id) !== kind) throw Errors.field(`rows.${i}.category_id`, `must be a category of kind ${kind}`);
             let categoryId = e.category_id;
             if (categoryId === undefined && e.kind && e.kind !== r.kind) categoryId = chooser.choose({ kind, counterparty: r.counterparty ?? '', note: e.note ?? r.note ?? '', method: r.method ?? '' }) ?? undefined;
@@ -523,7 +587,10 @@ export function createBillImportService({ db, clock, config }: Deps) {
             await repo.updateRow(tx, s.id, e.row, {
               kind,
               decision,
-              reason: decision !== undefined ? (decision === 'skip' ? 'user' : null) : undefined,
+              reason: forced ? 'forced' : decision !== undefined ? (decision === 'skip' ? 'user' : null) : undefined,
+              // a forced row carries no id: the one it resembles keeps it, and a later upload of the bill still finds that one
+              externalId: forced ? null : undefined,
+              existingId: forced ? null : undefined,
               accountId: e.account_id,
               toAccountId: e.to_account_id,
               categoryId: kind === 'transfer' ? null : categoryId,
@@ -550,6 +617,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
           // a payment method mapped to an account is remembered for the next bills
           if (bulk.method && bulk.set.account_id !== undefined) await repo.saveAccountMaps(tx, userId, [{ method: bulk.method, accountId: bulk.set.account_id }]);
         }
+        // a refund follows its purchase's category and account
+        await repo.followPurchases(tx, s.id);
       });
       return { updated, summary: summaryOut(await repo.summary(db, s.id)) };
     },

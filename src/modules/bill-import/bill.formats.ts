@@ -1,4 +1,4 @@
-import { cleanId, cleanText, headerKey, parseBillAmount, parseBillDate, type DateFormat } from './bill.text.ts';
+import { cleanId, cleanText, headerKey, parseBillAmount, parseBillDate, timeOf, type DateFormat, type DecimalMark, type Period } from './bill.text.ts';
 
 /*
  * The layouts of the bills we read: how each announces itself (its table header, found among the
@@ -15,6 +15,10 @@ export interface BillLine {
   /** 1 = the first data row under the header */
   row: number;
   date: string;
+  /** the time of day when the bill gives one (HH:MM:SS), else empty */
+  time: string;
+  /** the row's own currency (a mapped currency column), else null: the account's */
+  currency: string | null;
   direction: Direction;
   /** positive */
   cents: number;
@@ -32,7 +36,18 @@ export interface BillLine {
   refundedCents: number;
 }
 
-export type LineResult = { ok: true; line: BillLine } | { ok: false; row: number; message: string };
+/**
+ * Why a line cannot be read, as a code the client words in the person's language, with its
+ * parameters: bad_date (value, format), date_no_year (value), bad_amount (column, value),
+ * bad_direction (value), bad_refund_amount (value).
+ */
+export interface LineProblem {
+  code: string;
+  params: Record<string, string>;
+  message: string;
+}
+
+export type LineResult = { ok: true; line: BillLine } | { ok: false; row: number; message: string; problems: LineProblem[]; notTransaction: boolean };
 
 /** A saved column mapping for any other bank's CSV or XLSX. */
 export interface ColumnMapping {
@@ -48,6 +63,16 @@ export interface ColumnMapping {
   description?: string | null;
   counterparty?: string | null;
   external_id?: string | null;
+  /** a column saying which way each (unsigned) amount went: 借/贷, 收/支, 支出/收入, DEBIT/CREDIT, Dr/Cr */
+  direction?: string | null;
+  /** a column with each row's currency (CNY, USD, 人民币, 美元...) */
+  currency?: string | null;
+  /** the decimal mark of the amounts: "." (1,234.56) or "," (1.234,56) */
+  decimal?: DecimalMark | null;
+  /** the CSV delimiter; unset: found from the file */
+  delimiter?: ',' | ';' | '\t' | null;
+  /** false: the file has no header row, columns are named by position ("1", "2"...) */
+  has_header?: boolean | null;
 }
 
 export interface PresetRef {
@@ -101,15 +126,70 @@ export function layoutOf(cells: string[], presets: PresetRef[]): Layout | null {
   if (has(ALIPAY_WEB_REQUIRED)) return { format: 'alipay', variant: 'alipay_web', columns, header, preset: null };
   const lower = new Map([...columns].map(([k, v]) => [k.toLowerCase(), v]));
   if (LEDGER_REQUIRED.every((n) => lower.has(n))) return { format: 'ledger', variant: 'ledger', columns: lower, header, preset: null };
-  const preset = presets.find((p) => sameHeader(p.header, header));
+  const preset = presets.find((p) => p.mapping.has_header !== false && sameHeader(p.header, header));
   if (preset) return { format: 'mapped', variant: 'mapped', columns, header, preset };
   return null;
+}
+
+/** Columns named by position, for a file without a header row. */
+export function positionalHeader(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => String(i + 1));
+}
+
+/**
+ * The layout of a file without a header row, from its first record: a preset saved without a
+ * header whose column count matches and whose date column reads as a date.
+ */
+export function headerlessLayout(cells: string[], presets: PresetRef[], period: Period | null): Layout | null {
+  const filled = headerCells(cells).length;
+  for (const preset of presets) {
+    const n = preset.header.length;
+    // trailing empty cells may or may not be written
+    if (preset.mapping.has_header !== false || n < filled || n > Math.max(filled, cells.length)) continue;
+    const header = positionalHeader(n);
+    const layout: Layout = { format: 'mapped', variant: 'mapped', columns: columnsOf(header), header, preset };
+    const i = layout.columns.get(headerKey(preset.mapping.date));
+    if (i !== undefined && parseBillDate(cells[i], preset.mapping.date_format, period)) return layout;
+  }
+  return null;
+}
+
+/** Words of a total, a note or a disclaimer: a line that is no payment. */
+const NOT_A_PAYMENT = /合计|总计|小计|以上|仅供参考|说明|备注[:：]|注[:：]|total|balance (brought|carried)|end of/i;
+
+/**
+ * Whether a line that did not read is no payment at all (a total, a note, a disclaimer, a blank
+ * date) rather than a payment written wrong: its date cell holds no digit, or the line's first
+ * cells are the words of a total or a note.
+ */
+export function isNotTransaction(dateRaw: string, cells: string[]): boolean {
+  const d = dateRaw.trim();
+  if (!/\d/.test(d)) return true;
+  return cells.slice(0, 3).some((c) => NOT_A_PAYMENT.test(c));
 }
 
 /** A line after the table that ends it (the old Alipay export's dashes and totals). */
 export function isTableEnd(cells: string[]): boolean {
   const first = (cells[0] ?? '').trim();
   return /^-{5,}/.test(first);
+}
+
+/** A direction cell of a mapped file: 借/贷, 收/支, DEBIT/CREDIT, Dr/Cr, out/in. */
+export function mappedDirection(raw: string): 'out' | 'in' | null {
+  const s = raw.normalize('NFKC').trim().toLowerCase();
+  if (/^[借支出付-]/.test(s) || /^(debit|dr|d|out|withdrawal)\b/.test(s)) return 'out';
+  if (/^[贷收入存+]/.test(s) || /^(credit|cr|c|in|deposit)\b/.test(s)) return 'in';
+  return null;
+}
+
+const CURRENCY_NAMES: Record<string, string> = { 人民币: 'CNY', RMB: 'CNY', 美元: 'USD', 港币: 'HKD', 港元: 'HKD', 欧元: 'EUR', 日元: 'JPY', 英镑: 'GBP', 澳元: 'AUD', 加元: 'CAD', 新加坡元: 'SGD' };
+
+/** A currency cell as an ISO 4217 code (人民币 -> CNY), or null when it names none. */
+export function currencyCode(raw: string): string | null {
+  const s = raw.normalize('NFKC').replace(/\s+/g, '');
+  if (CURRENCY_NAMES[s]) return CURRENCY_NAMES[s]!;
+  const up = s.toUpperCase();
+  return /^[A-Z]{3}$/.test(up) ? up : null;
 }
 
 function direction(raw: string): Direction | null {
@@ -126,13 +206,13 @@ function cell(cells: string[], columns: Map<string, number>, name: string): stri
 }
 
 /** One data record of a WeChat or Alipay bill, or of a mapped bank bill, as a BillLine (or why not). */
-export function readLine(layout: Layout, cells: string[], row: number): LineResult {
+export function readLine(layout: Layout, cells: string[], row: number, period: Period | null = null): LineResult {
   const get = (name: string) => cell(cells, layout.columns, name);
-  const problems: string[] = [];
+  const problems: LineProblem[] = [];
   let dateRaw: string;
   let amountRaw: string;
   let dirRaw: string;
-  let line: Omit<BillLine, 'date' | 'direction' | 'cents'>;
+  let line: Omit<BillLine, 'date' | 'direction' | 'cents' | 'time' | 'currency'>;
   switch (layout.variant) {
     case 'wechat':
       dateRaw = get('交易时间');
@@ -177,7 +257,7 @@ export function readLine(layout: Layout, cells: string[], row: number): LineResu
       if (get('资金状态').trim() === '资金转移') dirRaw = '';
       const refundedRaw = get('成功退款(元)').trim();
       const refunded = refundedRaw === '' ? 0 : parseBillAmount(refundedRaw);
-      if (refunded === null || refunded < 0) problems.push(`成功退款（元） "${refundedRaw}" is not an amount`);
+      if (refunded === null || refunded < 0) problems.push({ code: 'bad_amount', params: { column: '成功退款(元)', value: refundedRaw }, message: `成功退款（元） "${refundedRaw}" is not an amount` });
       line = {
         row,
         counterparty: cleanText(get('交易对方'), 100),
@@ -193,47 +273,68 @@ export function readLine(layout: Layout, cells: string[], row: number): LineResu
       break;
     }
     case 'mapped':
-      return readMappedLine(layout, cells, row);
+      return readMappedLine(layout, cells, row, period);
     default:
-      return { ok: false, row, message: 'not a bill line' };
+      return failed(row, [{ code: 'not_a_line', params: {}, message: 'not a bill line' }], false);
   }
   const date = parseBillDate(dateRaw);
-  if (!date) problems.push(`date "${dateRaw.trim()}" is not a date`);
+  if (!date) problems.push({ code: 'bad_date', params: { value: dateRaw.trim(), format: 'YYYY-MM-DD' }, message: `date "${dateRaw.trim()}" is not a date` });
   const cents = parseBillAmount(amountRaw);
-  if (cents === null) problems.push(`amount "${amountRaw.trim()}" is not an amount with at most 2 decimals`);
+  if (cents === null) problems.push({ code: 'bad_amount', params: { column: '金额', value: amountRaw.trim() }, message: `amount "${amountRaw.trim()}" is not an amount with at most 2 decimals` });
   const dir = direction(dirRaw);
-  if (!dir) problems.push(`收/支 "${dirRaw.trim()}" must be 支出, 收入 or 不计收支`);
-  if (problems.length) return { ok: false, row, message: problems.join('; ') };
-  return { ok: true, line: { ...line, date: date!, direction: dir!, cents: Math.abs(cents!) } };
+  if (!dir) problems.push({ code: 'bad_direction', params: { value: dirRaw.trim() }, message: `收/支 "${dirRaw.trim()}" must be 支出, 收入 or 不计收支` });
+  if (problems.length) return failed(row, problems, !date && isNotTransaction(dateRaw, cells));
+  return { ok: true, line: { ...line, date: date!, time: timeOf(dateRaw), currency: null, direction: dir!, cents: Math.abs(cents!) } };
 }
 
-function readMappedLine(layout: Layout, cells: string[], row: number): LineResult {
+function failed(row: number, problems: LineProblem[], notTransaction: boolean): LineResult {
+  return { ok: false, row, message: problems.map((p) => p.message).join('; '), problems, notTransaction };
+}
+
+function readMappedLine(layout: Layout, cells: string[], row: number, period: Period | null): LineResult {
   const m = layout.preset!.mapping;
+  const decimal = m.decimal ?? '.';
   const byName = (name: string | null | undefined) => {
     if (!name) return '';
     const i = layout.columns.get(headerKey(name));
     return i === undefined ? '' : (cells[i] ?? '');
   };
-  const problems: string[] = [];
+  const problems: LineProblem[] = [];
   const dateRaw = byName(m.date);
-  const date = parseBillDate(dateRaw, m.date_format);
-  if (!date) problems.push(`date "${dateRaw.trim()}" is not a date in the format ${m.date_format}`);
+  const date = parseBillDate(dateRaw, m.date_format, period);
+  if (!date) {
+    if (m.date_format === 'MM/DD' && !period && /\d/.test(dateRaw)) problems.push({ code: 'date_no_year', params: { value: dateRaw.trim() }, message: `date "${dateRaw.trim()}" has no year and the file names no statement period` });
+    else problems.push({ code: 'bad_date', params: { value: dateRaw.trim(), format: m.date_format }, message: `date "${dateRaw.trim()}" is not a date in the format ${m.date_format}` });
+  }
+  const amountProblem = (column: string, value: string) =>
+    problems.push({ code: 'bad_amount', params: { column, value: value.trim() }, message: `${column} "${value.trim()}" is not an amount with at most 2 decimals` });
   let signed: number | null = null;
   if (m.amount) {
     const raw = byName(m.amount);
-    const v = parseBillAmount(raw);
-    if (v === null) problems.push(`amount "${raw.trim()}" is not an amount with at most 2 decimals`);
-    else signed = m.sign === 'positive_is_expense' ? -v : v;
+    const v = parseBillAmount(raw, decimal);
+    if (v === null) amountProblem(m.amount, raw);
+    else if (m.direction) {
+      const d = mappedDirection(byName(m.direction));
+      if (!d) problems.push({ code: 'bad_direction', params: { value: byName(m.direction).trim() }, message: `${m.direction} "${byName(m.direction).trim()}" says neither money out nor money in` });
+      else signed = d === 'out' ? -Math.abs(v) : Math.abs(v);
+    } else signed = m.sign === 'positive_is_expense' ? -v : v;
   } else {
     const out = byName(m.debit).trim();
     const inn = byName(m.credit).trim();
-    const o = out === '' ? 0 : parseBillAmount(out);
-    const i = inn === '' ? 0 : parseBillAmount(inn);
-    if (o === null) problems.push(`debit "${out}" is not an amount with at most 2 decimals`);
-    if (i === null) problems.push(`credit "${inn}" is not an amount with at most 2 decimals`);
+    const blank = (x: string) => x === '' || x === '-' || x === '--';
+    const o = blank(out) ? 0 : parseBillAmount(out, decimal);
+    const i = blank(inn) ? 0 : parseBillAmount(inn, decimal);
+    if (o === null) amountProblem(m.debit!, out);
+    if (i === null) amountProblem(m.credit!, inn);
     if (o !== null && i !== null) signed = Math.abs(i) - Math.abs(o);
   }
-  if (problems.length) return { ok: false, row, message: problems.join('; ') };
+  let currency: string | null = null;
+  if (m.currency) {
+    const raw = byName(m.currency).trim();
+    currency = raw === '' ? null : currencyCode(raw);
+    if (raw !== '' && !currency) problems.push({ code: 'bad_currency', params: { value: raw }, message: `currency "${raw}" is not a currency code` });
+  }
+  if (problems.length) return failed(row, problems, !date && isNotTransaction(dateRaw, cells));
   const description = cleanText(byName(m.description));
   const counterparty = cleanText(byName(m.counterparty), 100);
   return {
@@ -241,6 +342,8 @@ function readMappedLine(layout: Layout, cells: string[], row: number): LineResul
     line: {
       row,
       date: date!,
+      time: timeOf(dateRaw),
+      currency,
       direction: signed! < 0 ? 'out' : 'in',
       cents: Math.abs(signed!),
       counterparty,

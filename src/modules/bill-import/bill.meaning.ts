@@ -11,7 +11,20 @@ export type RowKind = 'expense' | 'income' | 'transfer';
 export type Decision = 'import' | 'duplicate' | 'skip' | 'transfer';
 /** why a row is not imported as proposed */
 /** `ledger_transfer`: a transfer or adjustment of our own export, which Import & export (/api/import) brings in with its accounts */
-export type Reason = 'closed' | 'refunded' | 'zero' | 'duplicate' | 'no_account' | 'user' | 'refund_of_skipped' | 'ledger_transfer';
+/** `duplicate_in_file`: the same payment (id, time, amount and counterparty) twice in the file; `refund_unpaired`: a refund whose purchase is in neither the file nor the books, for the person to decide; `currency`: the row's currency has no account; `forced`: imported by the person although it looked like a duplicate; `fee`: the service fee of a withdrawal */
+export type Reason =
+  | 'closed'
+  | 'refunded'
+  | 'zero'
+  | 'duplicate'
+  | 'duplicate_in_file'
+  | 'no_account'
+  | 'user'
+  | 'refund_of_skipped'
+  | 'refund_unpaired'
+  | 'ledger_transfer'
+  | 'currency'
+  | 'forced';
 
 export interface Meaning {
   kind: RowKind;
@@ -24,6 +37,43 @@ export interface Meaning {
   method: string;
   /** a transfer's destination, by payment method */
   toMethod: string | null;
+  /** a service fee taken on top of a transfer (WeChat 零钱提现): an expense of its own from `method` */
+  feeCents?: number;
+}
+
+/** A service fee written in a remark: 服务费¥0.10. */
+export function feeOf(remark: string): number {
+  const m = /服务费\s*[¥￥]?\s*(\d+(?:\.\d{1,2})?)/.exec(remark.normalize('NFKC'));
+  return m ? Math.round(Number(m[1]) * 100) : 0;
+}
+
+/** A credit card's account key from a repayment's counterparty: 建设银行信用卡还款 -> 建设银行信用卡. */
+export function creditCardKey(counterparty: string): string {
+  const bank = counterparty.replace(/还款$/, '').replace(/信用卡$/, '');
+  return bank ? `${bank}信用卡` : '信用卡';
+}
+
+/** Alipay's 交易分类 (and a few WeChat 交易类型) as the icon of a default category. */
+const TYPE_ICONS: [RegExp, string][] = [
+  [/餐饮|美食|外卖/, 'food'],
+  [/交通|出行|加油|停车|爱车/, 'transport'],
+  [/日用|百货|服饰|数码|电器|美容|美发|母婴|家居|网购|超市|购物/, 'shopping'],
+  [/住房|物业|房租/, 'housing'],
+  [/充值缴费|水电|通讯/, 'utilities'],
+  [/文化|休闲|娱乐|运动|户外|游戏/, 'entertainment'],
+  [/医疗|健康|药/, 'health'],
+  [/教育|培训/, 'education'],
+  [/酒店|旅游|旅行/, 'travel'],
+];
+const INCOME_TYPE_ICONS: [RegExp, string][] = [
+  [/工资|薪/, 'salary'],
+  [/收益|理财|投资/, 'investment'],
+];
+
+/** The icon of the default category a bill's own type names, or null. */
+export function typeIcon(type: string, kind: 'expense' | 'income'): string | null {
+  for (const [re, icon] of kind === 'expense' ? TYPE_ICONS : INCOME_TYPE_ICONS) if (re.test(type)) return icon;
+  return null;
 }
 
 /** Statuses of trades that never moved money (or moved it back at once). */
@@ -95,24 +145,36 @@ function neutralMeaning(line: BillLine, variant: Layout['variant'], method: stri
   if (variant === 'wechat') {
     const t = line.type;
     if (t.includes('零钱充值')) return transfer(cents, method, '微信零钱');
-    if (t.includes('零钱提现')) return transfer(cents, '微信零钱', method);
+    if (t.includes('零钱提现')) {
+      // the bill shows the gross: what reached the card, plus the fee WeChat kept
+      const fee = feeOf(line.remark);
+      if (fee > 0 && fee < cents) return { ...transfer(cents - fee, '微信零钱', method), feeCents: fee };
+      return transfer(cents, '微信零钱', method);
+    }
     if (t.startsWith('转入零钱通')) return transfer(cents, method, '微信零钱通');
     if (t.startsWith('零钱通转出')) {
       const to = t.replace(/^零钱通转出-?到?/, '');
       return transfer(cents, '微信零钱通', to === '' || to === '零钱' ? '微信零钱' : methodKey(to, variant));
     }
-    if (t.includes('信用卡还款')) return transfer(cents, method, counterparty ? `${counterparty.replace(/信用卡$/, '')}信用卡` : '信用卡');
+    if (t.includes('信用卡还款')) return transfer(cents, method, creditCardKey(counterparty));
     if (t.includes('理财通')) return transfer(cents, method, '理财通');
     return transfer(cents, method, counterparty || '微信零钱');
   }
   // Alipay: earnings of 余额宝 are income that stays in it
   if (text.includes('收益')) return { kind: 'income', decision: 'import', reason: null, refund: false, cents, method: counterparty === '余额宝' || method === '余额宝' ? '余额宝' : method, toMethod: null };
+  // a fund sold into 余额宝 or the balance: money leaves the fund account
+  if (/卖出至|赎回/.test(line.item)) {
+    const fund = counterparty.startsWith('蚂蚁财富') ? '蚂蚁财富' : counterparty || '基金';
+    const to = line.item.includes('余额宝') ? '余额宝' : method === '余额宝' ? '余额宝' : method;
+    return transfer(cents, fund, to);
+  }
+  if (/买入|申购/.test(line.item) && counterparty.startsWith('蚂蚁财富')) return transfer(cents, method, '蚂蚁财富');
   if (text.includes('余额宝')) {
     if (line.item.includes('转出') || line.item.includes('提现')) return transfer(cents, '余额宝', method === '余额宝' ? '支付宝余额' : method);
     return transfer(cents, method, '余额宝');
   }
   if (text.includes('花呗') && text.includes('还款')) return transfer(cents, method === '花呗' ? '支付宝余额' : method, '花呗');
-  if (text.includes('信用卡还款')) return transfer(cents, method, counterparty ? `${counterparty.replace(/信用卡$/, '')}信用卡` : '信用卡');
+  if (text.includes('信用卡还款')) return transfer(cents, method, creditCardKey(counterparty));
   if (line.item.includes('提现')) return transfer(cents, method, counterparty || '银行卡');
   if (line.item.includes('充值')) return transfer(cents, method, '支付宝余额');
   return transfer(cents, method, counterparty || '支付宝余额');
@@ -140,6 +202,8 @@ export function noteOf(line: BillLine): string {
 export interface PurchaseRef {
   row: number;
   date: string;
+  /** HH:MM:SS, or empty when the bill gives no time */
+  time?: string;
   cents: number;
   counterparty: string;
   externalId: string | null;
@@ -153,6 +217,7 @@ export interface PurchaseRef {
 export interface RefundRef {
   row: number;
   date: string;
+  time?: string;
   cents: number;
   counterparty: string;
   externalId: string | null;
@@ -177,6 +242,12 @@ export function refundOriginIds(externalId: string | null): string[] {
  * order number, else by counterparty (an earlier purchase of at least that amount, preferring one
  * marked as refunded, then the latest). Each purchase absorbs refunds up to its amount.
  */
+/** A purchase made no later than the refund: the dates, and on the same day the times when both are known. */
+function notAfter(p: PurchaseRef, r: RefundRef): boolean {
+  if (p.date !== r.date) return p.date < r.date;
+  return !p.time || !r.time || p.time <= r.time;
+}
+
 export function pairRefunds(purchases: PurchaseRef[], refunds: RefundRef[]): Map<number, PurchaseRef> {
   const byId = new Map<string, PurchaseRef>();
   const byMerchant = new Map<string, PurchaseRef>();
@@ -202,8 +273,8 @@ export function pairRefunds(purchases: PurchaseRef[], refunds: RefundRef[]): Map
     if (refundOriginIds(r.externalId).some((id) => take(r, byId.get(id)))) continue;
     if (r.merchantId && take(r, byMerchant.get(r.merchantId))) continue;
     const candidates = (byCounterparty.get(r.counterparty) ?? [])
-      .filter((p) => p.date <= r.date && (left.get(p.row) ?? 0) >= r.cents)
-      .sort((a, b) => Number(b.refundMarked) - Number(a.refundMarked) || b.date.localeCompare(a.date) || b.row - a.row);
+      .filter((p) => notAfter(p, r) && (left.get(p.row) ?? 0) >= r.cents)
+      .sort((a, b) => Number(b.refundMarked) - Number(a.refundMarked) || b.date.localeCompare(a.date) || (b.time ?? '').localeCompare(a.time ?? '') || b.row - a.row);
     take(r, candidates[0]);
   }
   return out;

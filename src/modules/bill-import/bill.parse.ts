@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { IMPORT_MAX_ROWS, parseFile, validateRecords, type ImportRow } from '../export-import/import.parse.ts';
-import { headerCells, isTableEnd, layoutOf, readLine, type BillFormat, type BillLine, type Layout, type PresetRef } from './bill.formats.ts';
-import { headerKey } from './bill.text.ts';
+import { headerCells, headerlessLayout, isTableEnd, layoutOf, readLine, type BillFormat, type BillLine, type Layout, type PresetRef } from './bill.formats.ts';
+import { headerKey, periodOf, unwrapCell, type Period } from './bill.text.ts';
 import { mappedMeaning, meaningOf, noteOf, pairRefunds, type Decision, type PurchaseRef, type Reason, type RefundRef, type RowKind } from './bill.meaning.ts';
-import { decodeAll, fileRecords, sniff, type Container, type Encoding, type FileRecord } from './bill.read.ts';
+import { decodeAll, decodeHead, fileRecords, sniff, type Container, type Encoding, type FileRecord } from './bill.read.ts';
 import { isCategoryKind } from '../../lib/domain.ts';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
 import { checkSignal } from './bill.xlsx.ts';
@@ -45,11 +45,25 @@ export interface SeedRow {
   createdAt: string | null;
   /** 交易类型 / 交易分类: what the rules may match besides counterparty and note */
   type: string;
+  /** HH:MM:SS when the bill gives a time, else empty */
+  time: string;
+  /** the row's own currency (a mapped currency column), else null */
+  currency: string | null;
 }
 
+/** A line that cannot be read: the row, a code with its parameters (worded by the client), and the same in English. */
 export interface RowError {
   row: number;
   message: string;
+  code?: string;
+  params?: Record<string, string>;
+}
+
+/** A line under the header that is no payment (a total, a note, a disclaimer): left out, with what it said. */
+export interface IgnoredLine {
+  row: number;
+  reason: 'not_transaction';
+  text: string;
 }
 
 export interface Detected {
@@ -73,6 +87,8 @@ export interface BillOutcome {
   refundsOfSkipped: number[];
   /** refunds without their purchase in the file: the caller looks in the books */
   unpairedRefunds: RefundRef[];
+  /** lines under the header that are no payments */
+  ignored: IgnoredLine[];
 }
 
 /** What a file that is none of the formats looked like, for the 42203 answer. */
@@ -83,16 +99,52 @@ export interface Recognised {
   header: string[];
   header_line: number | null;
   lines_read: number;
+  /** what the person can do: map_columns, or save_as_xlsx for a legacy binary workbook (.xls) */
+  suggestion?: 'map_columns' | 'save_as_xlsx';
 }
 
 export function unrecognised(r: Recognised): AppError {
+  if (r.suggestion === 'save_as_xlsx') {
+    return new AppError(422, 42203, 'the file is a legacy Excel workbook (.xls): open it and save it as .xlsx (or CSV), then send it again', undefined, {
+      errors: [{ row: 0, message: 'legacy .xls workbook', code: 'save_as_xlsx', params: {} }],
+      recognised: r,
+    });
+  }
   return new AppError(
     422,
     42203,
     'the file is not a WeChat Pay, Alipay or own-export bill and matches no saved column mapping: map its columns (header below) and send it again with preset_id',
     undefined,
-    { errors: [], recognised: r },
+    { errors: [], recognised: { ...r, suggestion: r.suggestion ?? 'map_columns' } },
   );
+}
+
+/** A legacy binary workbook (OLE compound file: .xls). */
+function isOle(buf: Uint8Array): boolean {
+  return buf[0] === 0xd0 && buf[1] === 0xcf && buf[2] === 0x11 && buf[3] === 0xe0;
+}
+
+/**
+ * The delimiter of a CSV text: on each of its first lines the most frequent of `,` `;` and tab
+ * (ties to the comma), and the one most lines agree on. A European bank's `;` file with decimal
+ * commas, a tab-separated export and the usual comma file each come out right.
+ */
+export function detectDelimiter(head: string): ',' | ';' | '\t' {
+  const votes = { ',': 0, ';': 0, '\t': 0 };
+  for (const line of head.split(/\r?\n/).slice(0, 40)) {
+    const count = (c: string) => line.split(c).length - 1;
+    const comma = count(',');
+    const semi = count(';');
+    const tab = count('\t');
+    if (comma + semi + tab === 0) continue;
+    if (semi > comma && semi >= tab) votes[';']++;
+    // exports pad comma-separated cells with tabs: a tab file has far more tabs than commas
+    else if (tab > comma * 2 && tab > semi) votes['\t']++;
+    else votes[',']++;
+  }
+  if (votes[';'] > votes[','] && votes[';'] >= votes['\t']) return ';';
+  if (votes['\t'] > votes[','] && votes['\t'] > votes[';']) return '\t';
+  return ',';
 }
 
 export function sourceOfHeader(header: string[]): string {
@@ -124,9 +176,13 @@ export async function readBill(buf: Uint8Array, opts: ReadOptions): Promise<Bill
   if (sniffed.container === 'json') return readLedgerJson(buf, sniffed, opts);
 
   const presets = opts.presetId ? opts.presets.filter((p) => p.id === opts.presetId) : opts.presets;
-  const it = fileRecords(buf, sniffed, { limits: opts.limits ?? DEFAULT_UPLOAD_LIMITS, signal: opts.signal });
+  const chosen = opts.presetId ? presets[0] : undefined;
+  const delimiter = sniffed.container === 'csv' ? (chosen?.mapping.delimiter ?? detectDelimiter(decodeHead(buf, sniffed.encoding ?? 'utf-8'))) : ',';
+  const it = cleanRecords(fileRecords(buf, sniffed, { limits: opts.limits ?? DEFAULT_UPLOAD_LIMITS, signal: opts.signal, delimiter }));
   let layout: Layout | null = null;
   let best: FileRecord | null = null;
+  let firstData: FileRecord | null = null;
+  let period: Period | null = null;
   let read = 0;
   try {
     for (;;) {
@@ -136,12 +192,25 @@ export async function readBill(buf: Uint8Array, opts: ReadOptions): Promise<Bill
       const rec = next.value;
       layout = layoutOf(rec.cells, presets);
       if (layout) break;
+      layout = headerlessLayout(rec.cells, presets, period);
+      if (layout) {
+        firstData = rec;
+        break;
+      }
+      period = periodOf(rec.cells.join(' ')) ?? period;
       const filled = rec.cells.filter((c) => c.trim() !== '').length;
       if (filled >= 2 && (!best || filled > best.cells.filter((c) => c.trim() !== '').length)) best = rec;
       if (read >= HEADER_SEARCH) break;
     }
     if (!layout) {
-      throw unrecognised({ container: sniffed.container, encoding: sniffed.encoding, header: best ? headerCells(best.cells) : [], header_line: best?.line ?? null, lines_read: read });
+      throw unrecognised({
+        container: sniffed.container,
+        encoding: sniffed.encoding,
+        header: best ? headerCells(best.cells) : [],
+        header_line: best?.line ?? null,
+        lines_read: read,
+        ...(isOle(buf) ? { suggestion: 'save_as_xlsx' as const } : {}),
+      });
     }
     const detected: Detected = {
       format: layout.format,
@@ -153,31 +222,64 @@ export async function readBill(buf: Uint8Array, opts: ReadOptions): Promise<Bill
     };
     opts.onDetected?.(detected);
     if (layout.format === 'ledger') return await readLedgerCsv(it, layout, detected, opts);
-    return await readLines(it, layout, detected, opts);
+    return await readLines(it, layout, detected, opts, period, firstData);
   } finally {
     await it.return(undefined);
   }
 }
 
-async function readLines(it: AsyncGenerator<FileRecord>, layout: Layout, detected: Detected, opts: ReadOptions): Promise<BillOutcome> {
+/** Records with the quote-tab cells (`"x"<tab>`) of WeChat and HSBC exports unwrapped. */
+async function* cleanRecords(it: AsyncGenerator<FileRecord>): AsyncGenerator<FileRecord> {
+  try {
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      yield { line: next.value.line, cells: next.value.cells.map(unwrapCell) };
+    }
+  } finally {
+    await it.return(undefined);
+  }
+}
+
+async function readLines(
+  it: AsyncGenerator<FileRecord>,
+  layout: Layout,
+  detected: Detected,
+  opts: ReadOptions,
+  period: Period | null,
+  firstData: FileRecord | null,
+): Promise<BillOutcome> {
   const batchSize = opts.batchSize ?? 2000;
   const errors: RowError[] = [];
+  const ignored: IgnoredLine[] = [];
   let errorCount = 0;
   let batch: SeedRow[] = [];
   const purchases: PurchaseRef[] = [];
   const refunds: RefundRef[] = [];
+  const fees: SeedRow[] = [];
   let row = 0;
+  let pending = firstData;
   for (;;) {
-    const next = await it.next();
-    if (next.done) break;
-    const cells = next.value.cells;
+    let cells: string[];
+    if (pending) {
+      cells = pending.cells;
+      pending = null;
+    } else {
+      const next = await it.next();
+      if (next.done) break;
+      cells = next.value.cells;
+    }
     if (isTableEnd(cells)) break;
     if (cells.every((c) => c.trim() === '')) continue;
     if (++row > BILL_MAX_ROWS) throw tooManyRows();
     if (row % 256 === 0) checkSignal(opts.signal);
-    const res = readLine(layout, cells, row);
+    const res = readLine(layout, cells, row, period);
     if (!res.ok) {
-      if (++errorCount <= MAX_LISTED_ERRORS) errors.push({ row: res.row, message: res.message });
+      if (res.notTransaction) {
+        if (ignored.length < MAX_LISTED_ERRORS) ignored.push({ row, reason: 'not_transaction', text: cells.map((c) => c.trim()).filter((c) => c !== '').join(' ').slice(0, 100) });
+        continue;
+      }
+      if (++errorCount <= MAX_LISTED_ERRORS) errors.push({ row: res.row, message: res.message, code: res.problems[0]!.code, params: res.problems[0]!.params });
       continue;
     }
     const line = res.line;
@@ -201,7 +303,24 @@ async function readLines(it: AsyncGenerator<FileRecord>, layout: Layout, detecte
       groupId: null,
       createdAt: null,
       type: line.type,
+      time: line.time,
+      currency: line.currency,
     };
+    if (meaning.feeCents) {
+      fees.push({
+        ...seed,
+        row: 0,
+        kind: 'expense',
+        cents: meaning.feeCents,
+        method: meaning.method,
+        toMethod: null,
+        decision: 'import',
+        reason: null,
+        externalId: line.externalId ? `${line.externalId}:fee` : null,
+        note: `${noteOf(line) || line.type} 服务费`.trim(),
+        type: '服务费',
+      });
+    }
     if (meaning.refund) refunds.push(refundRef(line, meaning.cents));
     else if (meaning.kind === 'expense') purchases.push(purchaseRef(line, meaning.decision === 'skip'));
     batch.push(seed);
@@ -209,6 +328,11 @@ async function readLines(it: AsyncGenerator<FileRecord>, layout: Layout, detecte
       await opts.onRows(batch);
       batch = [];
     }
+  }
+  // a withdrawal's fee: a row of its own after the bill's rows
+  for (const fee of fees) {
+    if (++row > BILL_MAX_ROWS) throw tooManyRows();
+    batch.push({ ...fee, row });
   }
   if (batch.length) await opts.onRows(batch);
 
@@ -219,13 +343,14 @@ async function readLines(it: AsyncGenerator<FileRecord>, layout: Layout, detecte
     if (p.skipped) refundsOfSkipped.push(refundRow);
     else refundLinks.set(refundRow, p.row);
   }
-  return { detected, rows: row, errors, errorCount, refundLinks, refundsOfSkipped, unpairedRefunds: refunds.filter((r) => !pairs.has(r.row)) };
+  return { detected, rows: row, errors, errorCount, refundLinks, refundsOfSkipped, unpairedRefunds: refunds.filter((r) => !pairs.has(r.row)), ignored };
 }
 
 function purchaseRef(line: BillLine, skipped: boolean): PurchaseRef {
   return {
     row: line.row,
     date: line.date,
+    time: line.time,
     cents: line.cents,
     counterparty: line.counterparty,
     externalId: line.externalId,
@@ -236,7 +361,7 @@ function purchaseRef(line: BillLine, skipped: boolean): PurchaseRef {
 }
 
 function refundRef(line: BillLine, cents: number): RefundRef {
-  return { row: line.row, date: line.date, cents, counterparty: line.counterparty, externalId: line.externalId, merchantId: line.merchantId };
+  return { row: line.row, date: line.date, time: line.time, cents, counterparty: line.counterparty, externalId: line.externalId, merchantId: line.merchantId };
 }
 
 // ---- our own export ----
@@ -263,6 +388,8 @@ function ledgerSeed(r: ImportRow): SeedRow {
     groupId: r.groupId,
     createdAt: r.createdAt,
     type: '',
+    time: '',
+    currency: null,
   };
 }
 
@@ -278,6 +405,7 @@ async function emitLedger(records: Record<string, unknown>[], source: 'csv' | 'j
     refundLinks: new Map(),
     refundsOfSkipped: [],
     unpairedRefunds: [],
+    ignored: [],
   };
 }
 

@@ -73,10 +73,12 @@ export interface FileRecord {
 export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: ReadLimits = {}): AsyncGenerator<FileRecord> {
   const maxCell = opts.limits?.maxCellChars;
   const maxLines = opts.limits ? opts.limits.maxRows + HEAD_LINES : undefined;
+  const delimiter = opts.delimiter ?? ',';
   const source: Readable = encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
   const parser = source.pipe(
     csvParser({
       bom: true,
+      delimiter,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
@@ -112,6 +114,8 @@ export interface ReadLimits {
   limits?: UploadLimits;
   /** aborts when the client goes away: the read stops */
   signal?: AbortSignal;
+  /** the field separator of a CSV file (detected or set in its mapping); default a comma */
+  delimiter?: string;
 }
 
 export function fileRecords(buf: Uint8Array, s: Sniffed, opts: ReadLimits = {}): AsyncGenerator<FileRecord> {

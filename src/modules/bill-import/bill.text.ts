@@ -40,13 +40,30 @@ export function headerKey(raw: string): string {
 const MAX_CENTS = 999_999_999_999_99;
 
 /**
+ * A cell that a CSV parser left with its quotes because a tab followed the closing quote
+ * (`"-1,099.14"<tab>`, as WeChat and HSBC write ids and amounts): its quotes removed and doubled
+ * quotes undone. Other cells are returned as they are.
+ */
+export function unwrapCell(raw: string): string {
+  const m = /^\s*"([\s\S]*)"[\t ]*$/.exec(raw);
+  if (!m || !raw.includes('"\t') && !/"\s+$/.test(raw)) return raw;
+  return m[1]!.replace(/""/g, '"');
+}
+
+export type DecimalMark = '.' | ',';
+
+/**
  * A bill amount in cents, sign included: `¥25.00`, `￥1,234.5`, `-12.00`, `(12.00)`, `25元`,
  * `+3.10`. At most 2 decimals (more only as trailing zeros) and 12 integer digits. null when it is
  * not an amount.
  */
-export function parseBillAmount(raw: string | undefined): number | null {
+export function parseBillAmount(raw: string | undefined, decimal: DecimalMark = '.'): number | null {
   if (raw === undefined) return null;
-  let s = raw.normalize('NFKC').replace(/[\s,¥$]|元|CNY|RMB/gi, '');
+  let s = unwrapCell(raw).normalize('NFKC').trim();
+  // a currency code before or after the number: CNY 123.18, 12.00 HKD
+  s = s.replace(/^[A-Z]{3}(?=\s*[-+(\d])/, '').replace(/(?<=\d)\s*[A-Z]{3}$/, '');
+  if (decimal === ',') s = s.replace(/[.\s\u00a0']/g, '').replace(',', '.');
+  s = s.replace(/[\s,¥$€£]|元|CNY|RMB/gi, '');
   let negative = false;
   if (/^\(.*\)$/.test(s)) {
     negative = true;
@@ -67,7 +84,7 @@ export function parseBillAmount(raw: string | undefined): number | null {
   return negative ? -cents : cents;
 }
 
-export const DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'YYYYMMDD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY'] as const;
+export const DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'YYYYMMDD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY', 'MM/DD'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
 function validYmd(y: number, m: number, d: number): string | null {
@@ -84,34 +101,68 @@ function fromSerial(n: number): string | null {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** The year and month a statement covers (its last month), for dates written without a year. */
+export interface Period {
+  year: number;
+  month: number;
+}
+
+/** The statement period named in a line above the table: `2024年01月`, `[2023-02-10 00:00:00] ... [2023-02-13 ...]`, `2024-12-01 至 2024-12-31`. */
+export function periodOf(text: string): Period | null {
+  const s = text.normalize('NFKC');
+  let last: Period | null = null;
+  for (const m of s.matchAll(/(\d{4})\s*(?:年|[-/.])\s*(\d{1,2})(?:\s*月|[-/.]\d{1,2})/g)) {
+    const year = +m[1]!;
+    const month = +m[2]!;
+    if (year >= 1900 && year <= 2999 && month >= 1 && month <= 12) last = { year, month };
+  }
+  return last;
+}
+
+/** A time of day after the date in a cell (`14:06:51`), or an empty string. */
+export function timeOf(raw: string | undefined): string {
+  if (!raw) return '';
+  const m = /[T\s](\d{1,2}):(\d{2})(?::(\d{2}))?/.exec(raw.normalize('NFKC').trim());
+  return m ? `${m[1]!.padStart(2, '0')}:${m[2]}:${m[3] ?? '00'}` : '';
+}
+
 /**
- * The calendar date of a bill cell in `format` (a time after it is ignored; the `YYYY-MM-DD`
- * family also accepts `/` or `.` and one-digit months and days, and an XLSX serial number).
+ * The calendar date of a bill cell in `format` (a time after it is ignored, after one or more
+ * spaces; the `YYYY-MM-DD` family also accepts `/` or `.` and one-digit months and days, and an
+ * XLSX serial number). `MM/DD` takes its year from the statement period: a month after the
+ * period's month belongs to the year before (a January statement lists December's payments).
  */
-export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYYY-MM-DD'): string | null {
+export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYYY-MM-DD', period: Period | null = null): string | null {
   if (!raw) return null;
-  const s = raw.normalize('NFKC').trim();
+  const s = unwrapCell(raw).normalize('NFKC').trim();
   let m: RegExpExecArray | null;
   switch (format) {
+    case 'MM/DD':
+      if (period && (m = /^(\d{1,2})[-/.](\d{1,2})(?:$|[T\s]\s*\d)/.exec(s))) {
+        const month = +m[1]!;
+        return validYmd(month > period.month ? period.year - 1 : period.year, month, +m[2]!);
+      }
+      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      break;
     case 'YYYY-MM-DD':
     case 'YYYY/MM/DD':
     case 'YYYY.MM.DD':
-      if ((m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
-      if ((m = /^(\d{4})(\d{2})(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{4})(\d{2})(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
       break;
     case 'YYYYMMDD':
-      if ((m = /^(\d{4})(\d{2})(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
-      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{4})(\d{2})(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
       break;
     case 'DD/MM/YYYY':
     case 'DD.MM.YYYY':
     case 'DD-MM-YYYY':
-      if ((m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[3]!, +m[2]!, +m[1]!);
-      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[3]!, +m[2]!, +m[1]!);
+      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
       break;
     case 'MM/DD/YYYY':
-      if ((m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[3]!, +m[1]!, +m[2]!);
-      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[ T]\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[3]!, +m[1]!, +m[2]!);
+      if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
       break;
   }
   // a workbook date cell that was not styled as a date

@@ -2212,6 +2212,11 @@ export interface components {
             errors?: {
                 row: number;
                 message: string;
+                /** @description why a bill line was refused, for the client to word: bad_date (value, format: choose the date format), date_no_year (value), bad_amount (column, value: check the decimal mark), bad_direction (value), bad_currency (value), save_as_xlsx (row 0: a legacy .xls workbook) */
+                code?: string;
+                params?: {
+                    [key: string]: string;
+                };
             }[];
             /** @description why a password was refused (42201): too_short, too_long, common, same_as_username, username_required */
             reason?: string;
@@ -2224,6 +2229,8 @@ export interface components {
                 header: string[];
                 header_line: number | null;
                 lines_read: number;
+                /** @description map_columns (save a column mapping) or save_as_xlsx (a legacy .xls workbook) */
+                suggestion?: string;
             };
             /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
             retry_after?: number;
@@ -2938,7 +2945,7 @@ export interface components {
             duplicate: number;
             skip: number;
             transfer: number;
-            /** @description sum of the expenses to import */
+            /** @description sum of the expenses to import, less the refunds linked to their purchase: what the books will show */
             expense: number;
             /** @description sum of the incomes to import */
             income: number;
@@ -2968,6 +2975,13 @@ export interface components {
             /** @description rows matching the listing (the whole bill for the first answer) */
             total: number;
             summary: components["schemas"]["ImportPreviewSummary"];
+            /** @description lines under the header that are no payments, left out */
+            ignored: {
+                row: number;
+                /** @description not_transaction: a total, a note or a disclaimer under the table */
+                reason: string;
+                text: string;
+            }[];
         };
         /** ImportCommitResult */
         ImportCommitResult: {
@@ -2997,7 +3011,7 @@ export interface components {
         /** ImportColumnMapping */
         ImportColumnMapping: {
             date: string;
-            date_format: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYY.MM.DD" | "YYYYMMDD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "DD.MM.YYYY" | "DD-MM-YYYY";
+            date_format: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYY.MM.DD" | "YYYYMMDD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "DD.MM.YYYY" | "DD-MM-YYYY" | "MM/DD";
             amount?: string | null;
             sign?: ("negative_is_expense" | "positive_is_expense") | null;
             debit?: string | null;
@@ -3005,6 +3019,11 @@ export interface components {
             description?: string | null;
             counterparty?: string | null;
             external_id?: string | null;
+            direction?: string | null;
+            currency?: string | null;
+            decimal?: ("." | ",") | null;
+            delimiter?: ("," | ";" | "\t") | null;
+            has_header?: boolean | null;
         };
         /** ImportPreset */
         ImportPreset: {
@@ -18453,6 +18472,8 @@ export interface operations {
                         tags?: string[];
                         /** @description 0 to 200 characters after trimming */
                         note?: string;
+                        /** @description import a row marked duplicate (already in your books, or the same payment twice in the file) anyway; it is written without its external id */
+                        force?: boolean;
                     }[];
                     bulk?: {
                         /** @description these rows */

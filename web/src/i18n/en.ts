@@ -221,7 +221,19 @@ export default {
     bulkDone: 'Changed {n} rows.',
     counterparty: 'Counterparty', decision: 'Decision', refund: 'refund',
     decisions: { import: 'Import', duplicate: 'Already imported', skip: 'Skip', transfer: 'Transfer' },
+    force: 'Import anyway',
+    saveAsXlsx: 'This is an old Excel workbook (.xls). Open it in Excel or WPS, save it as .xlsx (or CSV) and upload that file.',
+    problems: {
+      bad_date: 'the date “{value}” is not in the format {format}.', date_no_year: 'the date “{value}” has no year and the file names no statement period.',
+      bad_amount: '“{value}” in {column} is not an amount.', bad_direction: '“{value}” says neither money out nor money in.', bad_currency: '“{value}” is not a currency.',
+    },
+    problemHints: {
+      bad_date: 'Choose the date format that matches the file.', date_no_year: 'Choose a date format with the year, or keep the statement header in the file.',
+      bad_amount: 'Check the amount column and its decimal mark.', bad_direction: 'Choose the column that says debit or credit.', bad_currency: 'Choose the column with the currency code.',
+    },
     reasons: {
+      duplicate_in_file: 'The same payment appears twice in this file', refund_unpaired: 'A refund whose purchase is not in this file or your books: import it as income, or skip it',
+      currency: 'No account in this row’s currency: add one, then upload again', forced: 'Imported by you although it looked like a duplicate', fee: 'Service fee',
       closed: 'Closed or failed trade', refunded: 'Fully refunded', zero: 'Zero amount', duplicate: 'Already in your books',
       no_account: 'No account for one side of this move', refund_of_skipped: 'Refund of a skipped purchase', user: 'Changed by you',
       ledger_transfer: 'A transfer of our export: use Import & export for it',

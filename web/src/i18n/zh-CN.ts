@@ -221,7 +221,19 @@ export default {
     bulkDone: '已修改 {n} 条。',
     counterparty: '交易对方', decision: '处理方式', refund: '退款',
     decisions: { import: '导入', duplicate: '已导入过', skip: '跳过', transfer: '记为转账' },
+    force: '仍然导入',
+    saveAsXlsx: '这是旧版 Excel 文件（.xls）。请用 Excel 或 WPS 打开，另存为 .xlsx（或 CSV）后再上传。',
+    problems: {
+      bad_date: '日期“{value}”不符合格式 {format}。', date_no_year: '日期“{value}”没有年份，文件中也没有账单周期。',
+      bad_amount: '{column} 中的“{value}”不是金额。', bad_direction: '“{value}”无法判断是支出还是收入。', bad_currency: '“{value}”不是币种。',
+    },
+    problemHints: {
+      bad_date: '请选择与文件一致的日期格式。', date_no_year: '请选择带年份的日期格式，或保留文件开头的账单信息。',
+      bad_amount: '请检查金额列及其小数点。', bad_direction: '请选择表示借贷（收支）方向的列。', bad_currency: '请选择币种所在的列。',
+    },
     reasons: {
+      duplicate_in_file: '同一笔交易在本文件中出现两次', refund_unpaired: '找不到这笔退款对应的消费（文件和账本中都没有）：可作为收入导入，或跳过',
+      currency: '没有这一币种的账户：请先添加，再重新上传', forced: '看起来重复，但已由你确认导入', fee: '服务费',
       closed: '交易关闭或支付失败', refunded: '已全额退款', zero: '金额为零', duplicate: '账本里已有这笔',
       no_account: '不计收支：有一方没有对应账户', refund_of_skipped: '原订单已跳过的退款', user: '你改过',
       ledger_transfer: '本站导出的转账，请到“导入导出”导入',
