@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { LogFileHealth } from './lib/logger.ts';
-import { modules } from './modules/index.ts';
+import { registerModules } from './modules/index.ts';
 import auth, { authGate } from './plugins/auth.ts';
 import database from './plugins/database.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
@@ -117,7 +117,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   await app.register(openapi);
   await app.register(metricsRoute);
 
-  for (const mod of modules) await app.register(mod);
+  await registerModules(app);
   await app.register(webClient);
   return app;
 }

@@ -19,11 +19,10 @@ import {
   ReconcileBody,
   ReconcileResult,
 } from './accounts.schemas.ts';
-import { createAccountService } from './accounts.service.ts';
+import { type createAccountService } from './accounts.service.ts';
 
-export default async function accountsRoutes(fastify: FastifyInstance) {
+export default async function accountsRoutes(fastify: FastifyInstance, { accounts: service }: { accounts: ReturnType<typeof createAccountService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createAccountService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/accounts',

@@ -2,16 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { AdminUser, AdminUserList, Dashboard, DeleteUserBody, RoleBody, StatusBody, UserListQuery } from './admin.schemas.ts';
-import { createAdminService } from './admin.service.ts';
+import { type createAdminService } from './admin.service.ts';
 
-export default async function adminRoutes(fastify: FastifyInstance) {
+export default async function adminRoutes(fastify: FastifyInstance, { admin: service }: { admin: ReturnType<typeof createAdminService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createAdminService({
-    db: app.db,
-    clock: app.clock,
-    config: app.config,
-    onUserChanged: (id) => app.userState.invalidate(id),
-  });
   const admin = { auth: 'admin' as const };
 
   app.get(

@@ -5,11 +5,10 @@ import { Type } from 'typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { BackupCreated, BackupList, BackupListQuery, DownloadQuery } from './backups.schemas.ts';
-import { createBackupService } from './backups.service.ts';
+import { type createBackupService } from './backups.service.ts';
 
-export default async function backupsRoutes(fastify: FastifyInstance) {
+export default async function backupsRoutes(fastify: FastifyInstance, { backups: service }: { backups: ReturnType<typeof createBackupService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createBackupService({ db: app.db, clock: app.clock, config: app.config, log: app.log });
   // a backup still being written is finished before the database closes
   app.addHook('preClose', async () => service.idle());
   app.addHook('onClose', async () => service.idle());

@@ -21,7 +21,7 @@ import {
   RuleSchema,
   RuleUpdateBody,
 } from './bill-import.schemas.ts';
-import { createBillImportService, PREVIEW_ROWS } from './bill-import.service.ts';
+import { type createBillImportService, PREVIEW_ROWS } from './bill-import.service.ts';
 import { BILL_MAX_ROWS } from './bill.parse.ts';
 
 const BILL_MAX_BYTES = 20 * 1024 * 1024;
@@ -33,9 +33,8 @@ const FORMATS_TEXT =
   '交易号, 商家订单号, 交易创建时间, …, 金额（元）, 收/支, 交易状态, 服务费（元）, 成功退款（元）, 备注, 资金状态), our own CSV or JSON export (`ledger`), ' +
   'or any CSV or XLSX whose header row equals the header of one of your column mappings (`mapped`; `preset_id` restricts detection to that one).';
 
-export default async function billImportRoutes(fastify: FastifyInstance) {
+export default async function billImportRoutes(fastify: FastifyInstance, { billImport: service }: { billImport: ReturnType<typeof createBillImportService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createBillImportService({ db: app.db, clock: app.clock, config: app.config });
 
   app.post(
     '/api/import/bills',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { BudgetBody, BudgetQuery, BudgetView, GroupBudget, MonthBudgetBody, MonthParams, MyBudgetBody, PersonalBudget } from './budgets.schemas.ts';
-import { createBudgetService } from './budgets.service.ts';
+import { type createBudgetService } from './budgets.service.ts';
 
 const BUDGET_TEXT =
   "Amounts in the caller's base currency (`currency`), spending is expense only (each row's base amount fixed at booking; transfers and " +
@@ -12,9 +12,8 @@ const BUDGET_TEXT =
   '`remaining` (and, per category, to `available`); chains of consecutive carrying months are followed back up to 120 months. ' +
   "`categories` lists the month's category lines, each with its own spent and remaining, independent of the total.";
 
-export default async function budgetsRoutes(fastify: FastifyInstance) {
+export default async function budgetsRoutes(fastify: FastifyInstance, { budgets: service }: { budgets: ReturnType<typeof createBudgetService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createBudgetService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/budget',

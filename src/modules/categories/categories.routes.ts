@@ -15,11 +15,10 @@ import {
   SuggestQuery,
   SuggestResult,
 } from './categories.schemas.ts';
-import { createCategoryService } from './categories.service.ts';
+import { type createCategoryService } from './categories.service.ts';
 
-export default async function categoriesRoutes(fastify: FastifyInstance) {
+export default async function categoriesRoutes(fastify: FastifyInstance, { categories: service }: { categories: ReturnType<typeof createCategoryService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createCategoryService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/categories',

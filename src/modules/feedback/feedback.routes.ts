@@ -3,11 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams } from '../../lib/schemas.ts';
 import { AdminFeedback, AdminFeedbackList, AdminQuery, Feedback, FeedbackList, MineQuery, ReplyBody, StatusBody, SubmitBody } from './feedback.schemas.ts';
-import { createFeedbackService } from './feedback.service.ts';
+import { type createFeedbackService } from './feedback.service.ts';
 
-export default async function feedbackRoutes(fastify: FastifyInstance) {
+export default async function feedbackRoutes(fastify: FastifyInstance, { feedback: service }: { feedback: ReturnType<typeof createFeedbackService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createFeedbackService({ db: app.db, clock: app.clock });
   const admin = { auth: 'admin' as const };
 
   app.post(

@@ -3,16 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
 import { SavedFilterCreateBody, SavedFilterList, SavedFilterSchema, SavedFilterUpdateBody } from './filters.schemas.ts';
-import { createFilterService } from './filters.service.ts';
+import { type createFilterService } from './filters.service.ts';
 
 const CRITERIA_RULES =
   'criteria keys are the transaction list filters (startDate, endDate, kind, category_ids, tag_ids, min_amount, max_amount, keyword, group_id, user_id, sort); ' +
   'id lists are arrays of numbers, amount bounds numbers (0 is a valid bound). Unknown keys, invalid values and ids that are not yours (categories, tags, ' +
   'a group you are not in): 40001. The criteria are stored and returned exactly as given.';
 
-export default async function filtersRoutes(fastify: FastifyInstance) {
+export default async function filtersRoutes(fastify: FastifyInstance, { filters: service }: { filters: ReturnType<typeof createFilterService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createFilterService({ db: app.db, clock: app.clock });
 
   app.get(
     '/api/filters',

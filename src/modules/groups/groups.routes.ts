@@ -3,14 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { CreateGroupBody, Group, GroupList, InviteCode, JoinBody, MemberList, RemoveMemberBody } from './groups.schemas.ts';
-import { createGroupsService } from './groups.service.ts';
+import { type createGroupsService } from './groups.service.ts';
 import { DissolveQuery, GroupSettingsBody } from '../splits/splits.schemas.ts';
-import { createSplitsService } from '../splits/splits.service.ts';
+import { type createSplitsService } from '../splits/splits.service.ts';
 
-export default async function groupsRoutes(fastify: FastifyInstance) {
+export default async function groupsRoutes(fastify: FastifyInstance, { groups: service, splits }: { groups: ReturnType<typeof createGroupsService>; splits: ReturnType<typeof createSplitsService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createGroupsService({ db: app.db, clock: app.clock, defaultCurrency: app.config.defaultCurrency });
-  const splits = createSplitsService({ db: app.db, clock: app.clock, config: app.config });
 
   app.post(
     '/api/groups',

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LogFiles, LogList, LogQuery, LogStats, StatsQuery } from './logs.schemas.ts';
-import { createLogsService } from './logs.service.ts';
+import { type createLogsService } from './logs.service.ts';
 
-export default async function logsRoutes(fastify: FastifyInstance) {
+export default async function logsRoutes(fastify: FastifyInstance, { logs: service }: { logs: ReturnType<typeof createLogsService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createLogsService({ clock: app.clock, config: app.config });
   const admin = { auth: 'admin' as const };
 
   app.get(

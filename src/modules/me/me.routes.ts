@@ -5,11 +5,10 @@ import { Type } from 'typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { Errors } from '../../lib/errors.ts';
 import { IMAGE_MAX_BYTES, loadImage } from './images.ts';
-import { createMeService, Profile, ProfileUpdate } from './me.service.ts';
+import { type createMeService, Profile, ProfileUpdate } from './me.service.ts';
 
-export default async function meRoutes(fastify: FastifyInstance) {
+export default async function meRoutes(fastify: FastifyInstance, { me: service }: { me: ReturnType<typeof createMeService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createMeService({ db: app.db, clock: app.clock });
 
   app.get('/api/me', { schema: { summary: "The caller's profile", response: { 200: Profile } } }, async (req) => service.get(userOf(req).id));
 

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { ListQuery, Notification, NotificationList, PinBody, PublishBody, UnreadCount, UpdateBody, Updated } from './notifications.schemas.ts';
-import { assertMayPublishScope, createNotificationsService } from './notifications.service.ts';
+import { assertMayPublishScope, type createNotificationsService } from './notifications.service.ts';
 
 const VISIBILITY =
   'Visible to a user: `system` notices, `group` notices of the live groups they belong to, and `personal` notices addressed to them, ' +
@@ -13,9 +13,8 @@ const AS_PUBLISH =
   'Allowed to administrators, and to the owner of the group for a group notice. A notice the caller cannot see is 40401; ' +
   'a group notice seen by a member who is not the owner is 40302; a system or personal notice, for a non-administrator, 40301.';
 
-export default async function notificationsRoutes(fastify: FastifyInstance) {
+export default async function notificationsRoutes(fastify: FastifyInstance, { notifications: service }: { notifications: ReturnType<typeof createNotificationsService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createNotificationsService({ db: app.db, clock: app.clock });
 
   // Only the group scope is open to non-administrators: refuse the others before reading the body's rules.
   const publisherScope = async (req: FastifyRequest) => {

@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { RateList, RateListQuery, RatePutBody, RatePutResult } from './rates.schemas.ts';
-import { createRateService } from './rates.service.ts';
+import { type createRateService } from './rates.service.ts';
 
-export default async function ratesRoutes(fastify: FastifyInstance) {
+export default async function ratesRoutes(fastify: FastifyInstance, { rates: service }: { rates: ReturnType<typeof createRateService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createRateService({ db: app.db, clock: app.clock, config: {} });
 
   app.get(
     '/api/rates',

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { RecurringCreateBody, RecurringList, RecurringRule, RecurringUpdateBody } from './recurring.schemas.ts';
-import { createRecurringService } from './recurring.service.ts';
+import { type createRecurringService } from './recurring.service.ts';
 
 const RULES =
   'A rule generates one transaction per occurrence, dated that day, once the date is today or past in the owner\'s time zone ' +
@@ -12,9 +12,8 @@ const RULES =
   '(at most 10) must be the caller\'s own (else 40001) and the category of the rule\'s kind; group_id needs membership (40302) of a live group (40902). ' +
   'When the owner has left the group or it was dissolved, occurrences are booked as personal transactions.';
 
-export default async function recurringRoutes(fastify: FastifyInstance) {
+export default async function recurringRoutes(fastify: FastifyInstance, { recurring: service }: { recurring: ReturnType<typeof createRecurringService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createRecurringService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/recurring',

@@ -3,11 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { Balances, Settlement, SettlementBody, SettlementList, SettlementListQuery, Suggested } from './splits.schemas.ts';
-import { createSplitsService } from './splits.service.ts';
+import { type createSplitsService } from './splits.service.ts';
 
-export default async function splitsRoutes(fastify: FastifyInstance) {
+export default async function splitsRoutes(fastify: FastifyInstance, { splits: service }: { splits: ReturnType<typeof createSplitsService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createSplitsService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/groups/:id/balances',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { AccountBreakdown, CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
-import { createStatsService } from './stats.service.ts';
+import { type createStatsService } from './stats.service.ts';
 
 const COMMON =
   'Query: `period` week|month (default)|year around `date` (default today in the caller\'s zone), `type` expense (default)|income, ' +
@@ -12,9 +12,8 @@ const COMMON =
   'Only income and expense count: transfers between accounts and balance adjustments never do. ' +
   "Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.";
 
-export default async function statsRoutes(fastify: FastifyInstance) {
+export default async function statsRoutes(fastify: FastifyInstance, { stats: service }: { stats: ReturnType<typeof createStatsService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createStatsService({ db: app.db, clock: app.clock, config: app.config });
 
   app.get(
     '/api/stats/overview',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { offeredAuthMethods } from '../identity/index.ts';
-import { createConfigService, PublicConfig } from './config.service.ts';
+import { type createConfigService, PublicConfig } from './config.service.ts';
 import { RETRY_AFTER_S } from '../../lib/errors.ts';
 
 const Health = Type.Object({
@@ -35,9 +35,8 @@ const ClientConfig = Type.Object({
 
 const startedAt = Date.now();
 
-export default async function systemRoutes(fastify: FastifyInstance) {
+export default async function systemRoutes(fastify: FastifyInstance, { systemConfig: configService }: { systemConfig: ReturnType<typeof createConfigService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const configService = createConfigService({ db: app.db, clock: app.clock, config: app.config });
   await configService.seed();
 
   app.get(

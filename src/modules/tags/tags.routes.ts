@@ -3,11 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
 import { TagCreateBody, TagList, TagSchema, TagUpdateBody } from './tags.schemas.ts';
-import { createTagService } from './tags.service.ts';
+import { type createTagService } from './tags.service.ts';
 
-export default async function tagsRoutes(fastify: FastifyInstance) {
+export default async function tagsRoutes(fastify: FastifyInstance, { tags: service }: { tags: ReturnType<typeof createTagService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createTagService({ db: app.db, clock: app.clock });
 
   app.get('/api/tags', { schema: { summary: 'Your tags, by name', response: { 200: TagList } } }, async (req) => service.list(userOf(req).id));
 

@@ -3,11 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { NoContent } from '../../lib/schemas.ts';
 import { TrackBody, TrackList, TrackListQuery, TrackStats } from './track.schemas.ts';
-import { createTrackService } from './track.service.ts';
+import { type createTrackService } from './track.service.ts';
 
-export default async function trackRoutes(fastify: FastifyInstance) {
+export default async function trackRoutes(fastify: FastifyInstance, { track: service }: { track: ReturnType<typeof createTrackService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createTrackService({ db: app.db, clock: app.clock, config: app.config });
 
   app.post(
     '/api/track',

@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
 import { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionSchema, TransactionUpdateBody } from './transactions.schemas.ts';
-import { createTransactionService } from './transactions.service.ts';
+import { type createTransactionService } from './transactions.service.ts';
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -18,9 +18,8 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 
-export default async function transactionsRoutes(fastify: FastifyInstance) {
+export default async function transactionsRoutes(fastify: FastifyInstance, { transactions: service }: { transactions: ReturnType<typeof createTransactionService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createTransactionService({ db: app.db, clock: app.clock });
 
   app.post(
     '/api/transactions',
