@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/eslint-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'data', 'dist', 'migrations', 'web/dist', 'web/src/api/schema.d.ts', 'coverage'] },
@@ -20,6 +21,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': ['error', ...booksWriterOnly()],
     },
+  },
+  {
+    // the house rules (docs/architecture.md): modules through their index.ts, a pure lib/
+    files: ['src/**/*.ts'],
+    plugins: { house: boundaries },
+    rules: { 'house/module-boundaries': 'error' },
   },
 );
 

@@ -4,6 +4,9 @@ import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { currencyInfo } from './lib/currency.ts';
+import { isValidTimezone } from './lib/dates.ts';
+
+export { isValidTimezone };
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -125,15 +128,6 @@ export interface ServerTimeouts {
 export class ConfigError extends Error {}
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-
-export function isValidTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function parseBool(name: string, raw: string | undefined, dflt: boolean): boolean {
   if (raw === undefined || raw === '') return dflt;

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db, Executor } from '../src/db/client.ts';
 import { idempotencyKeys, users } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
-import { parseIdempotencyKey, purgeExpiredIdempotencyKeys, requestHash, withIdempotency } from '../src/lib/idempotency.ts';
+import { parseIdempotencyKey, purgeExpiredIdempotencyKeys, requestHash, withIdempotency } from '../src/modules/idempotency/index.ts';
 import { createTestDatabase, createUser, onPostgres, type TestDatabase } from './helpers/index.ts';
 
 const code = (err: unknown) => (err instanceof AppError ? err.code : err);

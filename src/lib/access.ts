@@ -1,4 +1,4 @@
-import { isValidTimezone } from '../config.ts';
+import { isValidTimezone } from './dates.ts';
 import { Errors } from './errors.ts';
 
 /**

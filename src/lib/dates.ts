@@ -1,3 +1,4 @@
+import { Errors } from './errors.ts';
 /**
  * Calendar arithmetic on `YYYY-MM-DD` strings. Pure: "now" and the time zone are always arguments.
  * Dates are handled as UTC midnights so that no local offset or DST change can shift a day.
@@ -114,4 +115,20 @@ export function eachMonth(start: string, end: string): string[] {
   const out: string[] = [];
   for (let m = monthOf(start); m <= monthOf(end); m = addMonthsClamped(`${m}-01`, 1).slice(0, 7)) out.push(m);
   return out;
+}
+
+/** Whether `tz` is an IANA time zone this runtime knows. */
+export function isValidTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `value` when it is a calendar date (YYYY-MM-DD), else 40001 on `field`. */
+export function checkDate(value: string, field: string): string {
+  if (!isValidDate(value)) throw Errors.field(field, 'must be a valid calendar date (YYYY-MM-DD)');
+  return value;
 }

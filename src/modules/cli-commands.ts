@@ -1,14 +1,8 @@
-import type { Config } from './../config.ts';
-import type { Database } from '../db/client.ts';
+import type { CliCommand } from './cli-command.ts';
 import { authCommands } from './identity/index.ts';
-import { backupCommands } from './backups/backups.cli.ts';
+import { backupCommands } from './backups/index.ts';
 
-export interface CliCommand {
-  name: string;
-  usage: string;
-  help: string;
-  run(database: Database, args: string[], config: Readonly<Config>): Promise<number>;
-}
+export type { CliCommand };
 
 /** Commands contributed by features (backup restore, ...). */
 export const cliCommands: CliCommand[] = [...authCommands, ...backupCommands];

@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { UserStateCache } from './identity/index.ts';
 
 /** What a scheduled task works with; an app instance has all of it. */
 export interface TaskDeps {
   db: Db;
   config: Pick<Config, 'appTimezone' | 'ratesUrl'>;
   log: FastifyBaseLogger;
-  userState: UserStateCache;
+  /** forgets what is cached of a user whose state a task changed */
+  userState: { invalidate(userId: number): void };
   /** counts runs and failures by task (an app instance's `metrics`) */
   metrics?: { taskRun(task: string, seconds: number, failed: boolean): void };
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/client.ts';
 import { accounts } from '../../db/schema/index.ts';
 import type { AccountRef } from '../books/index.ts';
-import type { Locale } from '../categories/categories.defaults.ts';
+import type { Locale } from '../categories/index.ts';
 
 /** A new user's first account. Where a transaction's money goes and what it is worth is decided by the books (src/modules/books). */
 

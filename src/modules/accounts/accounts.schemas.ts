@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../lib/pagination.ts';
 import { CalendarDate, Color, CurrencyCode, Id, Nullable, Text, Timestamp } from '../../lib/schemas.ts';
-import { TransactionSchema } from '../transactions/transactions.schemas.ts';
+import { TransactionSchema } from '../transactions/index.ts';
 
 export const MAX_ACCOUNTS_PER_USER = 100;
 

@@ -5,10 +5,10 @@ import { convertMinor, currencyInfo, parseRate, requireCurrency, toMajorUnits, t
 import { eachMonth, isValidDate, monthOf, monthRange, todayIn, addMonthsClamped } from '../../lib/dates.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
-import { loadTransactionViews } from '../transactions/transactions.repo.ts';
-import * as ratesRepo from '../rates/rates.repo.ts';
+import { loadTransactionViews } from '../transactions/index.ts';
+import { latestRates as ratesRepoLatestRates, ratesByCurrency as ratesRepoRatesByCurrency } from '../rates/index.ts';
 import * as accountsRepo from './accounts.repo.ts';
 import type { AccountRow, AccountWithBalance } from './accounts.repo.ts';
 import {
@@ -21,7 +21,7 @@ import {
   type NetWorthHistory,
   type ReconcileBody,
 } from './accounts.schemas.ts';
-import type { TransactionView } from '../transactions/transactions.schemas.ts';
+import type { TransactionView } from '../transactions/index.ts';
 
 /**
  * Net worth: each account's balance (integer minor units of its currency) converted into the base
@@ -98,7 +98,7 @@ export function createAccountService({ db, clock, config, repo = accountsRepo }:
   /** Every account (archived included) with balances as of `date` (all rows when omitted), the base currency and the rates of that day. */
   async function snapshot(userId: number, date?: string) {
     const asOf = date ?? (await today(userId));
-    const [rows, base, rates] = await Promise.all([repo.listWithBalances(db, userId, date), baseCurrencyOf(db, userId), ratesRepo.latestRates(db, userId, asOf)]);
+    const [rows, base, rates] = await Promise.all([repo.listWithBalances(db, userId, date), baseCurrencyOf(db, userId), ratesRepoLatestRates(db, userId, asOf)]);
     return { rows, base, rates };
   }
 
@@ -306,7 +306,7 @@ export function createAccountService({ db, clock, config, repo = accountsRepo }:
         repo.listWithBalances(db, userId),
         repo.monthlyDeltas(db, userId),
         baseCurrencyOf(db, userId),
-        ratesRepo.ratesByCurrency(db, userId),
+        ratesRepoRatesByCurrency(db, userId),
       ]);
       const byAccount = new Map<number, { month: string; delta: number }[]>();
       for (const d of deltas) {

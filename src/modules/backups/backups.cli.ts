@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { CliCommand } from '../cli-commands.ts';
+import type { CliCommand } from '../cli-command.ts';
 import { BackupError, restoreBackup, writeBackup } from './backups.archive.ts';
 import { runMigrations } from '../../db/client.ts';
 

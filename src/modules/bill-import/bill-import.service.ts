@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import * as books from '../books/index.ts';
 import { requireCategory, userTimezone } from '../books/index.ts';
 import { currencyInfo, requireCurrency, type CurrencyInfo } from '../../lib/currency.ts';
@@ -12,9 +12,9 @@ import type { PatchBody, PresetCreateBody, PresetUpdateBody, RuleCreateBody, Rul
 import { headerCells } from './bill.formats.ts';
 import { headerKey } from './bill.text.ts';
 import { toMajor } from '../../lib/money.ts';
-import { recentHistory } from '../categories/categories.repo.ts';
-import { scoreCategories, SUGGEST_WINDOW, type HistoryItem } from '../categories/categories.suggest.ts';
-import * as exportRepo from '../export-import/export-import.repo.ts';
+import { recentHistory } from '../categories/index.ts';
+import { scoreCategories, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
+import { existingCounts as exportRepoExistingCounts, lockUserImports as exportRepoLockUserImports } from '../export-import/index.ts';
 import * as repo from './bill-import.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
@@ -449,7 +449,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 const [accountId, date, kind, cents, categoryId, ...note] = k.split('\u0000');
                 return { accountId: Number(accountId), date: date!, kind: kind!, cents: Number(cents), categoryId: Number(categoryId), note: note.join('\u0000') };
               });
-              const counts = await exportRepo.existingCounts(db, userId, keys);
+              const counts = await exportRepoExistingCounts(db, userId, keys);
               unknown.forEach((k, i) => remaining.set(k, counts[i]!));
             }
             for (const { key, idx } of countKeys) {
@@ -499,7 +499,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         const s = await repo.lockOwnSession(tx, userId, id);
         if (!s) throw Errors.notFound('import preview');
         if (s.status === 'committed') throw Errors.conflict('this import was already committed');
-        await exportRepo.lockUserImports(tx, userId);
+        await exportRepoLockUserImports(tx, userId);
         const source = s.format === 'ledger' ? null : s.source;
         if (source) await repo.markNewDuplicates(tx, userId, s.id, source);
         await repo.markInFileDuplicates(tx, s.id);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, Errors } from '../../lib/errors.ts';
-import { IMPORT_MAX_ROWS, parseFile, validateRecords, type ImportRow } from '../export-import/import.parse.ts';
+import { IMPORT_MAX_ROWS, parseFile, validateRecords, type ImportRow } from '../export-import/index.ts';
 import { headerCells, headerlessLayout, isTableEnd, layoutOf, readLine, type BillFormat, type BillLine, type Layout, type PresetRef } from './bill.formats.ts';
 import { headerKey, periodOf, unwrapCell, type Period } from './bill.text.ts';
 import { mappedMeaning, meaningOf, noteOf, pairRefunds, type Decision, type PurchaseRef, type Reason, type RefundRef, type RowKind } from './bill.meaning.ts';

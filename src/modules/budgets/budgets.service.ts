@@ -1,9 +1,9 @@
 import { requireCategory, requireGroupMember, requireGroupOwner, requireWritableGroup, userTimezone, baseCurrencyOf } from '../books/index.ts';
 import { parseBookedMinor, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import type { Executor } from '../../db/client.ts';
-import { percentOf } from '../stats/stats.service.ts';
+import { percentOf } from '../stats/index.ts';
 import { carriedInto, CARRY_MONTHS, monthsBefore, type BudgetLine } from './budgets.carry.ts';
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import { monthRange, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { parseAmount, toMajor } from '../../lib/money.ts';

@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { notYours } from '../../lib/access.ts';
 import { moveCategory, userTimezone } from '../books/index.ts';
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import { Errors } from '../../lib/errors.ts';
 import { todayIn } from '../../lib/dates.ts';
 import { parseAmount } from '../../lib/money.ts';

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { budgets, categories } from '../../db/schema/index.ts';
 import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
 import { accountCurrency, baseCurrencyOf, bookAll, defaultAccount, fitHundredths, insertRows, type BookedRow } from '../books/index.ts';
-import type { Locale } from '../categories/categories.defaults.ts';
+import type { Locale } from '../categories/index.ts';
 
 export const DEMO_DAYS = 30;
 

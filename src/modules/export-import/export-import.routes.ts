@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
 import { dataFileFormat } from '../../plugins/metrics.ts';
 import { readUpload } from '../../plugins/uploads.ts';
-import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
+import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../idempotency/index.ts';
 import { bearerToken, userOf } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery, ImportQuery, ImportResult } from './export-import.schemas.ts';
 import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExport, type DownloadAuth, type DownloadAuthenticator } from './export.service.ts';

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanText } from '../../lib/text.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { insertNotification } from '../notifications/index.ts';
 import * as feedbackRepo from './feedback.repo.ts';
 import type { AdminFeedback, Feedback, FeedbackStatus, SubmitBody } from './feedback.schemas.ts';
 

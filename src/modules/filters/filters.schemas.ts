@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CalendarDate, Id, Text, Timestamp } from '../../lib/schemas.ts';
-import { SortValue } from '../transactions/transactions.schemas.ts';
+import { SortValue } from '../transactions/index.ts';
 
 /** The keys of a saved scheme: the transaction list's filters, id lists as arrays and amount bounds as numbers. */
 export const CRITERIA_KEYS = ['startDate', 'endDate', 'kind', 'category_ids', 'tag_ids', 'min_amount', 'max_amount', 'keyword', 'group_id', 'user_id', 'sort'] as const;

@@ -4,8 +4,8 @@ import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { CreateGroupBody, Group, GroupList, InviteCode, JoinBody, MemberList, RemoveMemberBody } from './groups.schemas.ts';
 import { type createGroupsService } from './groups.service.ts';
-import { DissolveQuery, GroupSettingsBody } from '../splits/splits.schemas.ts';
-import { type createSplitsService } from '../splits/splits.service.ts';
+import { DissolveQuery, GroupSettingsBody } from '../splits/index.ts';
+import { type createSplitsService } from '../splits/index.ts';
 
 export default async function groupsRoutes(fastify: FastifyInstance, { groups: service, splits }: { groups: ReturnType<typeof createGroupsService>; splits: ReturnType<typeof createSplitsService> }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { membershipOf, requireGroupMember, requireGroupOwner, requireLiveGroupOwner, requireMembership, baseCurrencyOf } from '../books/index.ts';
 import { currencyInfo, requireCurrency, toMajorUnits } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
-import { balanceRows } from '../splits/splits.repo.ts';
+import { balanceRows } from '../splits/index.ts';
 import { cleanText } from '../../lib/text.ts';
 import * as groupsRepo from './groups.repo.ts';
 import { GROUP_MEMBER_CAP, INVITE_ALPHABET, INVITE_CODE_LENGTH, type Group, type Member } from './groups.schemas.ts';

@@ -4,7 +4,7 @@ import { DEFAULT_BRUTE_FORCE } from '../../config.ts';
 import { ErrorBody, NoContent } from '../../lib/schemas.ts';
 import { registerSignInMethodRoutes } from './sign-in-methods.routes.ts';
 import { LoginBody, LoginResult, PasswordLoginBody, RefreshBody, RegisterBody, TokenPair } from './auth.schemas.ts';
-import { pickLocale } from '../categories/categories.defaults.ts';
+import { pickLocale } from '../categories/index.ts';
 import { createAuthService } from './auth.service.ts';
 import { clientOf } from './client.ts';
 import { createMemoryCounterStore, createRedisCounterStore, createSignInGuard } from './lockout.ts';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/client.ts';
-import { createDefaultAccount } from '../accounts/accounts.booking.ts';
-import { createDefaultCategories, type Locale } from '../categories/categories.defaults.ts';
+import { createDefaultAccount } from '../accounts/index.ts';
+import { createDefaultCategories, type Locale } from '../categories/index.ts';
 
 /**
  * Everything a new user starts with, whichever way they arrived (WeChat, registration, demo, CLI):

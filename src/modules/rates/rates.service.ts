@@ -2,7 +2,7 @@ import { isValidDate } from '../../lib/dates.ts';
 import { parseRate, rateText, requireCurrency } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import { baseCurrencyOf } from '../books/index.ts';
 import * as ratesRepo from './rates.repo.ts';
 import type { RateList, RateListQuery, RatePutBody } from './rates.schemas.ts';

@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { zoneOr } from '../../lib/access.ts';
 import * as books from '../books/index.ts';
 import { membershipOf, ownTagIds, requireCategory, requireTags, requireWritableGroup, userTimezone } from '../books/index.ts';
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import { addDays, isValidDate, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { parseAmount, toMajor } from '../../lib/money.ts';

@@ -2,12 +2,11 @@ import type { Db, Executor } from '../../db/client.ts';
 import { membershipOf, requireWritableGroup, requireLiveGroupOwner, type GroupRow } from '../books/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currencyInfo, formatMinor, parseMinor, requireCurrency, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
-import { todayIn } from '../../lib/dates.ts';
+import { checkDate, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { computeShares, outstanding, suggestSettlements, type Part, type SplitMode } from '../../lib/splits.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
-import { checkDate } from '../transactions/transactions.service.ts';
 import * as splitsRepo from './splits.repo.ts';
 import type { Balances, GroupSettingsBody, Settlement, SettlementBody, SettlementListQuery, SplitInput, Suggested } from './splits.schemas.ts';
 

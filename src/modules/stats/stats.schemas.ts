@@ -3,7 +3,7 @@ import { ACCOUNT_TYPES } from '../../lib/domain.ts';
 import { CalendarDate, Color, CurrencyCode, Id, Nullable } from '../../lib/schemas.ts';
 
 const AccountTypeSchema = Type.Union(ACCOUNT_TYPES.map((t) => Type.Literal(t)));
-import { TransactionSchema } from '../transactions/transactions.schemas.ts';
+import { TransactionSchema } from '../transactions/index.ts';
 
 export const StatsQuery = Type.Object({
   period: Type.Optional(

@@ -1,10 +1,10 @@
 import { requireGroupMember, requireTag, userTimezone, baseCurrencyOf, requireAccount } from '../books/index.ts';
 import { toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn, type Period } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
-import { loadTransactionViews } from '../transactions/transactions.repo.ts';
+import { loadTransactionViews } from '../transactions/index.ts';
 import * as statsRepo from './stats.repo.ts';
 import type { DateRange, StatsScope } from './stats.repo.ts';
 import type { AccountBreakdown, CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../../lib/service.ts';
+import type { ServiceDeps } from '../service.ts';
 import { addDays, eachDay, isValidDate, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../../lib/idempotency.ts';
+import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../idempotency/index.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
 import { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionSchema, TransactionUpdateBody } from './transactions.schemas.ts';

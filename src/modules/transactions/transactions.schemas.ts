@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../../lib/pagination.ts';
 import { AmountInput, CalendarDate, Color, CurrencyCode, Id, Kind, Nullable, Text, Timestamp, TransactionKindSchema } from '../../lib/schemas.ts';
-import { ShareView, SplitInput, SplitView } from '../splits/splits.schemas.ts';
+import { ShareView, SplitInput, SplitView } from '../splits/index.ts';
 
 /** A transaction as every feature answers it. */
 export const TransactionSchema = Type.Object(

@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/client.ts';
+import { checkDate } from '../../lib/dates.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { isValidDate } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { parseAmountBound } from '../../lib/money.ts';
 import type { CurrencyInfo } from '../../lib/currency.ts';
@@ -29,8 +29,8 @@ import {
 } from '../books/index.ts';
 import { createTransfer, updateTransfer } from './transactions.transfers.ts';
 import { toTransactionView, type ListFilter, type ListScope } from './transactions.repo.ts';
-import * as splitsRepo from '../splits/splits.repo.ts';
-import { groupCurrency, notifyRecord, sharesFor, type ResolvedSplit } from '../splits/splits.service.ts';
+import { memberIds as splitsRepoMemberIds, groupById as splitsRepoGroupById, splitOf as splitsRepoSplitOf } from '../splits/index.ts';
+import { groupCurrency, notifyRecord, sharesFor, type ResolvedSplit } from '../splits/index.ts';
 import type { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionUpdateBody, TransactionView } from './transactions.schemas.ts';
 
 export const MAX_TAGS_PER_TRANSACTION = 10;
@@ -51,10 +51,7 @@ function amountWithTwoDecimals(value: unknown): number | null {
   }
 }
 
-export function checkDate(value: string, field: string): string {
-  if (!isValidDate(value)) throw Errors.field(field, 'must be a valid calendar date (YYYY-MM-DD)');
-  return value;
-}
+export { checkDate };
 
 /** startDate <= endDate when both are given (ranges are inclusive). */
 export function checkDateRange(startDate: string | undefined, endDate: string | undefined): void {
@@ -129,7 +126,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
    */
   async function createInGroup(ex: Executor, row: CheckedInsert & { groupId: number }, body: TransactionCreateBody): Promise<TransactionView> {
     const group = await requireWritableGroup(ex, row.groupId, row.userId);
-    const members = await splitsRepo.memberIds(ex, row.groupId);
+    const members = await splitsRepoMemberIds(ex, row.groupId);
     const paidBy = checkPayer(body.paid_by ?? row.userId, members);
     const currency = groupCurrency(group);
     // the amount is in the group currency: its decimals are that currency's
@@ -301,15 +298,15 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
           if (touches) {
             // moving in was checked above; a record staying in its group may be corrected by its owner,
             // even in a group they left or one that was dissolved, and its shares follow
-            const group = moved ? await requireGroupMember(tx, groupId, userId) : await splitsRepo.groupById(tx, groupId);
+            const group = moved ? await requireGroupMember(tx, groupId, userId) : await splitsRepoGroupById(tx, groupId);
             if (!group) throw Errors.notFound('transaction');
-            const members = await splitsRepo.memberIds(tx, groupId);
+            const members = await splitsRepoMemberIds(tx, groupId);
             const c = groupCurrency(group);
             // shares are kept in the group currency: the record must be booked in it
             if (cur.currency !== c.code) throw Errors.field(moved ? 'group_id' : 'amount', `the record is in ${cur.currency}, the group keeps ${c.code}`);
             if (body.paid_by !== undefined) patch.paidBy = checkPayer(body.paid_by, members);
             else if (moved || cur.paidBy === null) patch.paidBy = userId;
-            const stored = moved ? null : await splitsRepo.splitOf(tx, id);
+            const stored = moved ? null : await splitsRepoSplitOf(tx, id);
             shares = sharesFor(group, amount, c, members, { split: body.split, stored, isNew: moved });
           }
         }

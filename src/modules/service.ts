@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../lib/clock.ts';
 
 /**
  * What every feature service is built from: the database, the clock, the slice of configuration it

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { query, type Db, type Executor } from '../db/client.ts';
-import { idempotencyKeys } from '../db/schema/index.ts';
-import { Errors } from './errors.ts';
+import { query, type Db, type Executor } from '../../db/client.ts';
+import { idempotencyKeys } from '../../db/schema/index.ts';
+import { Errors } from '../../lib/errors.ts';
 
 /**
  * Retry safety for POST operations that create things (`Idempotency-Key` header).
