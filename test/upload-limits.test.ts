@@ -59,7 +59,9 @@ describe('uploaded files are read under limits, leaving no temporary file', () =
     // tab-separated text under an .xls name is still text
     const tsv = Buffer.from([BANK_HEADER, ...BANK_ROWS].map((r) => r.join('\t')).join('\n'), 'utf8');
     const asText = await bill(tsv, 'bank.xls', 'application/vnd.ms-excel');
-    assert.equal(asText.json<{ recognised: { container: string } }>().recognised.container, 'csv', asText.body);
+    // its tab delimiter is detected, so the saved mapping reads it
+    assert.equal(asText.statusCode, 200, asText.body);
+    assert.equal(asText.json<{ container: string }>().container, 'csv', asText.body);
     assertTmpUnchanged();
   });
 

@@ -119,11 +119,6 @@ export function unrecognised(r: Recognised): AppError {
   );
 }
 
-/** A legacy binary workbook (OLE compound file: .xls). */
-function isOle(buf: Uint8Array): boolean {
-  return buf[0] === 0xd0 && buf[1] === 0xcf && buf[2] === 0x11 && buf[3] === 0xe0;
-}
-
 /**
  * The delimiter of a CSV text: on each of its first lines the most frequent of `,` `;` and tab
  * (ties to the comma), and the one most lines agree on. A European bank's `;` file with decimal
@@ -209,7 +204,6 @@ export async function readBill(buf: Uint8Array, opts: ReadOptions): Promise<Bill
         header: best ? headerCells(best.cells) : [],
         header_line: best?.line ?? null,
         lines_read: read,
-        ...(isOle(buf) ? { suggestion: 'save_as_xlsx' as const } : {}),
       });
     }
     const detected: Detected = {
