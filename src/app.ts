@@ -9,6 +9,7 @@ import type { Clock } from './lib/clock.ts';
 import type { LogFileHealth } from './lib/logger.ts';
 import { registerModules } from './modules/index.ts';
 import auth, { authGate } from './plugins/auth.ts';
+import { compileBody } from './plugins/body-rules.ts';
 import database from './plugins/database.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
 import graceful from './plugins/graceful.ts';
@@ -36,11 +37,11 @@ export interface BuildOptions {
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-function makeAjv(coerce: boolean) {
+function makeAjv(coerce: boolean, removeAdditional = true) {
   const ajv = new Ajv.default({
     coerceTypes: coerce ? 'array' : false,
     useDefaults: true,
-    removeAdditional: true,
+    removeAdditional,
     allErrors: false,
     strict: false,
   });
@@ -93,10 +94,13 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   app.server.headersTimeout = config.timeouts.headersMs;
 
   // Bodies are validated strictly (a string is never turned into a number); query strings,
-  // params and headers are text by nature and are coerced.
-  const strictAjv = makeAjv(false);
+  // params and headers are text by nature and are coerced. Unknown body fields: the first
+  // contract's routes drop them, every other route refuses them (src/plugins/body-rules.ts).
+  const bodyAjvs = { removing: makeAjv(false), refusing: makeAjv(false, false) };
   const coercingAjv = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema));
+  app.setValidatorCompiler((req) =>
+    req.httpPart === 'body' ? (compileBody(bodyAjvs, req) as ReturnType<typeof coercingAjv.compile>) : coercingAjv.compile(req.schema),
+  );
 
   app.decorate('config', config);
   app.decorate('logHealth', opts.logHealth ?? (() => ({ ok: true, error: null })));

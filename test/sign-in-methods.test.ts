@@ -101,8 +101,11 @@ describe('registration and password sign-in', () => {
     const username = freshUsername('Case');
     await register(t.app, username);
     assertError(await post('/api/auth/register', { username: username.toLowerCase(), password: GOOD_PASSWORD }), 409, 40901, 'taken');
-    const sneaky = await post('/api/auth/register', { username: freshUsername('sneaky'), password: GOOD_PASSWORD, role: 'admin' });
-    assert.equal(sneaky.json().user.role, 'user', 'a role in the body is ignored');
+    const sneakyName = freshUsername('sneaky');
+    const sneaky = await post('/api/auth/register', { username: sneakyName, password: GOOD_PASSWORD, role: 'admin' });
+    assertError(sneaky, 400, 40001, 'a role in the body is an unknown field');
+    assert.equal(sneaky.json().details[0].field, 'role');
+    assertError(await passwordLogin(t.app, sneakyName, GOOD_PASSWORD), 401, 40105, 'nothing was created');
   });
 
   it('refuses weak passwords with 42201 and a reason', async () => {

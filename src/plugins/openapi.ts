@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorBody } from '../lib/schemas.ts';
+import { applyBodyRule } from './body-rules.ts';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'validation failed (40001)',
@@ -118,6 +119,8 @@ export function decorateRoute(route: RouteOptions): void {
 
 async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', decorateRoute);
+  // before the document and the validators read it: each JSON body open or closed by its rule
+  app.addHook('onRoute', applyBodyRule);
   await app.register(swagger, {
     // Uploads are read as streams (no body schema to validate); the document still describes the
     // multipart body with its `file` field.
