@@ -24,6 +24,12 @@ const Passkey = Type.Object({
 const Options = (what: string) =>
   Type.Object({ challenge: Type.String(), timeout: Type.Optional(Type.Integer()) }, { additionalProperties: true, description: `PublicKeyCredential${what}OptionsJSON` });
 
+/**
+ * A credential is the browser's own JSON (PublicKeyCredential.toJSON()), which grows with the
+ * WebAuthn standard: fields a browser adds are passed on to the verifier, not refused.
+ */
+const OPEN = { additionalProperties: true } as const;
+
 const credentialBase = {
   id: B64,
   rawId: B64,
@@ -41,8 +47,8 @@ const RegistrationCredential = Type.Object({
     publicKey: Type.Optional(B64),
     publicKeyAlgorithm: Type.Optional(Type.Integer()),
     transports: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 10 })),
-  }),
-});
+  }, OPEN),
+}, OPEN);
 
 const AuthenticationCredential = Type.Object({
   ...credentialBase,
@@ -51,8 +57,8 @@ const AuthenticationCredential = Type.Object({
     authenticatorData: B64,
     signature: B64,
     userHandle: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
-  }),
-});
+  }, OPEN),
+}, OPEN);
 
 export function registerPasskeyRoutes(fastify: FastifyInstance, auth: Pick<AuthService, 'signIn' | 'signInTransaction'>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -5030,7 +5030,11 @@ export interface operations {
                             publicKey?: string;
                             publicKeyAlgorithm?: number;
                             transports?: string[];
+                        } & {
+                            [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
                     };
                     name?: string;
                 };
@@ -5294,7 +5298,11 @@ export interface operations {
                             /** @description base64url */
                             signature: string;
                             userHandle?: string | null;
+                        } & {
+                            [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
