@@ -51,7 +51,7 @@ async function dropTemplate() {
   }
 }
 const env = { ...process.env, NODE_ENV: 'test', ...(template ? { TEST_PG_TEMPLATE: template } : {}) };
-const base = ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-timeout=${timeout}`];
+const base = (limit = timeout) => ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-timeout=${limit}`];
 const running = new Set();
 // an interrupt stops the test runners first; the template is dropped once they have stopped
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { for (const c of running) c.kill(signal); });
@@ -85,7 +85,7 @@ const ISOLATED = new Set(['test/datadir-lock.test.ts', 'test/server.test.ts', 't
 let results;
 if (process.env.TEST_ISOLATE === '1') {
   // one process per test file, as many at once as TEST_CONCURRENCY
-  results = [await run([...base, `--test-concurrency=${concurrency}`, ...files], { buffered: false })];
+  results = [await run([...base(), `--test-concurrency=${concurrency}`, ...files], { buffered: false })];
 } else {
   // Shared mode: the files are spread over TEST_CONCURRENCY worker processes, each importing its
   // share through one generated entry, so that module loading, schema compilation and the like are
@@ -107,9 +107,10 @@ if (process.env.TEST_ISOLATE === '1') {
   const jobs = shares.map((share, i) => {
     const entry = path.join(dir, `test-shard-${process.pid}-${i}.mts`);
     writeFileSync(entry, share.files.sort().map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
-    return { args: [...base, entry], entry };
+    // the runner sees a worker's share as one test: it gets the time its files would have had
+    return { args: [...base(Number(timeout) * share.files.length), entry], entry };
   });
-  if (alone.length) jobs.push({ args: [...base, '--test-concurrency=1', ...alone] });
+  if (alone.length) jobs.push({ args: [...base(), '--test-concurrency=1', ...alone] });
   results = [];
   const queue = [...jobs];
   await Promise.all(Array.from({ length: Math.min(workers, jobs.length) }, async () => {
