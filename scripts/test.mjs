@@ -2,8 +2,9 @@
 // ran: on Node 20 a glob or a bare --test can silently find nothing and still exit 0.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 // suites that start real server processes: run only when named (npm run test:resilience)
@@ -49,23 +50,86 @@ async function dropTemplate() {
     await c.end().catch(() => {});
   }
 }
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, NODE_ENV: 'test', ...(template ? { TEST_PG_TEMPLATE: template } : {}) },
-});
-// an interrupt stops the test runner first; the template is dropped once it has stopped
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-let tail = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  tail = (tail + chunk.toString()).slice(-4000);
-});
-child.on('close', async (code) => {
-  await dropTemplate();
-  const m = /ℹ tests (\d+)/.exec(tail);
-  if (code === 0 && (!m || Number(m[1]) === 0)) {
-    console.error('the test runner ran no test');
-    process.exit(1);
+const env = { ...process.env, NODE_ENV: 'test', ...(template ? { TEST_PG_TEMPLATE: template } : {}) };
+const base = (limit = timeout) => ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-timeout=${limit}`];
+const running = new Set();
+// an interrupt stops the test runners first; the template is dropped once they have stopped
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { for (const c of running) c.kill(signal); });
+
+/** Runs node with these arguments; resolves with its exit code and the tail of its output. */
+function run(args, { buffered }) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+    running.add(child);
+    let out = '';
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      if (buffered) out += chunk;
+      else process.stdout.write(chunk);
+      tail = (tail + chunk.toString()).slice(-4000);
+    });
+    child.on('close', (code) => {
+      running.delete(child);
+      if (buffered) process.stdout.write(out);
+      resolve({ code: code ?? 1, tail });
+    });
+  });
+}
+
+const count = (tail, what) => Number(new RegExp(`ℹ ${what} (\\d+)`).exec(tail)?.[1] ?? 0);
+
+// Files that change process-wide state (environment, signal handlers, child servers) or hang hooks
+// on the root test run in a process of their own even in shared mode.
+const ISOLATED = new Set(['test/datadir-lock.test.ts', 'test/server.test.ts', 'test/identity.test.ts']);
+
+let results;
+if (process.env.TEST_ISOLATE === '1') {
+  // one process per test file, as many at once as TEST_CONCURRENCY
+  results = [await run([...base(), `--test-concurrency=${concurrency}`, ...files], { buffered: false })];
+} else {
+  // Shared mode: the files are spread over TEST_CONCURRENCY worker processes, each importing its
+  // share through one generated entry, so that module loading, schema compilation and the like are
+  // paid once per worker instead of once per file. Shares are balanced by file size.
+  const workers = Math.max(1, Number(concurrency) || 2);
+  const rel = (f) => path.relative('.', f).split(path.sep).join('/');
+  const alone = files.filter((f) => ISOLATED.has(rel(f)));
+  const shared = files.filter((f) => !ISOLATED.has(rel(f)))
+    .map((f) => ({ f, size: statSync(f).size }))
+    .sort((a, b) => b.size - a.size);
+  const shares = Array.from({ length: Math.min(workers, shared.length) }, () => ({ size: 0, files: [] }));
+  for (const { f, size } of shared) {
+    const least = shares.reduce((a, b) => (b.size < a.size ? b : a));
+    least.files.push(f);
+    least.size += size;
   }
-  process.exit(code ?? 1);
-});
+  const dir = path.resolve('node_modules/.cache/ledger');
+  mkdirSync(dir, { recursive: true });
+  const jobs = shares.map((share, i) => {
+    const entry = path.join(dir, `test-shard-${process.pid}-${i}.mts`);
+    writeFileSync(entry, share.files.sort().map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
+    // the runner sees a worker's share as one test: it gets the time its files would have had
+    return { args: [...base(Number(timeout) * share.files.length), entry], entry };
+  });
+  if (alone.length) jobs.push({ args: [...base(), '--test-concurrency=1', ...alone] });
+  results = [];
+  const queue = [...jobs];
+  await Promise.all(Array.from({ length: Math.min(workers, jobs.length) }, async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      results.push(await run(job.args, { buffered: true }));
+      if (job.entry) rmSync(job.entry, { force: true });
+    }
+  }));
+}
+
+await dropTemplate();
+const total = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+for (const r of results) for (const k of Object.keys(total)) total[k] += count(r.tail, k);
+const failed = results.some((r) => r.code !== 0);
+if (results.length > 1) {
+  console.log(`\nall ${results.length} test processes: ${Object.entries(total).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+}
+if (!failed && total.tests === 0) {
+  console.error('the test runner ran no test');
+  process.exit(1);
+}
+process.exit(failed ? 1 : 0);

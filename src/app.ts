@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -49,6 +50,36 @@ function makeAjv(coerce: boolean, removeAdditional = true) {
   return ajv;
 }
 
+// Compiled validators and serializers are shared by every app instance of the process (tests and
+// tools build many): route schemas are module constants, so a second instance compiles nothing.
+// Ajv caches what it compiled by schema object; serializers are cached here the same way.
+let bodyAjvs: { removing: Ajv.default; refusing: Ajv.default } | undefined;
+let coercingAjv: Ajv.default | undefined;
+
+type Serializer = (data: unknown) => string;
+type SerializerCompiler = (route: { schema?: unknown; method?: string; url?: string; httpStatus?: string }) => Serializer;
+type SerializerFactory = (externalSchemas: unknown, serializerOpts: unknown) => SerializerCompiler;
+// the very factory Fastify itself would use (its own dependency), so output is byte for byte the same
+const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
+let serializerFactory: SerializerFactory | undefined;
+const serializers = new WeakMap<object, Serializer>();
+const buildSerializer: SerializerFactory = (externalSchemas, serializerOpts) => {
+  serializerFactory ??= (fastifyRequire('@fastify/fast-json-stringify-compiler') as () => SerializerFactory)();
+  const compile = serializerFactory(externalSchemas, serializerOpts);
+  // schemas added with addSchema (or serializer options) make the result depend on the instance
+  if (serializerOpts !== undefined || Object.keys((externalSchemas as object | undefined) ?? {}).length > 0) return compile;
+  return (route) => {
+    const key = route.schema;
+    if (typeof key !== 'object' || key === null) return compile(route);
+    let fn = serializers.get(key);
+    if (!fn) {
+      fn = compile(route);
+      serializers.set(key, fn);
+    }
+    return fn;
+  };
+};
+
 /**
  * A hop count trusts that many proxies nearest the service, whatever their address (only safe when
  * the service cannot be reached but through them); Fastify itself refuses to trust by count alone.
@@ -90,16 +121,17 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
     // errors answered before a route or a request exists use the contract's envelope too
     frameworkErrors,
     clientErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer } },
   }) as unknown as FastifyInstance;
   app.server.headersTimeout = config.timeouts.headersMs;
 
   // Bodies are validated strictly (a string is never turned into a number); query strings,
   // params and headers are text by nature and are coerced. Unknown body fields: the first
   // contract's routes drop them, every other route refuses them (src/plugins/body-rules.ts).
-  const bodyAjvs = { removing: makeAjv(false), refusing: makeAjv(false, false) };
-  const coercingAjv = makeAjv(true);
+  const bodies = (bodyAjvs ??= { removing: makeAjv(false), refusing: makeAjv(false, false) });
+  const coercing = (coercingAjv ??= makeAjv(true));
   app.setValidatorCompiler((req) =>
-    req.httpPart === 'body' ? (compileBody(bodyAjvs, req) as ReturnType<typeof coercingAjv.compile>) : coercingAjv.compile(req.schema),
+    req.httpPart === 'body' ? (compileBody(bodies, req) as ReturnType<typeof coercing.compile>) : coercing.compile(req.schema),
   );
 
   app.decorate('config', config);
