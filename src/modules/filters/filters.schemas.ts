@@ -25,7 +25,9 @@ export const Criteria = Type.Object(
     user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'one member; only with group_id' })),
     sort: Type.Optional(SortValue),
   },
-  { title: 'FilterCriteria', description: 'the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored' },
+  // open to the validator so that the service refuses an unknown key by name (40001), as the first
+  // contract says, instead of it being dropped with the unknown fields of the body
+  { title: 'FilterCriteria', additionalProperties: true, description: 'the keys of the transaction list filters; any other key is refused (40001); returned exactly as stored' },
 );
 export type Criteria = Static<typeof Criteria>;
 
