@@ -2506,6 +2506,8 @@ export interface components {
             user_id?: number;
             /** @description date_desc (default), date_asc, amount_desc, amount_asc; ties broken by id */
             sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
+        } & {
+            [key: string]: unknown;
         };
         /** SavedFilter */
         SavedFilter: {
