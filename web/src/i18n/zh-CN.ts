@@ -222,7 +222,7 @@ export default {
     counterparty: '交易对方', decision: '处理方式', refund: '退款',
     decisions: { import: '导入', duplicate: '已导入过', skip: '跳过', transfer: '记为转账' },
     force: '仍然导入',
-    saveAsXlsx: '这是旧版 Excel 文件（.xls）。请用 Excel 或 WPS 打开，另存为 .xlsx（或 CSV）后再上传。',
+    saveAsXlsx: '这是旧版 Excel 文件，请用 Excel 打开并另存为新版格式（或 CSV）后再上传。',
     problems: {
       bad_date: '日期“{value}”不符合格式 {format}。', date_no_year: '日期“{value}”没有年份，文件中也没有账单周期。',
       bad_amount: '{column} 中的“{value}”不是金额。', bad_direction: '“{value}”无法判断是支出还是收入。', bad_currency: '“{value}”不是币种。',
