@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { ownTmpDir } from './helpers/tmp.ts';
 import { after, before, describe, it } from 'node:test';
 import { assertError, build, type Client, createUser, multipart, type TestApp } from './helpers/index.ts';
 import { gifBomb } from './helpers/images.ts';
@@ -21,18 +21,7 @@ const headerRow = () => `<row r="1">${BANK_HEADER.map((h, i) => `<c r="${String.
 const tmpFiles = () => new Set(readdirSync(tmpdir()));
 
 describe('uploaded files are read under limits, leaving no temporary file', () => {
-  // a temporary folder of this file's own, so that other processes writing to the shared one
-  // (browsers of the browser tests, say) are not taken for files the reader left behind
-  const sharedTmp = process.env.TMPDIR;
-  before(() => {
-    process.env.TMPDIR = mkdtempSync(path.join(tmpdir(), 'ledger-upload-tmp-'));
-  });
-  after(() => {
-    const own = process.env.TMPDIR!;
-    if (sharedTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = sharedTmp;
-    rmSync(own, { recursive: true, force: true });
-  });
+  ownTmpDir();
   let t: TestApp;
   let as: Client;
   let tmpBefore: Set<string>;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { ownTmpDir } from '../helpers/tmp.ts';
+import { describe, it } from 'node:test';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../src/config.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { readBill, type SeedRow } from '../../src/modules/bill-import/bill.parse.ts';
@@ -43,18 +43,7 @@ function assertNoNewTmp(before: Set<string>) {
 const small = (over: Partial<UploadLimits>): UploadLimits => ({ ...DEFAULT_UPLOAD_LIMITS, ...over });
 
 describe('XLSX upload guard', () => {
-  // a temporary folder of this file's own, so that other processes writing to the shared one
-  // (browsers of the browser tests, say) are not taken for files the reader left behind
-  const sharedTmp = process.env.TMPDIR;
-  before(() => {
-    process.env.TMPDIR = mkdtempSync(path.join(tmpdir(), 'ledger-upload-tmp-'));
-  });
-  after(() => {
-    const own = process.env.TMPDIR!;
-    if (sharedTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = sharedTmp;
-    rmSync(own, { recursive: true, force: true });
-  });
+  ownTmpDir();
   it('an ordinary workbook with its worksheet before its shared strings is read, with no temporary file', async () => {
     const buf = await workbook({ rows: [BANK_HEADER, ...BANK_ROWS] });
     const before = tmpFiles();
