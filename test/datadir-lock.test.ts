@@ -77,8 +77,9 @@ describe('the data folder lock after a kill -9', { skip: !linux && 'zombies are 
   it('treats a lock file naming a zombie as its owner as stale', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ledger-zombie-file-'));
     try {
-      // a zombie of our own making: a child of `sleep`, which never reaps it
-      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      // a zombie of our own making: a child of `sleep`, which never reaps it. The child outlives the
+      // shell's exec, so the shell can never have reaped it first
+      const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'inherit'] });
       started.push(parent);
       const pid = Number(await lines(parent)());
       await untilZombie(pid);
