@@ -2,10 +2,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import en from './en';
-import zhCN from './zh-CN';
+import { messages, type Tree } from './catalogues';
 
-type Tree = { [k: string]: string | Tree };
+const en = messages.en;
+const zhCN = messages['zh-CN'];
 function keys(tree: Tree, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
 }

@@ -1,8 +1,7 @@
 // The two languages of the client: chosen from the browser, switchable in the profile and
 // remembered (outside the session keys, so signing out keeps it); <html lang> follows.
 import { createI18n } from 'vue-i18n';
-import en from './en';
-import zhCN from './zh-CN';
+import { messages } from './catalogues';
 import { setRequestLanguage } from '../api/client';
 import type { AppLocale } from '../lib/format';
 import { errorMessage } from '../lib/errors';
@@ -29,7 +28,7 @@ export const i18n = createI18n({
   legacy: false,
   locale: 'en' as AppLocale,
   fallbackLocale: 'en',
-  messages: { en, 'zh-CN': zhCN },
+  messages,
   missingWarn: false,
   fallbackWarn: false,
 });
