@@ -2,7 +2,7 @@
 // ran: on Node 20 a glob or a bare --test can silently find nothing and still exit 0.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -82,6 +82,14 @@ const count = (tail, what) => Number(new RegExp(`ℹ ${what} (\\d+)`).exec(tail)
 // on the root test run in a process of their own even in shared mode.
 const ISOLATED = new Set(['test/datadir-lock.test.ts', 'test/server.test.ts', 'test/identity.test.ts']);
 
+// TEST_PROFILE=<file>: each file's wall and CPU time (its worker's, and its child processes') go
+// to that file, and a table of them, costliest first, is printed at the end (shared mode only)
+const profile = process.env.TEST_PROFILE ? path.resolve(process.env.TEST_PROFILE) : null;
+if (profile) {
+  rmSync(profile, { force: true });
+  env.TEST_PROFILE = profile;
+}
+
 let results;
 if (process.env.TEST_ISOLATE === '1') {
   // one process per test file, as many at once as TEST_CONCURRENCY
@@ -104,24 +112,47 @@ if (process.env.TEST_ISOLATE === '1') {
   }
   const dir = path.resolve('node_modules/.cache/ledger');
   mkdirSync(dir, { recursive: true });
-  const jobs = shares.map((share, i) => {
-    const entry = path.join(dir, `test-shard-${process.pid}-${i}.mts`);
-    writeFileSync(entry, share.files.sort().map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
+  const made = [];
+  const url = (f) => JSON.stringify(pathToFileURL(path.resolve(f)).href);
+  // TEST_PROFILE: a mark module before the first file and after each (see scripts/test-profile.mjs)
+  const markModule = (name, call) => {
+    const file = path.join(dir, `test-mark-${process.pid}-${made.length}.mjs`);
+    writeFileSync(file, `import { ${call} } from ${url('scripts/test-profile.mjs')};\n${call}(${JSON.stringify(name)});\n`);
+    made.push(file);
+    return `import ${url(file)};\n`;
+  };
+  const entryOf = (name, list) => {
+    const entry = path.join(dir, `test-shard-${process.pid}-${made.length}.mts`);
+    const lines = list.sort().map((f) => `import ${url(f)};\n${profile ? markModule(rel(f), 'mark') : ''}`);
+    writeFileSync(entry, (profile ? markModule(name, 'start') : '') + lines.join(''));
+    made.push(entry);
     // the runner sees a worker's share as one test: it gets the time its files would have had
-    return { args: [...base(Number(timeout) * share.files.length), entry], entry };
-  });
-  if (alone.length) jobs.push({ args: [...base(), '--test-concurrency=1', ...alone] });
+    return { args: [...base(Number(timeout) * list.length), entry] };
+  };
+  const jobs = shares.map((share, i) => entryOf(`worker ${i + 1}`, share.files));
+  // profiled, each file that needs a process of its own gets one through an entry with its marks
+  if (alone.length && profile) jobs.push(...alone.map((f) => entryOf(rel(f), [f])));
+  else if (alone.length) jobs.push({ args: [...base(), '--test-concurrency=1', ...alone] });
   results = [];
   const queue = [...jobs];
   await Promise.all(Array.from({ length: Math.min(workers, jobs.length) }, async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
       results.push(await run(job.args, { buffered: true }));
-      if (job.entry) rmSync(job.entry, { force: true });
     }
   }));
+  for (const file of made) rmSync(file, { force: true });
 }
 
 await dropTemplate();
+if (profile && existsSync(profile)) {
+  const rows = readFileSync(profile, 'utf8').trim().split('\n').map((l) => l.split('\t'))
+    .map(([file, wall, cpu, children]) => ({ file, wall: Number(wall), cpu: Number(cpu), children: Number(children) }))
+    .sort((a, b) => b.cpu + b.children - (a.cpu + a.children));
+  const sum = (k) => rows.reduce((n, r) => n + r[k], 0).toFixed(1);
+  console.log(`\nprofile (${profile}): seconds of wall time, CPU of the worker, CPU of its child processes`);
+  for (const r of rows) console.log(`${r.wall.toFixed(1).padStart(7)} ${r.cpu.toFixed(1).padStart(7)} ${r.children.toFixed(1).padStart(7)}  ${r.file}`);
+  console.log(`${sum('wall').padStart(7)} ${sum('cpu').padStart(7)} ${sum('children').padStart(7)}  total`);
+}
 const total = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 for (const r of results) for (const k of Object.keys(total)) total[k] += count(r.tail, k);
 const failed = results.some((r) => r.code !== 0);
