@@ -54,6 +54,7 @@ import {
   createUser,
   firstCategory,
   markRead,
+  onPostgres,
   pgServerAnswers,
   pgServerLabel,
   runCli,
@@ -160,7 +161,9 @@ async function snapshot(db: Database['db']): Promise<Record<string, string[]>> {
 
 const blankPglite = () => createDatabase({ databaseUrl: null, embeddedDbDir: null, blank: true });
 
-describe('backup file and restore', () => {
+// Nothing in here uses the suite's database (blank embedded databases, and PostgreSQL databases of
+// its own on the local server): it proves the same on both suites, and runs on the embedded one.
+describe('backup file and restore', { skip: onPostgres && 'does not use the suite database: runs on the embedded suite' }, () => {
   let dir: string;
   let source: Database;
   let file: string;

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,14 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../src/app.ts';
 import { createDatabase, type Database } from '../src/db/client.ts';
 import { testConfig } from './helpers/app.ts';
+import { runCli } from './helpers/cli.ts';
 
-function cli(args: string[], input: string, dataDir: string) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir },
-    input,
-    encoding: 'utf8',
-  });
-}
+const cli = (args: string[], input: string, dataDir: string) => runCli(args, { DATA_DIR: dataDir }, input);
 
 describe('cli user:create', () => {
   let dir: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +12,9 @@ import { isDatabaseUnavailable } from '../src/db/errors.ts';
 import { assertError } from './helpers/assert.ts';
 import { build, createTransaction, createUser, loginAs, type UserRow, type TestApp } from './helpers/index.ts';
 
-const PORT = 3310;
+// the port the app listens on once a test needs a real socket (any free one: the suites on both
+// databases may run at the same time)
+let port = 0;
 
 /** One raw HTTP/1.1 exchange on a socket: the status line and body as the server wrote them. */
 function raw(port: number, text: string): Promise<{ status: number; body: string }> {
@@ -86,11 +88,12 @@ describe('hostile input found by the outside probe', () => {
   });
 
   it('answers headers too large (431) and a malformed request in the envelope, on a real socket', async () => {
-    await t.app.listen({ port: PORT, host: '127.0.0.1' });
-    const big = await raw(PORT, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+    const big = await raw(port, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     assert.equal(big.status, 431);
     assert.deepEqual(JSON.parse(big.body), { code: 41301, message: 'request headers too large' });
-    const broken = await raw(PORT, 'GARBAGE\r\n\r\n');
+    const broken = await raw(port, 'GARBAGE\r\n\r\n');
     assert.equal(broken.status, 400);
     assert.equal(JSON.parse(broken.body).code, 40001);
   });
@@ -121,7 +124,7 @@ describe('hostile input found by the outside probe', () => {
 
   it('refuses a declared 100 MB upload before reading it, and closes the connection', async () => {
     const res = await new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: PORT, method: 'POST', path: '/api/import', headers: { ...auth, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(100 * 1024 * 1024) } }, (r) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/import', headers: { ...auth, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(100 * 1024 * 1024) } }, (r) => {
         let body = '';
         r.on('data', (c) => (body += c));
         r.on('end', () => resolve({ status: r.statusCode!, body, connection: r.headers.connection }));

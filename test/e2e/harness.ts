@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { entryArgs } from '../helpers/entry.ts';
 import { startFakeWechat } from '../helpers/wechat.ts';
 
 export const ADMIN_OPENID = 'e2e-admin';
@@ -19,13 +20,13 @@ export interface Server {
 }
 
 /**
- * The server from the TypeScript sources on `port`, WeChat sign-in answered by a local stand-in.
+ * The real server (compiled, or from the sources when dist/ is stale) on `port`, WeChat sign-in answered by a local stand-in.
  * `env` adds or overrides settings; `host` is the name the browser uses (passkeys need `localhost`).
  */
 export async function startServer(port: number, env: Record<string, string> = {}, host = '127.0.0.1'): Promise<Server> {
   const wechat = await startFakeWechat();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, entryArgs('server'), {
     env: {
       ...process.env,
       NODE_ENV: 'production',

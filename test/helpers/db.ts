@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createDatabase, runMigrations, type Database } from '../../src/db/client.ts';
 
@@ -19,9 +20,18 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
-    const database = await createDatabase({ databaseUrl: null, embeddedDbDir: null });
+    const database = await takeEmbedded();
     await runMigrations(database);
-    return { database, url: null, drop: () => database.close() };
+    let dropped = false;
+    return {
+      database,
+      url: null,
+      async drop() {
+        if (dropped) return;
+        dropped = true;
+        await giveBackEmbedded(database);
+      },
+    };
   }
   const template = process.env.TEST_PG_TEMPLATE;
   const blank = template ? await clonePgTemplate(template) : await blankPgDatabase('ledger_test');
@@ -129,4 +139,79 @@ async function clonePgTemplate(template: string): Promise<{ url: string; drop():
       await c.end();
     },
   };
+}
+
+/**
+ * Embedded test databases are reused within a process: opening a PGlite from the template costs
+ * seconds of CPU under WebAssembly, emptying one costs a fraction of that. A database given back is
+ * emptied (every table of the schema truncated, its sequences restarted, settings reset) and kept
+ * for the next file, unless it was closed or its schema is no longer the template's: then it is
+ * closed and the next one is opened from the template again. TEST_FRESH_DB=1 opens one every time.
+ */
+const spare: Database[] = [];
+const MAX_SPARE = 2;
+const closedByTest = new WeakSet<Database>();
+let templateShape: string | undefined;
+
+/** every relation, column, constraint, index, function and trigger outside the system schemas */
+const SHAPE = sql`select md5(coalesce(string_agg(x, '|' order by x), '')) as shape from (
+    select format('%s.%s:%s', n.nspname, c.relname, c.relkind) as x from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast') and n.nspname not like 'pg_temp%' and n.nspname not like 'pg_toast_temp%'
+    union all select format('%s.%s.%s:%s:%s:%s', n.nspname, c.relname, a.attname, a.atttypid, a.attnotnull, pg_get_expr(d.adbin, d.adrelid))
+      from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+      left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+      where n.nspname = 'public' and a.attnum > 0 and not a.attisdropped
+    union all select format('%s:%s', conname, pg_get_constraintdef(oid)) from pg_constraint where connamespace = 'public'::regnamespace
+    union all select format('%s:%s', p.proname, md5(p.prosrc)) from pg_proc p where p.pronamespace = 'public'::regnamespace
+    union all select format('%s:%s', tgname, tgrelid::regclass) from pg_trigger where not tgisinternal
+    union all select format('migrations:%s', count(*)) from drizzle.__drizzle_migrations
+  ) parts`;
+
+async function shapeOf(database: Database): Promise<string> {
+  const res = (await database.db.execute(SHAPE)) as unknown as { rows: { shape: string }[] };
+  return res.rows[0]!.shape;
+}
+
+async function takeEmbedded(): Promise<Database> {
+  const reused = spare.pop();
+  if (reused) return reused;
+  const database = await createDatabase({ databaseUrl: null, embeddedDbDir: null });
+  const close = database.close.bind(database);
+  database.close = async () => {
+    closedByTest.add(database);
+    await close();
+  };
+  templateShape ??= await shapeOf(database);
+  return database;
+}
+
+async function giveBackEmbedded(database: Database): Promise<void> {
+  if (closedByTest.has(database)) return;
+  const reusable = process.env.TEST_FRESH_DB !== '1' && spare.length < MAX_SPARE && (await emptied(database).catch(() => false));
+  if (reusable) spare.push(database);
+  else await database.close();
+}
+
+/** empties a database back to the template's state; false when it cannot be (the schema changed) */
+async function emptied(database: Database): Promise<boolean> {
+  const { db } = database;
+  // a transaction a test left open (or aborted) is ended first
+  await db.execute(sql`rollback`).catch(() => {});
+  if ((await shapeOf(database)) !== templateShape) return false;
+  // every table truncated (their identities restarted) and every other sequence restarted, in one statement
+  await db.execute(sql.raw(`do $$
+    declare
+      tables text;
+      seq record;
+    begin
+      select string_agg(format('%I.%I', n.nspname, c.relname), ', ') into tables from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'p');
+      if tables is not null then execute 'truncate table ' || tables || ' restart identity cascade'; end if;
+      for seq in select n.nspname, c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'S' loop
+        execute format('alter sequence %I.%I restart', seq.nspname, seq.relname);
+      end loop;
+    end $$`));
+  await db.execute(sql`reset all`);
+  await db.execute(sql`set time zone 'UTC'`);
+  return true;
 }

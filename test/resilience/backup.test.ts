@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createDatabase, query, type Database } from '../../src/db/client.ts';
 import { describeTables } from '../../src/modules/backups/backups.archive.ts';
+import { runCli } from '../helpers/cli.ts';
 import { BASE_PORT, call, createPgDatabase, demoSession, JWT_SECRET, jsonBody, multipart, pgAnswers, startServer, stopServer, type OwnDatabase } from './helpers.ts';
 
 const PORT = BASE_PORT + 50;
@@ -24,7 +24,7 @@ async function fingerprint(database: Database): Promise<Record<string, string>> 
 }
 
 function cli(args: string[], env: Record<string, string>): string {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', JWT_SECRET, ...env }, encoding: 'utf8', timeout: 180_000 });
+  const res = runCli(args, { JWT_SECRET, ...env });
   assert.equal(res.status, 0, `${args.join(' ')}: ${res.stdout}\n${res.stderr}`);
   return res.stdout;
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
+import { entryArgs } from '../helpers/entry.ts';
 
 /** The PostgreSQL server the suite uses for databases of its own (created and dropped per test). */
 export const PG_SERVER = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -137,7 +138,7 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Starts the real server (`src/server.ts`) as a child process and waits until /api/health answers 200. */
+/** Starts the real server (compiled dist/, else `src/server.ts` through tsx) as a child process and waits until /api/health answers 200. */
 export async function startServer(opts: ServerOptions, waitMs = 60_000): Promise<ServerProcess> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -151,7 +152,7 @@ export async function startServer(opts: ServerOptions, waitMs = 60_000): Promise
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...(opts.env ?? {}),
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, entryArgs('server'), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-200_000)));
   child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-200_000)));

@@ -66,7 +66,7 @@ describe('hostile files', () => {
     for (const [name, make] of corpus) files.set(name, await make());
     server = await startServer({ port: PORT, dataDir, env: { TMPDIR: serverTmp } });
     s = await demoSession(PORT);
-    // what the process itself keeps there from its start (tsx's compile cache)
+    // what the process itself keeps there from its start (tsx's compile cache when it runs the sources)
     atStart = readdirSync(serverTmp, { recursive: true }).map(String).sort();
   });
   after(async () => {
