@@ -6,7 +6,7 @@ import type { Category, Suggestion, Transaction } from '../../api/types';
 import { validAmount } from '../../lib/dates';
 import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../../views/books/split';
 import * as api from './api';
-import { categoryForConcept, conceptByKey, parseQuickEntry } from './parser';
+import { categoryForConcept, conceptByKey, conceptOf, parseQuickEntry } from './parser';
 
 export type EntryKind = 'expense' | 'income' | 'transfer' | 'refund';
 
@@ -231,10 +231,15 @@ export const useEntryStore = defineStore('entry', {
     },
 
     /** Saves the draft; true when it was saved. */
-    async save(ctx: { me: number | null; currencyOf: (id: number | null) => string | undefined }): Promise<boolean> {
+    async save(ctx: { me: number | null; currencyOf: (id: number | null) => string | undefined; categories: Category[] }): Promise<boolean> {
       this.error = '';
       const d = this.draft;
       if (!validAmount(d.amount)) throw new ClientError('errors.amountFormat');
+      // saved before the suggester answered: a word of the lexicon in the note still names the category
+      if (d.category_id === null && d.kind !== 'transfer' && d.refund_of === null) {
+        const concept = conceptOf(d.note);
+        if (concept && concept.kind === categoryKind(d.kind)) d.category_id = categoryForConcept(concept, ctx.categories)?.id ?? null;
+      }
       const common = { amount: d.amount.trim(), date: d.date, note: d.note.trim(), tag_ids: d.tag_ids };
       const account = d.account_id ? { account_id: d.account_id } : {};
       let body: api.CreateBody;
