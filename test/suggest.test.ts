@@ -31,13 +31,17 @@ describe('GET /api/categories/suggest', () => {
     const fresh = await createUser(t.db);
     const asFresh = t.as(fresh);
     const expense = expectOk<{ list: Category[] }>(await asFresh.get('/api/categories', { query: { kind: 'expense' } })).list;
-    const list = expectOk<{ list: Suggestion[] }>(await asFresh.get('/api/categories/suggest?kind=expense&amount=12.5&note=lunch')).list;
+    // a note no keyword of the lexicon knows
+    const answer = expectOk<{ list: Suggestion[]; preselect: number | null }>(await asFresh.get('/api/categories/suggest?kind=expense&amount=12.5&note=qwerty'));
+    const list = answer.list;
+    assert.equal(answer.preselect, null);
     assert.equal(list.length, 3);
     assert.deepEqual(
       list.map((s) => s.category_id),
       expense.slice(0, 3).map((c) => c.id),
     );
     assert.deepEqual(Object.keys(list[0]!).sort(), ['category_id', 'color', 'name', 'score']);
+    assert.deepEqual(Object.keys(answer).sort(), ['list', 'preselect']);
     assert.equal(list[0]!.name, expense[0]!.name);
     assert.equal(list[0]!.color, expense[0]!.color);
     assert.ok(list.every((s) => s.score < 0.1));
@@ -55,6 +59,32 @@ describe('GET /api/categories/suggest', () => {
       (expectOk<{ list: Suggestion[] }>(await asFresh.get('/api/categories/suggest?kind=income')).list).map((s) => s.category_id),
       income.slice(0, 3).map((c) => c.id),
     );
+  });
+
+  it('names the category a keyword means for a new user, in both languages, and preselects it', async () => {
+    const fresh = await createUser(t.db);
+    const asFresh = t.as(fresh);
+    const byName = new Map(expectOk<{ list: Category[] }>(await asFresh.get('/api/categories', { query: { kind: 'expense' } })).list.map((c) => [c.name, c.id]));
+    const cases: [string, string][] = [
+      ['地铁', 'Transport'],
+      ['公交', 'Transport'],
+      ['滴滴', 'Transport'],
+      ['打车', 'Transport'],
+      ['超市', 'Shopping'],
+      ['盒马', 'Shopping'],
+      ['电影票', 'Entertainment'],
+      ['Netflix', 'Entertainment'],
+      ['Subway fare', 'Transport'],
+      ['话费', 'Other'],
+      ['午饭', 'Food'],
+    ];
+    for (const [note, name] of cases) {
+      const answer = expectOk<{ list: Suggestion[]; preselect: number | null }>(await asFresh.get(`/api/categories/suggest?note=${encodeURIComponent(note)}`));
+      assert.equal(answer.preselect, byName.get(name), note);
+      assert.equal(answer.list[0]!.category_id, byName.get(name), note);
+    }
+    // an income word asked as an expense names nothing
+    assert.equal(expectOk<{ preselect: number | null }>(await asFresh.get(`/api/categories/suggest?note=${encodeURIComponent('工资')}`)).preselect, null);
   });
 
   it('follows the note, in Chinese and in English', async () => {

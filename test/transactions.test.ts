@@ -27,6 +27,8 @@ const TX_KEYS = [
   'to_amount',
   'rate',
   'parent_id',
+  'refund_of',
+  'category_picked',
   'amount',
   'category',
   'category_id',

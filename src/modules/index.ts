@@ -26,6 +26,7 @@ import { systemRoutes } from './system/index.ts';
 import { tagsRoutes } from './tags/index.ts';
 import { trackRoutes } from './track/index.ts';
 import { transactionsRoutes } from './transactions/index.ts';
+import { createQuickEntryService, quickEntryRoutes } from './quick-entry/index.ts';
 
 import { createAccountService } from './accounts/index.ts';
 import { createAdminService } from './admin/index.ts';
@@ -54,13 +55,15 @@ import { createTransactionService } from './transactions/index.ts';
  * are registered with the services they use. Route plugins never build a service themselves.
  */
 export function buildServices(app: FastifyInstance) {
+  const categories = createCategoryService({ db: app.db, clock: app.clock, config: app.config });
   return {
+    quickEntry: createQuickEntryService({ db: app.db, clock: app.clock, config: app.config, categories }),
     accounts: createAccountService({ db: app.db, clock: app.clock, config: app.config }),
     admin: createAdminService({ db: app.db, clock: app.clock, config: app.config, onUserChanged: (id) => app.userState.invalidate(id) }),
     backups: createBackupService({ db: app.db, clock: app.clock, config: app.config, log: app.log }),
     billImport: createBillImportService({ db: app.db, clock: app.clock, config: app.config }),
     budgets: createBudgetService({ db: app.db, clock: app.clock, config: app.config }),
-    categories: createCategoryService({ db: app.db, clock: app.clock, config: app.config }),
+    categories,
     systemConfig: createConfigService({ db: app.db, clock: app.clock, config: app.config }),
     feedback: createFeedbackService({ db: app.db, clock: app.clock }),
     filters: createFilterService({ db: app.db, clock: app.clock }),
@@ -105,6 +108,7 @@ export async function registerModules(app: FastifyInstance, services: Services =
   await app.register(exportImportRoutes);
   await app.register(billImportRoutes, { billImport: services.billImport });
   await app.register(recurringRoutes, { recurring: services.recurring });
+  await app.register(quickEntryRoutes, { quickEntry: services.quickEntry });
 }
 
 /** Jobs of the minute scheduler, run at start-up and then every minute. */

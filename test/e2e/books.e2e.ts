@@ -46,20 +46,21 @@ describe('books in the browser (desktop, English)', () => {
   });
 
   it('suggests the category while typing, adds, edits and deletes a transaction', async () => {
-    const quick = page().getByRole('form', { name: 'Quick add' });
-    await quick.locator('select[name="quick-category"] option').first().waitFor({ state: 'attached' });
-    await quick.locator('input[name="quick-amount"]').fill('27.5');
-    await quick.locator('input[name="quick-note"]').fill('Lunch');
-    const suggestion = quick.getByRole('group', { name: 'Suggested' }).getByRole('button').first();
+    await page().getByTestId('new-entry').click();
+    const add = page().getByRole('dialog', { name: 'New transaction' });
+    await add.locator('input[name="amount"]').fill('27.5');
+    await add.locator('input[name="note"]').fill('Lunch');
+    const suggestion = add.getByRole('group', { name: 'Suggested' }).getByRole('button').first();
     await suggestion.waitFor();
     assert.equal(await suggestion.innerText(), 'Food');
-    assert.equal(await quick.locator('select[name="quick-category"] option:checked').innerText(), 'Food');
-    await quick.getByRole('button', { name: 'Add' }).click();
+    await until(async () => (await add.locator('select[name="category_id"] option:checked').innerText()) === 'Food', 'Food preselected');
+    await add.getByRole('button', { name: 'Save' }).click();
     await page().getByText('Transaction added').waitFor();
     const row = main().locator('[data-testid="tx-row"]', { hasText: '-¥27.50' }).filter({ hasText: 'Lunch' }).first();
     await row.waitFor();
 
-    await row.getByRole('button', { name: /^Edit Food/ }).click();
+    // a tap on the row opens it
+    await row.click();
     const dialog = page().getByRole('dialog', { name: 'Edit transaction' });
     await dialog.locator('input[name="amount"]').fill('31');
     await dialog.locator('input[name="note"]').fill('Lunch with the team');
@@ -69,7 +70,9 @@ describe('books in the browser (desktop, English)', () => {
     await edited.waitFor();
     assert.match(await edited.innerText(), /-¥31\.00/);
 
-    await edited.getByRole('button', { name: /^Delete Food/ }).click();
+    // delete is inside the opened row
+    await edited.click();
+    await page().getByRole('dialog', { name: 'Edit transaction' }).getByRole('button', { name: 'Delete' }).click();
     await page().getByRole('dialog', { name: 'Delete transaction' }).getByRole('button', { name: 'Delete' }).click();
     await page().getByText('Transaction deleted').waitFor();
     await edited.waitFor({ state: 'detached' });

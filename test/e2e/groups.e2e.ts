@@ -24,12 +24,15 @@ describe('a group shared by two browsers', () => {
   });
 
   async function quickAdd(tab: Tab, amount: string, note: string) {
-    const quick = tab.page.getByRole('form', { name: 'Quick add' });
-    // the categories arrive after the list: wait for the picker to hold one
-    await quick.locator('select[name="quick-category"] option').first().waitFor({ state: 'attached' });
-    await quick.locator('input[name="quick-amount"]').fill(amount);
-    await quick.locator('input[name="quick-note"]').fill(note);
-    await quick.getByRole('button', { name: 'Add' }).click();
+    await tab.page.getByTestId('new-entry').click();
+    const dialog = tab.page.getByRole('dialog', { name: 'New transaction' });
+    await dialog.locator('input[name="amount"]').fill(amount);
+    await dialog.locator('input[name="note"]').fill(note);
+    // the categories arrive after the form: wait for the picker to hold one, and choose it
+    await dialog.locator('select[name="category_id"] option').nth(1).waitFor({ state: 'attached' });
+    await dialog.locator('select[name="category_id"]').selectOption({ index: 1 });
+    await dialog.getByTestId('split-check').getByText('The split adds up.').waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await tab.page.locator('[data-testid="tx-row"]', { hasText: note }).waitFor();
   }
 
@@ -59,11 +62,19 @@ describe('a group shared by two browsers', () => {
     }
     await alice.page.reload();
     const rows = alice.page.locator('[data-testid="tx-row"]');
-    await until(async () => (await rows.count()) === 2, 'both group records');
+    await until(async () => (await rows.count()) === 2, 'both group records').catch(async (err) => {
+      throw new Error(`${(err as Error).message}: ${JSON.stringify(await rows.allInnerTexts())}`);
+    });
     const bobsRow = rows.filter({ hasText: 'Bread and milk' });
     assert.match(await bobsRow.innerText(), /User bob/);
-    // another member's record cannot be edited here
-    assert.equal(await bobsRow.getByRole('button', { name: /^Edit/ }).count(), 0);
+    // another member's record opens to be read, not to be changed or deleted
+    await bobsRow.click();
+    const opened = alice.page.getByRole('dialog', { name: 'Edit transaction' });
+    await opened.waitFor();
+    assert.equal(await opened.getByRole('button', { name: 'Save' }).count(), 0);
+    assert.equal(await opened.getByRole('button', { name: 'Delete' }).count(), 0);
+    await opened.getByRole('button', { name: 'Cancel' }).click();
+    await opened.waitFor({ state: 'detached' });
   });
 
   it('shows each category name once in the group statistics', async () => {

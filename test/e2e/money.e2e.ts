@@ -83,20 +83,26 @@ describe('money in the browser', () => {
 
       // an expense recorded in the bank account, remembered by the add form
       await page().getByRole('link', { name: 'Books' }).first().click();
-      const quick = page().getByRole('form', { name: 'Quick add' });
-      await quick.getByTestId('quick-account').waitFor();
-      await quick.locator('input[name="quick-amount"]').fill('30');
-      await quick.getByTestId('quick-account').selectOption({ label: 'Bank · Chinese Yuan' });
-      await quick.locator('select[name="quick-category"]').selectOption({ label: category });
-      await quick.getByRole('button', { name: 'Add' }).click();
+      await page().getByTestId('new-entry').click();
+      const add = page().getByRole('dialog', { name: 'New transaction' });
+      await add.getByTestId('tx-account').locator('option').nth(1).waitFor({ state: 'attached' });
+      await add.locator('input[name="amount"]').fill('30');
+      await add.getByTestId('tx-account').selectOption({ label: 'Bank · Chinese Yuan' });
+      await add.locator('select[name="category_id"] option').nth(1).waitFor({ state: 'attached' });
+      await add.locator('select[name="category_id"]').selectOption({ label: category });
+      await add.getByRole('button', { name: 'Save' }).click();
       await page().locator('[data-testid="tx-row"]', { hasText: '-¥30.00' }).first().waitFor();
       // transfers and adjustments are listed too, named by their accounts
       await page().locator('[data-testid="tx-row"]', { hasText: 'Bank → Cash' }).first().waitFor();
       await page().reload();
-      const picked = () => page().getByTestId('quick-account').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
+      await page().getByTestId('new-entry').click();
+      const again = page().getByRole('dialog', { name: 'New transaction' });
+      const picked = () => again.getByTestId('tx-account').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
       await until(async () => (await picked()).startsWith('Bank'), 'the remembered account').catch(async (err) => {
         throw new Error(`${(err as Error).message}: ${await picked()}`);
       });
+      await again.getByRole('button', { name: 'Cancel' }).click();
+      await again.waitFor({ state: 'detached' });
 
       await page().getByRole('link', { name: 'Budget' }).first().click();
       await until(async () => (await page().getByTestId('category-budget-line').filter({ hasText: category }).innerText()).includes('¥68.00 left'), 'the line after the expense');

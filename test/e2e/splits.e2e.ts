@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, type Server, type Tab } from './harness.ts';
+import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
 
 describe('splitting a group expense and settling up in two browsers', () => {
   let server: Server;
@@ -51,14 +51,16 @@ describe('splitting a group expense and settling up in two browsers', () => {
     await page.goto('/books');
     await page.getByTestId('group-select').selectOption({ label: 'Group: Trip' });
     await page.getByText('You are viewing the group “Trip”.').waitFor();
-    const quick = page.getByRole('form', { name: 'Quick add' });
-    await quick.locator('select[name="quick-category"] option').first().waitFor({ state: 'attached' });
-    await quick.locator('input[name="quick-amount"]').fill('90');
-    await quick.locator('input[name="quick-note"]').fill('Dinner');
-    await quick.getByRole('button', { name: 'Add' }).click();
+    await page.getByTestId('new-entry').click();
+    const add = page.getByRole('dialog', { name: 'New transaction' });
+    await add.locator('input[name="amount"]').fill('90');
+    await add.locator('input[name="note"]').fill('Dinner');
+    await until(async () => (await add.locator('select[name="category_id"] option:checked').innerText()) === 'Food', 'Food preselected');
+    await add.getByTestId('split-check').getByText('The split adds up.').waitFor();
+    await add.getByRole('button', { name: 'Save' }).click();
     const row = page.locator('[data-testid="tx-row"]', { hasText: 'Dinner' });
     await row.waitFor();
-    await row.getByRole('button', { name: /^Edit/ }).click();
+    await row.click();
     const dialog = page.getByRole('dialog', { name: 'Edit transaction' });
     const editor = dialog.getByTestId('split-editor');
     await editor.waitFor();

@@ -61,13 +61,14 @@ describe('the client in Chinese at phone size', () => {
     await page().getByText('已记一笔').waitFor();
     const row = page().locator('[data-testid="tx-row"]', { hasText: '晚饭' }).filter({ hasText: '-¥66.00' }).first();
     await row.waitFor();
-    await row.getByRole('button', { name: /^编辑/ }).click();
+    await row.click();
     const edit = page().getByRole('dialog', { name: '编辑账目' });
     await edit.locator('input[name="note"]').fill('和家人吃晚饭');
     await edit.getByRole('button', { name: '保存' }).click();
     const edited = page().locator('[data-testid="tx-row"]', { hasText: '和家人吃晚饭' });
     await edited.waitFor();
-    await edited.getByRole('button', { name: /^删除/ }).click();
+    await edited.click();
+    await page().getByRole('dialog', { name: '编辑账目' }).getByRole('button', { name: '删除' }).click();
     await page().getByRole('dialog', { name: '删除账目' }).getByRole('button', { name: '删除' }).click();
     await edited.waitFor({ state: 'detached' });
   });

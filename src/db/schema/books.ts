@@ -97,6 +97,8 @@ export const transactions = pgTable(
     externalId: text('external_id'),
     /** a refund points to the purchase it reduces */
     refundOf: integer('refund_of').references((): AnyPgColumn => transactions.id, { onDelete: 'set null' }),
+    /** the category is the suggester's guess the person left as it was: such rows do not teach the suggester */
+    categoryAuto: boolean('category_auto').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

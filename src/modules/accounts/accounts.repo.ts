@@ -201,3 +201,12 @@ export async function monthlyDeltas(db: Executor, userId: number): Promise<{ acc
   );
   return rows.map((r) => ({ accountId: r.account_id, month: r.month, delta: Number(r.delta) }));
 }
+
+/** The user's accounts by name and type (archived ones marked), in their order: what a line of text may name. */
+export async function accountNames(db: Executor, userId: number): Promise<{ id: number; name: string; type: string; archived: boolean }[]> {
+  return db
+    .select({ id: accounts.id, name: accounts.name, type: accounts.type, archived: accounts.archived })
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+    .orderBy(asc(accounts.sort), asc(accounts.id));
+}

@@ -2,3 +2,4 @@
 export { createDefaultAccount } from './accounts.booking.ts';
 export { default as accountsRoutes } from './accounts.routes.ts';
 export { createAccountService } from './accounts.service.ts';
+export { accountNames } from './accounts.repo.ts';

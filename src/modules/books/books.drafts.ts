@@ -26,6 +26,10 @@ export interface Draft {
   recurringId?: number | null;
   /** a rate given by hand; else the user's rate of `date` */
   rate?: unknown;
+  /** a refund: the purchase it reduces */
+  refundOf?: number | null;
+  /** the category is the suggester's guess, left as it was */
+  categoryAuto?: boolean;
 }
 
 async function accountOf(ex: Executor, userId: number, account: Draft['account']): Promise<AccountRef> {
@@ -53,6 +57,8 @@ export async function writeDraft(ex: Executor, userId: number, draft: Draft): Pr
     groupId: draft.groupId ?? null,
     paidBy: draft.paidBy ?? null,
     recurringId: draft.recurringId ?? null,
+    refundOf: draft.refundOf ?? null,
+    categoryAuto: draft.categoryAuto ?? false,
     ...booking,
   });
   if (draft.tagIds?.length) await replaceTags(ex, id, draft.tagIds);

@@ -42,6 +42,8 @@ export interface BookedRow {
   source?: string | null;
   externalId?: string | null;
   refundOf?: number | null;
+  /** the category is the suggester's guess, left as it was (such rows do not teach the suggester) */
+  categoryAuto?: boolean;
   /** when the row was first recorded (an import keeps the original's); now when absent */
   createdAt?: string | Date | null;
 }
@@ -67,19 +69,19 @@ export async function insertRows(ex: Executor, userId: number, rows: readonly Bo
   const out = await query<{ id: number }>(
     ex,
     sql`insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, paid_by, recurring_id, account_id, currency,
-                                  base_amount, rate, to_account_id, to_amount, to_currency, parent_id, source, external_id, refund_of, created_at, updated_at)
+                                  base_amount, rate, to_account_id, to_amount, to_currency, parent_id, source, external_id, refund_of, category_auto, created_at, updated_at)
         select coalesce(k.id, nextval(pg_get_serial_sequence('transactions', 'id'))), ${userId}::int, k.kind, k.amount, k.category_id, k.note, k.date,
                k.group_id, k.paid_by, k.recurring_id, k.account_id, k.currency, k.base_amount, k.rate, k.to_account_id, k.to_amount, k.to_currency,
-               k.parent_id, k.source, k.external_id, k.refund_of, coalesce(k.created_at, now()), now()
+               k.parent_id, k.source, k.external_id, k.refund_of, coalesce(k.category_auto, false), coalesce(k.created_at, now()), now()
         from unnest(${col((r) => r.id ?? null)}::int[], ${col((r) => r.kind)}::text[], ${col((r) => r.amount)}::bigint[], ${col((r) => r.categoryId)}::int[],
                     ${col((r) => r.note)}::text[], ${col((r) => r.date)}::date[], ${col((r) => r.groupId)}::int[], ${col((r) => r.paidBy ?? null)}::int[],
                     ${col((r) => r.recurringId ?? null)}::int[], ${col((r) => r.accountId)}::int[], ${col((r) => r.currency)}::text[],
                     ${col((r) => r.baseAmount)}::bigint[], ${col((r) => r.rate)}::text[], ${col((r) => r.toAccountId ?? null)}::int[],
                     ${col((r) => r.toAmount ?? null)}::bigint[], ${col((r) => r.toCurrency ?? null)}::text[], ${col((r) => r.parentId ?? null)}::int[],
                     ${col((r) => r.source ?? null)}::text[], ${col((r) => r.externalId ?? null)}::text[], ${col((r) => r.refundOf ?? null)}::int[],
-                    ${col(created)}::timestamptz[])
+                    ${col((r) => r.categoryAuto ?? false)}::boolean[], ${col(created)}::timestamptz[])
              as k(id, kind, amount, category_id, note, date, group_id, paid_by, recurring_id, account_id, currency, base_amount, rate,
-                  to_account_id, to_amount, to_currency, parent_id, source, external_id, refund_of, created_at)
+                  to_account_id, to_amount, to_currency, parent_id, source, external_id, refund_of, category_auto, created_at)
         ${conflict}
         returning id`,
   );
@@ -96,7 +98,7 @@ export async function insertRow(ex: Executor, userId: number, row: BookedRow): P
 export type RowPatch = Partial<
   Pick<
     typeof transactions.$inferInsert,
-    'kind' | 'amountCents' | 'categoryId' | 'note' | 'date' | 'groupId' | 'paidBy' | 'accountId' | 'currency' | 'baseAmount' | 'rate' | 'toAccountId' | 'toAmount' | 'toCurrency' | 'updatedAt'
+    'kind' | 'amountCents' | 'categoryId' | 'categoryAuto' | 'note' | 'date' | 'groupId' | 'paidBy' | 'accountId' | 'currency' | 'baseAmount' | 'rate' | 'toAccountId' | 'toAmount' | 'toCurrency' | 'updatedAt'
   >
 >;
 

@@ -161,14 +161,16 @@ export interface HistoryRow {
 
 /**
  * The user's most recent transactions of one kind (at most `limit`), with the age in days relative to
- * `today`, for the suggestion. Only categories that still belong to the user qualify.
+ * `today`, for the suggestion. Only categories that still belong to the user qualify. Rows whose
+ * category was the suggester's own guess, left as it was, do not count (a wrong guess must not
+ * teach), nor do refunds.
  */
 export async function recentHistory(db: Executor, userId: number, kind: CategoryKind, today: string, limit: number): Promise<HistoryRow[]> {
   const rows = await query<{ category_id: number; amount_cents: string | number; note: string; age_days: number }>(
     db,
     sql`select t.category_id, t.amount_cents, t.note, greatest(0, ${today}::date - t.date)::int as age_days
         from transactions t
-        where t.user_id = ${userId} and t.kind = ${kind}
+        where t.user_id = ${userId} and t.kind = ${kind} and t.amount_cents > 0 and not t.category_auto
         order by t.date desc, t.id desc
         limit ${limit}`,
   );

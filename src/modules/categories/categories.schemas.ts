@@ -73,6 +73,11 @@ export const SuggestResult = Type.Object(
       }),
       { maxItems: 3 },
     ),
+    preselect: Type.Union([Id, Type.Null()], {
+      description:
+        'the category a form should select for the person, or null when confidence is low (then nothing is selected): the best of the ' +
+        "history when one of the caller's past notes matches this one, else the category a keyword of the note names (地铁 → 交通, Netflix → Entertainment)",
+    }),
   },
   { title: 'CategorySuggestions' },
 );

@@ -17,7 +17,8 @@ import {
   type SuggestQuery,
   type SuggestResult,
 } from './categories.schemas.ts';
-import { fallbackScore, scoreCategories, SUGGEST_LIMIT, SUGGEST_WINDOW } from './categories.suggest.ts';
+import { categoryForConcept, conceptOf } from '../../lib/quick-entry/index.ts';
+import { confidentChoice, fallbackScore, LEXICON_SCORE, scoreCategories, SUGGEST_LIMIT, SUGGEST_WINDOW } from './categories.suggest.ts';
 
 export function toCategory(row: CategoryRow): CategoryView {
   return {
@@ -144,29 +145,56 @@ export function createCategoryService({ db, clock, config, repo = categoriesRepo
       const kind = q.kind ?? 'expense';
       const amountCents = q.amount === undefined || q.amount === '' ? undefined : parseAmount(q.amount, 'amount');
       const note = q.note === undefined ? '' : cleanText(q.note, 'note', 0, 200);
-      const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
-      const [history, cats] = await Promise.all([
-        repo.recentHistory(db, userId, kind, today, SUGGEST_WINDOW),
-        repo.listCategories(db, userId, kind),
-      ]);
-      const byId = new Map(cats.map((c) => [c.id, c]));
-      const list: SuggestResult['list'] = [];
-      for (const s of scoreCategories(history, { amount_cents: amountCents, note })) {
-        const c = byId.get(s.category_id);
-        if (!c) continue;
-        list.push({ category_id: c.id, name: c.name, color: c.color, score: s.score });
-        if (list.length === SUGGEST_LIMIT) return { list };
-      }
-      // too little history: complete with the first categories in the user's own order
-      let position = 0;
-      for (const c of cats) {
-        if (list.length === SUGGEST_LIMIT) break;
-        if (list.some((l) => l.category_id === c.id)) continue;
-        list.push({ category_id: c.id, name: c.name, color: c.color, score: fallbackScore(position++) });
-      }
-      return { list };
+      return suggestFor(userId, { kind, amountCents, note });
     },
+
+    suggestFor,
   };
+
+  /**
+   * Up to 3 categories, best first: the caller's own history, the category a keyword of the note
+   * names (for people with little history), then the first categories in their order with low
+   * scores; and the one to preselect, null when confidence is low.
+   */
+  async function suggestFor(userId: number, q: { kind: CategoryKind; amountCents?: number; note: string }): Promise<SuggestResult> {
+    const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
+    const [history, cats] = await Promise.all([
+      repo.recentHistory(db, userId, q.kind, today, SUGGEST_WINDOW),
+      repo.listCategories(db, userId, q.kind),
+    ]);
+    const byId = new Map(cats.map((c) => [c.id, c]));
+    const scored = scoreCategories(history, { amount_cents: q.amountCents, note: q.note }).filter((s) => byId.has(s.category_id));
+    const concept = q.note ? conceptOf(q.note) : null;
+    const named = concept && concept.kind === q.kind ? categoryForConcept(concept, cats) : null;
+    const preselect = confidentChoice(scored, named?.id ?? null);
+
+    // the lexicon's category joins the history's with its own score; the preselected one is, by this
+    // judgement, the best: it leads, with at least the best score
+    const ranked: { category_id: number; score: number }[] = scored.map((s) => ({ category_id: s.category_id, score: s.score }));
+    if (named) {
+      const own = ranked.find((r) => r.category_id === named.id);
+      if (own) own.score = Math.max(own.score, LEXICON_SCORE);
+      else ranked.push({ category_id: named.id, score: LEXICON_SCORE });
+    }
+    const lead = ranked.find((r) => r.category_id === preselect);
+    if (lead) lead.score = Math.max(...ranked.map((r) => r.score));
+    ranked.sort((a, b) => b.score - a.score || (a.category_id === preselect ? -1 : b.category_id === preselect ? 1 : a.category_id - b.category_id));
+
+    const list: SuggestResult['list'] = [];
+    for (const r of ranked) {
+      const c = byId.get(r.category_id)!;
+      list.push({ category_id: c.id, name: c.name, color: c.color, score: r.score });
+      if (list.length === SUGGEST_LIMIT) return { list, preselect };
+    }
+    // too little history: complete with the first categories in the user's own order
+    let position = 0;
+    for (const c of cats) {
+      if (list.length === SUGGEST_LIMIT) break;
+      if (list.some((l) => l.category_id === c.id)) continue;
+      list.push({ category_id: c.id, name: c.name, color: c.color, score: fallbackScore(position++) });
+    }
+    return { list, preselect };
+  }
 }
 
 export type CategoryService = ReturnType<typeof createCategoryService>;

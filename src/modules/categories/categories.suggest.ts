@@ -21,6 +21,8 @@ export interface HistoryItem {
 export interface Scored {
   category_id: number;
   score: number;
+  /** the best note similarity of the category's own rows (0 without a note) */
+  note: number;
 }
 
 export const SUGGEST_WINDOW = 2000;
@@ -125,7 +127,7 @@ export function scoreCategories(history: HistoryItem[], query: { amount_cents?: 
       raw += WEIGHTS.amount * (best.reduce((s, v) => s + v, 0) / best.length);
     }
     const score = FLOOR + (1 - FLOOR) * Math.min(1, raw / weightSum);
-    out.push({ category_id: categoryId, score: round4(score) });
+    out.push({ category_id: categoryId, score: round4(score), note: a.note });
   }
   out.sort((x, y) => y.score - x.score || x.category_id - y.category_id);
   return out;
@@ -134,4 +136,20 @@ export function scoreCategories(history: HistoryItem[], query: { amount_cents?: 
 /** Scores of suggestions that come from the category order alone (no or too little history). */
 export function fallbackScore(position: number): number {
   return round4(Math.max(0, 0.05 - 0.01 * position));
+}
+
+/** A past note this close to the typed one (Dice of bigrams) makes the history's category a confident guess. */
+export const CONFIDENT_NOTE = 0.5;
+/** The score of the category a lexicon word names ("地铁" → 交通), for people with little history. */
+export const LEXICON_SCORE = 0.75;
+
+/**
+ * The category to preselect, or null when confidence is low: the history's best when a past note
+ * matches the typed one, else the category the lexicon names. Frequency, amount and recency alone
+ * never preselect: they are how a new user's first rows all became 餐饮.
+ */
+export function confidentChoice(history: readonly Scored[], lexiconCategoryId: number | null): number | null {
+  const top = history[0];
+  if (top && top.note >= CONFIDENT_NOTE) return top.category_id;
+  return lexiconCategoryId;
 }

@@ -3,6 +3,6 @@ export { createDefaultCategories, pickLocale } from './categories.defaults.ts';
 export type { Locale } from './categories.defaults.ts';
 export { recentHistory } from './categories.repo.ts';
 export { default as categoriesRoutes } from './categories.routes.ts';
-export { createCategoryService } from './categories.service.ts';
+export { createCategoryService, type CategoryService } from './categories.service.ts';
 export { SUGGEST_WINDOW, scoreCategories } from './categories.suggest.ts';
 export type { HistoryItem } from './categories.suggest.ts';

@@ -26,6 +26,8 @@ export const viewColumns = {
   toCurrency: transactions.toCurrency,
   rate: transactions.rate,
   parentId: transactions.parentId,
+  refundOf: transactions.refundOf,
+  categoryAuto: transactions.categoryAuto,
   createdAt: transactions.createdAt,
   updatedAt: transactions.updatedAt,
   categoryName: categories.name,
@@ -53,6 +55,8 @@ export interface ViewRow {
   toCurrency: string | null;
   rate: string | null;
   parentId: number | null;
+  refundOf?: number | null;
+  categoryAuto?: boolean;
   createdAt: Date;
   updatedAt: Date;
   categoryName: string | null;
@@ -105,7 +109,9 @@ export function toTransactionView(row: ViewRow, rowTags: TagRef[], split: SplitJ
     to_amount: row.toAmount === null || row.toCurrency === null ? null : majorOf(row.toAmount, row.toCurrency),
     rate: row.rate,
     parent_id: row.parentId,
+    refund_of: row.refundOf ?? null,
     category_id: row.categoryId,
+    category_picked: !(row.categoryAuto ?? false),
     category:
       row.categoryId === null || row.categoryName === null || row.categoryColor === null || row.categoryKind === null
         ? null
@@ -396,4 +402,22 @@ export async function findOwn(db: Executor, userId: number, id: number, lock = f
     .where(and(eq(transactions.id, id), eq(transactions.userId, userId)));
   const [row] = lock ? await q.for('update') : await q;
   return row;
+}
+
+/** What the refunds of one purchase already give back, in minor units of `currency` (positive), leaving out `exceptId`. */
+export async function refundedOf(db: Executor, userId: number, purchaseId: number, currency: string, exceptId?: number): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(-sum(${transactions.amountCents}), 0)` })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, userId),
+        eq(transactions.refundOf, purchaseId),
+        eq(transactions.kind, 'expense'),
+        eq(transactions.currency, currency),
+        sql`${transactions.amountCents} < 0`,
+        exceptId === undefined ? undefined : sql`${transactions.id} <> ${exceptId}`,
+      ),
+    );
+  return Number(row?.total ?? 0);
 }

@@ -8,14 +8,20 @@ export const TransactionSchema = Type.Object(
   {
     id: Id,
     kind: TransactionKindSchema,
-    amount: Type.Number({ description: 'major units of `currency`, e.g. 12.5; an adjustment\'s sign is its direction' }),
+    amount: Type.Number({
+      description: 'major units of `currency`, e.g. 12.5; an adjustment\'s sign is its direction; a refund is an expense with a negative amount (it reduces the expense of its category in statistics and budgets)',
+    }),
     currency: CurrencyCode,
     account_id: Nullable(Id),
     to_account_id: Nullable(Id),
     to_amount: Nullable(Type.Number({ description: 'transfer only: what the receiving account gets, in major units of its currency' })),
     rate: Nullable(Type.String({ description: 'exact decimal: base currency units per unit of `currency` used at booking; null in the base currency' })),
     parent_id: Nullable(Id),
+    refund_of: Type.Union([Id, Type.Null()], {
+      description: 'a refund (an expense with a negative amount): the purchase it reduces, when one was picked; null otherwise',
+    }),
     category_id: Nullable(Id),
+    category_picked: Type.Boolean({ description: 'false when the category is the suggester\'s guess the person left as it was (such rows do not teach the suggester)' }),
     category: Nullable(Type.Object({ id: Id, name: Type.String(), color: Color, kind: Kind })),
     note: Type.String(),
     date: CalendarDate,
@@ -36,8 +42,15 @@ export type TransactionView = Static<typeof TransactionSchema>;
 
 const TagIds = Type.Array(Id, { maxItems: 64, description: 'at most 10 of the caller\'s own tags' });
 
-const NewKind = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('transfer')], {
-  description: 'expense or income (with `category_id`), or transfer (with `to_account_id`); adjustments come from reconciling an account',
+const NewKind = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('transfer'), Type.Literal('refund')], {
+  description:
+    'expense or income (with `category_id`), transfer (with `to_account_id`), or refund: money back for a purchase, written as an expense ' +
+    'with a negative amount (answered with kind `expense`), in the category of the purchase given in `refund_of` (else `category_id`) and ' +
+    'by default in its account; `amount` is the positive sum refunded, and the refunds of one purchase never add up to more than it (42201). ' +
+    'Adjustments come from reconciling an account',
+});
+const CategoryPicked = Type.Boolean({
+  description: 'false when the category is the suggester\'s preselection the person left as it was: such rows do not teach the suggester. Default true (picked by the person)',
 });
 const RateInput = Type.Union([Type.String({ maxLength: 32 }), Type.Number()], {
   description: 'base currency units per unit of the account\'s currency, exact decimal; default: your latest rate on or before `date`. Ignored in the base currency.',
@@ -60,6 +73,8 @@ export const TransactionCreateBody = Type.Object({
   group_id: Type.Optional(Nullable(Id)),
   paid_by: Type.Optional(Id),
   split: Type.Optional(SplitInput),
+  refund_of: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'refund only: the purchase (one of your expenses) it reduces' })),
+  category_picked: Type.Optional(CategoryPicked),
 });
 export type TransactionCreateBody = Static<typeof TransactionCreateBody>;
 
@@ -79,6 +94,7 @@ export const TransactionUpdateBody = Type.Object({
   group_id: Type.Optional(Nullable(Id)),
   paid_by: Type.Optional(Id),
   split: Type.Optional(SplitInput),
+  category_picked: Type.Optional(CategoryPicked),
 });
 export type TransactionUpdateBody = Static<typeof TransactionUpdateBody>;
 

@@ -145,7 +145,17 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       if (row.accountId !== null) throw Errors.field('account_id', 'is not allowed on a record another member paid');
       booking = { ...(await bookIn(ex, row.userId, { id: 0, currency: currency.code, archived: false }, row.amountCents, row.date, body.rate)), accountId: null };
     }
-    const id = await books.insertRow(ex, row.userId, { kind: row.kind, amount: row.amountCents, categoryId: row.categoryId, note: row.note, date: row.date, groupId: row.groupId, paidBy, ...booking });
+    const id = await books.insertRow(ex, row.userId, {
+      kind: row.kind,
+      amount: row.amountCents,
+      categoryId: row.categoryId,
+      note: row.note,
+      date: row.date,
+      groupId: row.groupId,
+      paidBy,
+      categoryAuto: body.category_picked === false,
+      ...booking,
+    });
     await books.replaceTags(ex, id, row.tagIds);
     await books.replaceShares(ex, id, row.groupId, split.mode, split.shares);
     await notifyRecord(ex, group, { id, recorder: row.userId, paidBy, kind: row.kind, amount: row.amountCents, note: row.note, shares: split.shares });
@@ -153,9 +163,10 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
   }
 
   /** A row booked by the service (another currency than the base, or other minor digits): converted at the rate of its date, written with its tags in one transaction. */
-  async function createBooked(ex: Executor, row: CheckedInsert, account: AccountRef, rate: unknown, inTransaction: boolean): Promise<TransactionView> {
+  async function createBooked(ex: Executor, row: CheckedInsert, account: AccountRef, rate: unknown, inTransaction: boolean, categoryAuto: boolean): Promise<TransactionView> {
     const write = async (w: Executor) => {
       const id = await books.writeDraft(w, row.userId, {
+        categoryAuto,
         kind: row.kind,
         amount: { minor: row.amountCents },
         account,
@@ -171,13 +182,75 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
     return inTransaction ? write(ex) : db.transaction(write);
   }
 
+  /** The purchase a refund reduces: one of the caller's expenses, locked, that is not a refund itself; 40001 otherwise. */
+  async function requirePurchase(ex: Executor, userId: number, id: number) {
+    const purchase = await repo.findOwn(ex, userId, id, true);
+    if (!purchase || purchase.kind !== 'expense' || purchase.amountCents <= 0) throw Errors.field('refund_of', 'must be one of your purchases (an expense)');
+    return purchase;
+  }
+
+  /** The refunds of a purchase never add up to more than it (when they are in its currency): 42201 otherwise. */
+  async function checkRefundCap(ex: Executor, userId: number, purchase: { id: number; amountCents: number; currency: string }, refund: { minor: number; currency: string; exceptId?: number }) {
+    if (refund.currency !== purchase.currency) return;
+    const already = await repo.refundedOf(ex, userId, purchase.id, purchase.currency, refund.exceptId);
+    if (already + refund.minor > purchase.amountCents) {
+      throw Errors.rule('the refunds of a purchase cannot add up to more than the purchase');
+    }
+  }
+
+  /**
+   * A refund: an expense with a negative amount in the purchase's category (else the one given),
+   * by default in the purchase's account, linked to the purchase when one is given. Refunds are
+   * personal: a group record's refund would have to change its shares, which a refund does not.
+   */
+  async function createRefund(ex: Executor, userId: number, body: TransactionCreateBody): Promise<number> {
+    for (const f of ['to_account_id', 'to_amount', 'fee', 'fee_category_id', 'paid_by', 'split'] as const) {
+      if (body[f] !== undefined) throw Errors.field(f, 'is not for a refund');
+    }
+    if (body.group_id !== undefined && body.group_id !== null) throw Errors.field('group_id', 'a refund is recorded in your own books');
+    parseAmountIn(body.amount, ANY_CURRENCY);
+    const date = checkDate(body.date, 'date');
+    const note = cleanOptionalText(body.note, 'note', 200);
+    const tagIds = await requireTags(ex, userId, [...new Set(body.tag_ids ?? [])], { max: MAX_TAGS_PER_TRANSACTION });
+    const purchase = body.refund_of === undefined ? null : await requirePurchase(ex, userId, body.refund_of);
+    if (purchase?.groupId != null) throw Errors.field('refund_of', 'is a group record: a refund is recorded in your own books');
+    if (purchase && body.category_id !== undefined && body.category_id !== purchase.categoryId) {
+      throw Errors.field('category_id', "a refund stays in its purchase's category");
+    }
+    const categoryId = purchase?.categoryId ?? body.category_id;
+    if (categoryId === undefined || categoryId === null) throw Errors.field('category_id', 'is required for a refund without a purchase');
+    await requireCategory(ex, userId, categoryId, { kind: 'expense' });
+    const accountId = body.account_id ?? purchase?.accountId ?? null;
+    const account = accountId === null ? await defaultAccount(ex, userId) : await requireOpenAccount(ex, userId, accountId);
+    const minor = parseAmountIn(body.amount, accountCurrency(account));
+    if (purchase) await checkRefundCap(ex, userId, purchase, { minor, currency: account.currency });
+    return books.writeDraft(ex, userId, {
+      kind: 'expense',
+      amount: { minor: -minor },
+      account,
+      categoryId,
+      tagIds,
+      note,
+      date,
+      rate: body.rate,
+      refundOf: purchase?.id ?? null,
+      categoryAuto: purchase === null && body.category_picked === false,
+    });
+  }
+
   return {
     /** `tx`: an open transaction to write in (an idempotent request's); alone, rows recorded at the same moment share a statement */
     async create(userId: number, body: TransactionCreateBody, tx?: Executor): Promise<TransactionView> {
       if (body.kind === 'transfer') {
+        if (body.refund_of !== undefined) throw Errors.field('refund_of', 'is only for a refund');
         const write = async (w: Executor) => view(w, await createTransfer(w, userId, body));
         return tx ? tx.transaction(write) : db.transaction(write);
       }
+      if (body.kind === 'refund') {
+        const write = async (w: Executor) => view(w, await createRefund(w, userId, body));
+        return tx ? tx.transaction(write) : db.transaction(write);
+      }
+      if (body.refund_of !== undefined) throw Errors.field('refund_of', 'is only for a refund');
       for (const f of ['to_account_id', 'to_amount', 'fee', 'fee_category_id'] as const) {
         if (body[f] !== undefined) throw Errors.field(f, 'is only for a transfer');
       }
@@ -202,7 +275,8 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
       }
       const ex = tx ?? db;
       // an amount with 2 decimals in a base-currency account of 2 minor digits, without a rate given: one statement
-      const fast = cents !== null && body.rate === undefined;
+      // (a category the suggester chose and the person left is marked, which only the booked path writes)
+      const fast = cents !== null && body.rate === undefined && body.category_picked !== false;
       const created = fast
         ? await (tx ? tx.transaction((sp) => books.insertChecked(sp, row)) : batcher.insert(row))
             // a category, tag or group deleted while the row was being written: answered like a failed check
@@ -222,7 +296,7 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
         throw Errors.conflict('the transaction could not be recorded because its category, tags or group changed meanwhile; try again');
       }
       // every check passed: the account is in another currency than the base (or of other minor digits), and the row is booked by the service
-      return createBooked(ex, { ...row, amountCents }, account, body.rate, tx !== undefined);
+      return createBooked(ex, { ...row, amountCents }, account, body.rate, tx !== undefined, body.category_picked === false);
     },
 
     /** The caller's own transaction, or one of a group they belong to; anything else 40401. */
@@ -246,6 +320,18 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
           await updateTransfer(tx, userId, cur, body, clock.now());
           return view(tx, id);
         }
+        // a refund (an expense with a negative amount) stays one: its amount is its size, whatever the sign given
+        const isRefund = cur.kind === 'expense' && cur.amountCents < 0;
+        if (isRefund) {
+          if (body.kind !== undefined && body.kind !== 'expense') throw Errors.field('kind', 'a refund stays a refund');
+          if (cur.refundOf !== null && body.category_id !== undefined && body.category_id !== cur.categoryId) {
+            throw Errors.field('category_id', "a refund stays in its purchase's category");
+          }
+          if (body.group_id !== undefined && body.group_id !== null) throw Errors.field('group_id', 'a refund is recorded in your own books');
+        }
+        if (body.category_picked !== undefined) patch.categoryAuto = !body.category_picked;
+        // a category changed by hand is the person's: it teaches the suggester
+        else if (body.category_id !== undefined && body.category_id !== cur.categoryId) patch.categoryAuto = false;
         for (const f of ['to_account_id', 'to_amount', 'fee', 'fee_category_id'] as const) {
           if (body[f] !== undefined) throw Errors.field(f, 'is only for a transfer');
         }
@@ -270,7 +356,14 @@ export function createTransactionService({ db, clock, repo = transactionsRepo }:
           if (account.currency !== cur.currency && body.amount === undefined) {
             throw Errors.field('amount', `is required when the transaction moves to an account in another currency (${cur.currency} to ${account.currency})`);
           }
-          const amount = body.amount === undefined ? cur.amountCents : parseAmountIn(body.amount, currency, 'amount', { allowNegative: cur.kind === 'adjustment' });
+          let amount = body.amount === undefined ? cur.amountCents : parseAmountIn(body.amount, currency, 'amount', { allowNegative: cur.kind === 'adjustment' || isRefund });
+          if (isRefund) {
+            amount = -Math.abs(amount);
+            if (cur.refundOf !== null) {
+              const purchase = await repo.findOwn(tx, userId, cur.refundOf, true);
+              if (purchase) await checkRefundCap(tx, userId, purchase, { minor: -amount, currency: account.currency, exceptId: cur.id });
+            }
+          }
           const booking = await rebook(tx, userId, account, amount, patch.date ?? cur.date, { currency: cur.currency, rate: cur.rate }, body.rate);
           Object.assign(patch, { amountCents: amount, ...booking });
         }

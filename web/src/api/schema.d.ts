@@ -2196,6 +2196,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quick-entry/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read one line of text as a record, without saving it
+         * @description The line gives the date (今天/昨天/前天/上周五/3月5日, yesterday, last Friday, Mar 5; none: today in your time zone), the amount (Arabic or Chinese numerals with 块/元/毛/角, 1.5万), the kind (收入, 退款, 转账, income, refund, transfer, or what the words mean), the account (by its name, or an alias: 微信, 支付宝, 现金, visa, cash…) and the note (the rest). The category comes from the suggester and is set only when it is confident. Fields it cannot tell are null. Empty text: 40001. The same parser runs in the web client, so a line reads the same offline.
+         */
+        post: operations["postQuickEntryParse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2264,7 +2284,7 @@ export interface components {
         Transaction: {
             id: number;
             kind: "expense" | "income" | "transfer" | "adjustment";
-            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction */
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction; a refund is an expense with a negative amount (it reduces the expense of its category in statistics and budgets) */
             amount: number;
             /** @description ISO 4217 currency code */
             currency: string;
@@ -2273,7 +2293,11 @@ export interface components {
             to_amount: number | null;
             rate: string | null;
             parent_id: number | null;
+            /** @description a refund (an expense with a negative amount): the purchase it reduces, when one was picked; null otherwise */
+            refund_of: number | null;
             category_id: number | null;
+            /** @description false when the category is the suggester's guess the person left as it was (such rows do not teach the suggester) */
+            category_picked: boolean;
             category: {
                 id: number;
                 name: string;
@@ -2383,7 +2407,7 @@ export interface components {
         LedgerEntry: {
             id: number;
             kind: "expense" | "income" | "transfer" | "adjustment";
-            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction */
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction; a refund is an expense with a negative amount (it reduces the expense of its category in statistics and budgets) */
             amount: number;
             /** @description ISO 4217 currency code */
             currency: string;
@@ -2392,7 +2416,11 @@ export interface components {
             to_amount: number | null;
             rate: string | null;
             parent_id: number | null;
+            /** @description a refund (an expense with a negative amount): the purchase it reduces, when one was picked; null otherwise */
+            refund_of: number | null;
             category_id: number | null;
+            /** @description false when the category is the suggester's guess the person left as it was (such rows do not teach the suggester) */
+            category_picked: boolean;
             category: {
                 id: number;
                 name: string;
@@ -2551,6 +2579,8 @@ export interface components {
                 /** @description 0 to 1, at most 4 decimals; higher is a better match */
                 score: number;
             }[];
+            /** @description the category a form should select for the person, or null when confidence is low (then nothing is selected): the best of the history when one of the caller's past notes matches this one, else the category a keyword of the note names (地铁 → 交通, Netflix → Entertainment) */
+            preselect: number | null;
         };
         /** StatsOverview */
         StatsOverview: {
@@ -3063,6 +3093,31 @@ export interface components {
              */
             created_at: string;
         };
+        /** QuickEntryParse */
+        QuickEntryParse: {
+            /** @description from a kind word (收入, 退款, 转账, refund…), else from the category words; null when the line gives no clue */
+            kind: "expense" | "income" | "transfer" | "refund" | null;
+            amount: number | null;
+            currency: string | null;
+            /** @description YYYY-MM-DD */
+            date: string;
+            /** @description false when the line names no date: then `date` is today in your time zone */
+            date_given: boolean;
+            category_id: number | null;
+            account_id: number | null;
+            /** @description a transfer that names two accounts: the receiving one */
+            to_account_id: number | null;
+            /** @description what is left of the line once the parts above are taken out */
+            note: string;
+            /** @description the categories the suggester offers for the note and amount, best first; `category_id` is set only when it is confident */
+            suggestions: {
+                category_id: number;
+                name: string;
+                /** @description #RRGGBB */
+                color: string;
+                score: number;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -3120,6 +3175,7 @@ export type SchemaImportRule = components['schemas']['ImportRule'];
 export type SchemaImportColumnMapping = components['schemas']['ImportColumnMapping'];
 export type SchemaImportPreset = components['schemas']['ImportPreset'];
 export type SchemaRecurringRule = components['schemas']['RecurringRule'];
+export type SchemaQuickEntryParse = components['schemas']['QuickEntryParse'];
 export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
@@ -7140,8 +7196,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description expense or income (with `category_id`), or transfer (with `to_account_id`); adjustments come from reconciling an account */
-                    kind: "expense" | "income" | "transfer";
+                    /** @description expense or income (with `category_id`), transfer (with `to_account_id`), or refund: money back for a purchase, written as an expense with a negative amount (answered with kind `expense`), in the category of the purchase given in `refund_of` (else `category_id`) and by default in its account; `amount` is the positive sum refunded, and the refunds of one purchase never add up to more than it (42201). Adjustments come from reconciling an account */
+                    kind: "expense" | "income" | "transfer" | "refund";
                     /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount: number | string;
                     category_id?: number;
@@ -7163,6 +7219,10 @@ export interface operations {
                     group_id?: number | null;
                     paid_by?: number;
                     split?: components["schemas"]["SplitInput"];
+                    /** @description refund only: the purchase (one of your expenses) it reduces */
+                    refund_of?: number;
+                    /** @description false when the category is the suggester's preselection the person left as it was: such rows do not teach the suggester. Default true (picked by the person) */
+                    category_picked?: boolean;
                 };
             };
         };
@@ -7413,6 +7473,8 @@ export interface operations {
                     group_id?: number | null;
                     paid_by?: number;
                     split?: components["schemas"]["SplitInput"];
+                    /** @description false when the category is the suggester's preselection the person left as it was: such rows do not teach the suggester. Default true (picked by the person) */
+                    category_picked?: boolean;
                 };
             };
         };
@@ -20297,6 +20359,141 @@ export interface operations {
             };
             /** @description conflict (40901, 40902, 40903) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postQuickEntryParse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description one line as a person types it: "昨天 打车 32 微信", "coffee 4.5 yesterday visa" (1 to 200 characters after trimming) */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickEntryParse"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,7 +15,8 @@ export interface Entry {
 
 /**
  * Suggested categories for the note and amount typed so far (debounced). Until the person picks
- * a category themselves, the best suggestion is chosen for them.
+ * a category themselves, the suggester's confident choice is made for them; when it is unsure,
+ * the category stays as it is.
  */
 export function useSuggestions(entry: Ref<Entry>, picked: Ref<boolean>) {
   const suggestions = ref<Suggestion[]>([]);
@@ -38,8 +39,7 @@ export function useSuggestions(entry: Ref<Entry>, picked: Ref<boolean>) {
           );
           if (mine !== seq) return;
           suggestions.value = res.list;
-          const best = res.list[0];
-          if (best && !picked.value) entry.value.category_id = best.category_id;
+          if (res.preselect !== null && !picked.value) entry.value.category_id = res.preselect;
         } catch {
           suggestions.value = [];
         }

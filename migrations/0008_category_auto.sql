@@ -1,0 +1,1 @@
+ALTER TABLE "transactions" ADD COLUMN "category_auto" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { userOf } from '../../plugins/auth.ts';
+import { QuickEntryBody, QuickEntryParse } from './quick-entry.schemas.ts';
+import type { QuickEntryService } from './quick-entry.service.ts';
+
+export default async function quickEntryRoutes(fastify: FastifyInstance, { quickEntry: service }: { quickEntry: QuickEntryService }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/api/quick-entry/parse',
+    {
+      schema: {
+        summary: 'Read one line of text as a record, without saving it',
+        description:
+          'The line gives the date (今天/昨天/前天/上周五/3月5日, yesterday, last Friday, Mar 5; none: today in your time zone), the amount ' +
+          '(Arabic or Chinese numerals with 块/元/毛/角, 1.5万), the kind (收入, 退款, 转账, income, refund, transfer, or what the words ' +
+          'mean), the account (by its name, or an alias: 微信, 支付宝, 现金, visa, cash…) and the note (the rest). The category comes from ' +
+          'the suggester and is set only when it is confident. Fields it cannot tell are null. Empty text: 40001. The same parser runs in ' +
+          'the web client, so a line reads the same offline.',
+        body: QuickEntryBody,
+        response: { 200: QuickEntryParse },
+      },
+    },
+    async (req) => service.parse(userOf(req).id, req.body.text),
+  );
+}

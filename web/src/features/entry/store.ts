@@ -1,0 +1,298 @@
+// The add form, the same on every screen: what is being recorded, what a line of text gave, the
+// category suggestions (only a confident one is preselected), and saving, correcting or deleting.
+import { defineStore } from 'pinia';
+import { idempotencyKey, ClientError } from '../../api/client';
+import type { Category, Suggestion, Transaction } from '../../api/types';
+import { validAmount } from '../../lib/dates';
+import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../../views/books/split';
+import * as api from './api';
+import { categoryForConcept, conceptByKey, conceptOf, parseQuickEntry } from './parser';
+
+export type EntryKind = 'expense' | 'income' | 'transfer' | 'refund';
+
+export interface Draft {
+  kind: EntryKind;
+  amount: string;
+  date: string;
+  category_id: number | null;
+  /** true once the person chose the category; a preselected suggestion left as it is stays false */
+  category_picked: boolean;
+  account_id: number | null;
+  to_account_id: number | null;
+  to_amount: string;
+  note: string;
+  tag_ids: number[];
+  group_id: number | null;
+  refund_of: number | null;
+}
+
+/** What a line of text gave, part by part, for the preview before saving. */
+export interface Understood {
+  kind: EntryKind | null;
+  amount: string | null;
+  currency: string | null;
+  date: string | null;
+  category_id: number | null;
+  account_id: number | null;
+  to_account_id: number | null;
+  note: string;
+}
+
+interface AccountRef {
+  id: number;
+  name: string;
+  type: string;
+  currency: string;
+  archived: boolean;
+}
+
+const categoryKind = (k: EntryKind): 'expense' | 'income' => (k === 'income' ? 'income' : 'expense');
+const money = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0$/, ''));
+
+function blank(date: string, groupId: number | null, accountId: number | null): Draft {
+  return {
+    kind: 'expense', amount: '', date, category_id: null, category_picked: false, account_id: accountId, to_account_id: null,
+    to_amount: '', note: '', tag_ids: [], group_id: groupId, refund_of: null,
+  };
+}
+
+/** The draft of an existing row: a refund is an expense with a negative amount, shown by its size. */
+function draftOf(tx: Transaction): Draft {
+  const refund = tx.kind === 'expense' && tx.amount < 0;
+  return {
+    kind: refund ? 'refund' : tx.kind === 'adjustment' ? 'expense' : tx.kind,
+    amount: money(Math.abs(tx.amount)),
+    date: tx.date,
+    category_id: tx.category_id,
+    category_picked: tx.category_picked,
+    account_id: tx.account_id,
+    to_account_id: tx.to_account_id,
+    to_amount: tx.to_amount === null ? '' : money(tx.to_amount),
+    note: tx.note,
+    tag_ids: tx.tags.map((x) => x.id),
+    group_id: tx.group_id,
+    refund_of: tx.refund_of,
+  };
+}
+
+export const useEntryStore = defineStore('entry', {
+  state: () => ({
+    editing: null as Transaction | null,
+    draft: blank('', null, null),
+    split: emptySplit() as SplitDraft,
+    line: '',
+    understood: null as Understood | null,
+    suggestions: [] as Suggestion[],
+    purchases: [] as Transaction[],
+    busy: false,
+    error: '',
+    key: idempotencyKey(),
+    /** answers to older questions are dropped */
+    seq: 0,
+  }),
+  getters: {
+    isRefundRow: (s) => s.editing !== null && s.editing.kind === 'expense' && s.editing.amount < 0,
+    /** the kinds a row may become: a new one any; a saved one stays what it is (a transfer, a refund) */
+    kinds: (s): EntryKind[] => {
+      const e = s.editing;
+      if (!e) return ['expense', 'income', 'transfer', 'refund'];
+      if (e.kind === 'transfer') return ['transfer'];
+      if (e.kind === 'expense' && e.amount < 0) return ['refund'];
+      return ['expense', 'income'];
+    },
+  },
+  actions: {
+    start(tx: Transaction | null, today: string, groupId: number | null, accountId: number | null) {
+      this.editing = tx;
+      this.draft = tx ? draftOf(tx) : blank(today, groupId, accountId);
+      this.split = tx?.split
+        ? {
+            paid_by: tx.paid_by,
+            mode: tx.split.mode,
+            included: tx.split.members.map((m) => m.user_id),
+            values: Object.fromEntries(tx.split.members.map((m) => [m.user_id, m.value ?? '1'])),
+          }
+        : emptySplit();
+      this.line = '';
+      this.understood = null;
+      this.suggestions = [];
+      this.purchases = [];
+      this.error = '';
+      this.busy = false;
+      this.key = idempotencyKey();
+    },
+
+    setKind(kind: EntryKind) {
+      if (this.draft.kind === kind) return;
+      const before = categoryKind(this.draft.kind);
+      this.draft.kind = kind;
+      if (categoryKind(kind) !== before || kind === 'transfer') {
+        this.draft.category_id = null;
+        this.draft.category_picked = false;
+        this.suggestions = [];
+      }
+      if (kind !== 'refund') this.draft.refund_of = null;
+      if (kind === 'transfer' || kind === 'refund') this.draft.group_id = null;
+    },
+
+    pickCategory(id: number | null) {
+      this.draft.category_id = id;
+      this.draft.category_picked = id !== null;
+    },
+
+    /**
+     * Reads a line at once with the shared parser (so it works offline) and fills the form; the
+     * server's reading then adds the category the suggester is confident of, from the history.
+     */
+    async applyLine(text: string, ctx: { today: string; categories: Category[]; accounts: AccountRef[]; online: boolean }) {
+      this.line = text;
+      const mine = ++this.seq;
+      if (!text.trim()) {
+        this.understood = null;
+        return;
+      }
+      const p = parseQuickEntry(text, { today: ctx.today, accounts: ctx.accounts });
+      const kind: EntryKind | null = this.editing ? null : p.kind;
+      const concept = p.concept ? conceptByKey(p.concept) : undefined;
+      const wantKind = categoryKind(kind ?? this.draft.kind);
+      const local = concept && concept.kind === wantKind ? categoryForConcept(concept, ctx.categories) : null;
+      const u: Understood = {
+        kind,
+        amount: p.amount === null ? null : money(p.amount),
+        currency: p.currency,
+        date: p.date_given ? p.date : null,
+        category_id: local?.id ?? null,
+        account_id: p.account_id,
+        to_account_id: p.to_account_id,
+        note: p.note,
+      };
+      this.fill(u);
+      if (!ctx.online) return;
+      try {
+        const server = await api.parseLine(text);
+        if (mine !== this.seq) return;
+        u.category_id = server.kind === 'transfer' ? null : server.category_id;
+        if (u.kind === null && server.kind !== null) u.kind = server.kind;
+        this.suggestions = server.suggestions.map((s) => ({ ...s }));
+        this.fill(u);
+      } catch {
+        // offline or refused: the local reading stands
+      }
+    },
+
+    fill(u: Understood) {
+      this.understood = u;
+      const d = this.draft;
+      if (u.kind) this.setKind(u.kind);
+      if (u.amount !== null) d.amount = u.amount;
+      if (u.date) d.date = u.date;
+      if (u.account_id !== null) d.account_id = u.account_id;
+      if (u.to_account_id !== null) d.to_account_id = u.to_account_id;
+      d.note = u.note;
+      // the person's own choice stands; a guess only when there is one to make
+      if (!d.category_picked && d.kind !== 'transfer') d.category_id = u.category_id;
+    },
+
+    /** Suggestions for what is typed; the suggester's confident choice is preselected, else nothing. */
+    async refreshSuggestions() {
+      const d = this.draft;
+      if (d.kind === 'transfer' || (d.kind === 'refund' && d.refund_of !== null)) return;
+      const amount = validAmount(d.amount) ? d.amount.trim() : undefined;
+      if (!d.note.trim() && !amount) {
+        this.suggestions = [];
+        return;
+      }
+      const mine = ++this.seq;
+      try {
+        const res = await api.suggest(categoryKind(d.kind), d.note.trim(), amount);
+        if (mine !== this.seq) return;
+        this.suggestions = res.list;
+        if (!d.category_picked) d.category_id = res.preselect;
+      } catch {
+        this.suggestions = [];
+      }
+    },
+
+    async loadPurchases(keyword: string) {
+      const mine = ++this.seq;
+      const list = await api.recentPurchases(keyword.trim()).catch(() => [] as Transaction[]);
+      if (mine === this.seq) this.purchases = list;
+    },
+
+    pickPurchase(tx: Transaction | null) {
+      this.draft.refund_of = tx?.id ?? null;
+      if (tx) {
+        // a refund goes back where the money came from, in the purchase's category
+        this.draft.category_id = tx.category_id;
+        this.draft.category_picked = true;
+        this.draft.account_id = tx.account_id;
+        if (!this.draft.note) this.draft.note = tx.note;
+      }
+    },
+
+    /** Saves the draft; true when it was saved. */
+    async save(ctx: { me: number | null; currencyOf: (id: number | null) => string | undefined; categories: Category[] }): Promise<boolean> {
+      this.error = '';
+      const d = this.draft;
+      if (!validAmount(d.amount)) throw new ClientError('errors.amountFormat');
+      // saved before the suggester answered: a word of the lexicon in the note still names the category
+      if (d.category_id === null && d.kind !== 'transfer' && d.refund_of === null) {
+        const concept = conceptOf(d.note);
+        if (concept && concept.kind === categoryKind(d.kind)) d.category_id = categoryForConcept(concept, ctx.categories)?.id ?? null;
+      }
+      const common = { amount: d.amount.trim(), date: d.date, note: d.note.trim(), tag_ids: d.tag_ids };
+      const account = d.account_id ? { account_id: d.account_id } : {};
+      let body: api.CreateBody;
+      if (d.kind === 'transfer') {
+        if (!d.account_id || !d.to_account_id) throw new ClientError('entry.errors.twoAccounts');
+        const cross = ctx.currencyOf(d.account_id) !== ctx.currencyOf(d.to_account_id);
+        if (cross && !validAmount(d.to_amount)) throw new ClientError('errors.amountFormat');
+        body = { kind: 'transfer', ...common, account_id: d.account_id, to_account_id: d.to_account_id, ...(cross ? { to_amount: d.to_amount.trim() } : {}) };
+      } else if (d.kind === 'refund') {
+        if (!d.refund_of && !d.category_id) throw new ClientError('errors.chooseCategory');
+        body = {
+          kind: 'refund', ...common, ...account,
+          ...(d.refund_of ? { refund_of: d.refund_of } : { category_id: d.category_id!, category_picked: d.category_picked }),
+        };
+      } else {
+        if (!d.category_id) throw new ClientError('errors.chooseCategory');
+        if (d.group_id && !splitCheck(this.split, d.amount).ok) throw new ClientError('errors.splitOff');
+        const shared = d.group_id ? splitBody(this.split) : {};
+        // a group record another member paid moves none of my accounts
+        const paidByOther = Boolean(d.group_id && this.split.paid_by && this.split.paid_by !== ctx.me);
+        body = {
+          kind: d.kind, ...common, category_id: d.category_id, category_picked: d.category_picked,
+          ...(paidByOther ? {} : account), ...shared, ...(d.group_id ? { group_id: d.group_id } : {}),
+        };
+      }
+      this.busy = true;
+      try {
+        const tx = this.editing;
+        if (tx) {
+          const { kind, refund_of: _r, ...rest } = body as api.CreateBody & { refund_of?: number };
+          const update: api.UpdateBody = { ...rest, ...(kind === 'expense' || kind === 'income' ? { kind } : {}) };
+          if (kind === 'transfer' || kind === 'refund') delete (update as { category_picked?: boolean }).category_picked;
+          if (tx.kind === 'transfer') delete (update as { tag_ids?: number[] }).tag_ids;
+          if ((kind === 'expense' || kind === 'income') && d.group_id !== (tx.group_id ?? null)) update.group_id = d.group_id;
+          await api.updateTransaction(tx.id, update);
+        } else {
+          await api.createTransaction(body, this.key);
+          this.key = idempotencyKey();
+        }
+        return true;
+      } finally {
+        this.busy = false;
+      }
+    },
+
+    async remove(): Promise<void> {
+      if (!this.editing) return;
+      this.busy = true;
+      try {
+        await api.deleteTransaction(this.editing.id);
+      } finally {
+        this.busy = false;
+      }
+    },
+  },
+});
