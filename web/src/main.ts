@@ -2,6 +2,8 @@ import { createApp } from 'vue';
 import App from './App.vue';
 import { router } from './router';
 import { i18n } from './i18n';
+import { installOffline } from './features/offline/pwa';
 import './style.css';
 
+installOffline(router);
 createApp(App).use(i18n).use(router).mount('#app');
