@@ -65,7 +65,6 @@ export default defineConfig({
       injectRegister: false,
       manifest: manifests.en,
       manifestFilename: 'manifest.webmanifest',
-      includeAssets: ['icons/*.png'],
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,png,webmanifest}'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,

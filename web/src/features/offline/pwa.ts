@@ -43,24 +43,10 @@ function linkManifest(lang: string): void {
   link.href = lang === 'zh-CN' ? '/manifest.zh-CN.webmanifest' : '/manifest.webmanifest';
 }
 
-function addHeadLinks(): void {
-  const icon = document.createElement('link');
-  icon.rel = 'icon';
-  icon.href = '/icons/favicon-32.png';
-  const apple = document.createElement('link');
-  apple.rel = 'apple-touch-icon';
-  apple.href = '/icons/apple-touch-icon-180.png';
-  const theme = document.createElement('meta');
-  theme.name = 'theme-color';
-  theme.content = '#1f55c0';
-  document.head.append(icon, apple, theme);
-}
-
 export function installOffline(router: Router): void {
   useFetchLayer(offlineLayer);
   startSync();
   whenSynced(() => shell.saved++);
-  addHeadLinks();
   watch(() => i18n.global.locale.value, linkManifest, { immediate: true });
 
   // the "New entry" shortcut of the installed app
