@@ -38,8 +38,9 @@ function refusedForGood(status: number, code: number | undefined): boolean {
   return status >= 400;
 }
 
+/** Sends in order; counts the operations that were settled (sent, or refused for good). */
 async function flush(db: OfflineDb): Promise<number> {
-  let sent = 0;
+  let settled = 0;
   const ids = new Map((await db.getAll('ids')).map((x) => [x.temp, x.id]));
   for (const op of await db.getAll('outbox')) {
     if (op.state === 'refused') continue;
@@ -65,14 +66,15 @@ async function flush(db: OfflineDb): Promise<number> {
       }
       await tx.objectStore('outbox').delete(op.seq!);
       await tx.done;
-      sent++;
+      settled++;
       continue;
     }
     const code = typeof body?.code === 'number' ? body.code : undefined;
     if (!refusedForGood(res.status, code)) throw new Error(`the server answered ${res.status}`);
     await db.put('outbox', { ...op, attempts: op.attempts + 1, state: 'refused', refusal: { status: res.status, body: body ?? {} } });
+    settled++;
   }
-  return sent;
+  return settled;
 }
 
 function later(): void {
@@ -81,7 +83,7 @@ function later(): void {
   backoff = Math.min(backoff * 2, 30_000);
 }
 
-/** Sends what waits; resolves with how many operations reached the server. One run at a time. */
+/** Sends what waits; resolves with how many operations were settled (views then reload). One run at a time. */
 export function syncNow(): Promise<number> {
   const user = currentUser();
   if (!user) return Promise.resolve(0);
@@ -89,9 +91,9 @@ export function syncNow(): Promise<number> {
     const db = await dbFor(user);
     if (!(await db.count('outbox'))) return 0;
     offline.syncing = true;
-    let sent = 0;
+    let settled = 0;
     try {
-      sent = await flush(db);
+      settled = await flush(db);
       backoff = 1000;
     } catch {
       // cut off or a passing server failure: the rest waits, with the same keys
@@ -100,13 +102,13 @@ export function syncNow(): Promise<number> {
       offline.syncing = false;
       await publishOutbox(db);
     }
-    return sent;
+    return settled;
   })().finally(() => {
     running = null;
   });
-  return running.then((sent) => {
-    if (sent) onSynced();
-    return sent;
+  return running.then((settled) => {
+    if (settled) onSynced();
+    return settled;
   });
 }
 
