@@ -226,6 +226,8 @@ function scenario(w: Words, port: number) {
       const temp = (await A.call('POST', '/api/categories', { name: tag === 'en' ? 'Short-lived' : '临时', color: '#123456', kind: 'expense' })).id as number;
       await page().reload();
       await row('row A').waitFor();
+      // the new category is in the lists (and so in the cache) before the network goes
+      await page().locator('select[name="quick-category"] option', { hasText: tag === 'en' ? 'Short-lived' : '临时' }).waitFor({ state: 'attached' });
       await tab.context.setOffline(true);
       await addInDialog('55.55', 'refused one', tag === 'en' ? 'Short-lived' : '临时');
       await A.call('DELETE', `/api/categories/${temp}`);
