@@ -4,7 +4,7 @@
 // (or while earlier ones still wait) go to the outbox with the Idempotency-Key made at Save and
 // are answered at once as if the server had; pages of the books show the waiting operations.
 import type { Category, Transaction, TransactionPage } from '../../api/types';
-import { currentUser, dbFor, rememberUser, userDb, type Op, type OfflineDb } from './db';
+import { currentUser, dbFor, rememberUser, userDb, type CachedAnswer, type Op, type OfflineDb } from './db';
 import { fold, overlay, rowOf, type PageQuery, type RowContext } from './outbox';
 import { markOffline, markOnline, offline } from './store';
 
@@ -112,8 +112,49 @@ async function withPending(db: OfflineDb, url: URL, page: TransactionPage): Prom
   return out.page;
 }
 
+/**
+ * At start-up the shell, the profile and the books come from the cache at once when they are
+ * there (a warm start does not wait for a slow network); the network answer follows, is cached,
+ * and replaces what is on screen when it differs. Only the first request of each address does
+ * this; every later one asks the network first.
+ */
+const AT_START = new Set(['/api/config', '/api/me', '/api/groups', '/api/transactions']);
+const START_WINDOW_MS = 3000;
+const started = typeof performance === 'undefined' ? 0 : performance.now();
+const askedOnce = new Set<string>();
+
+let onFresher: (path: string, body: unknown) => void = () => {};
+/** Told when the network answered differently from what a start from the cache showed. */
+export function whenFresher(fn: (path: string, body: unknown) => void): void {
+  onFresher = fn;
+}
+
+async function revalidate(req: Request, url: URL, shown: CachedAnswer, next: (r: Request) => Promise<Response>): Promise<void> {
+  try {
+    const res = await next(req);
+    markOnline();
+    if (!res.ok) return;
+    const body: unknown = await res.json();
+    const db = await userDb();
+    await db?.put('answers', { url: shown.url, body, at: Date.now() });
+    if (JSON.stringify(body) !== JSON.stringify(shown.body)) onFresher(url.pathname, body);
+  } catch (err) {
+    if (isNetworkError(err)) markOffline(shown.at);
+  }
+}
+
 async function cachedGet(req: Request, url: URL, next: (r: Request) => Promise<Response>): Promise<Response> {
   const key = answerKey(url);
+  const first = !askedOnce.has(key);
+  askedOnce.add(key);
+  if (first && AT_START.has(url.pathname) && performance.now() - started < START_WINDOW_MS) {
+    const db = await userDb();
+    const hit = db ? await db.get('answers', key) : undefined;
+    if (db && hit) {
+      void revalidate(req, url, hit, next);
+      return json(url.pathname === '/api/transactions' ? await withPending(db, url, hit.body as TransactionPage) : hit.body);
+    }
+  }
   try {
     const res = await next(req);
     markOnline();

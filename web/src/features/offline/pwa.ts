@@ -6,8 +6,9 @@ import { registerSW } from 'virtual:pwa-register';
 import { useFetchLayer, authedFetch } from '../../api/client';
 import { i18n } from '../../i18n';
 import { session, today } from '../../stores/session';
+import type { ClientConfig, Group, Me } from '../../api/types';
 import { openAdd, shell } from '../../stores/shell';
-import { keepMonth, offlineLayer, publishOutbox } from './cache';
+import { keepMonth, offlineLayer, publishOutbox, whenFresher } from './cache';
 import { userDb } from './db';
 import { SW_SEND_OUTBOX } from './messages';
 import { offline } from './store';
@@ -47,6 +48,13 @@ export function installOffline(router: Router): void {
   useFetchLayer(offlineLayer);
   startSync();
   whenSynced(() => shell.saved++);
+  // a start from the cache, corrected by the network's answer
+  whenFresher((path, body) => {
+    if (path === '/api/transactions') shell.saved++;
+    else if (path === '/api/me') session.me = body as Me;
+    else if (path === '/api/config') session.config = body as ClientConfig;
+    else if (path === '/api/groups') session.groups = (body as { list: Group[] }).list;
+  });
   watch(() => i18n.global.locale.value, linkManifest, { immediate: true });
 
   // the "New entry" shortcut of the installed app

@@ -38,41 +38,84 @@ function refusedForGood(status: number, code: number | undefined): boolean {
   return status >= 400;
 }
 
-/** Sends in order; counts the operations that were settled (sent, or refused for good). */
+/** Creates of different rows sent at the same time; everything else goes one by one. */
+const WINDOW = 8;
+
+type Outcome = { op: Op; res: Response; body: Record<string, unknown> | null } | { op: Op; cut: unknown };
+
+async function sendAll(batch: { op: Op; id: number }[]): Promise<Outcome[]> {
+  return Promise.all(
+    batch.map(async ({ op, id }) => {
+      try {
+        const res = await send(op, id);
+        return { op, res, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+      } catch (cut) {
+        return { op, cut };
+      }
+    }),
+  );
+}
+
+/**
+ * Sends in order; counts the operations that were settled (sent, or refused for good). Creates
+ * that follow one another go out together (up to WINDOW): they touch different rows, so their
+ * order does not change what the server ends up with; an edit or delete waits for all before it.
+ */
 async function flush(db: OfflineDb): Promise<number> {
   let settled = 0;
   const ids = new Map((await db.getAll('ids')).map((x) => [x.temp, x.id]));
-  for (const op of await db.getAll('outbox')) {
-    if (op.state === 'refused') continue;
-    const id = op.target < 0 && op.kind !== 'create' ? ids.get(op.target) : op.target;
-    // waits on a create that has not reached the server (refused, or not sent yet)
-    if (id === undefined) continue;
-    await db.put('outbox', { ...op, attempts: op.attempts + 1 });
-    let res: Response;
-    try {
-      res = await send(op, id);
-    } catch (err) {
-      if (!isNetworkError(err)) throw err;
-      markOffline();
-      throw err;
+  const ops = (await db.getAll('outbox')).filter((o) => o.state !== 'refused');
+  let i = 0;
+  while (i < ops.length) {
+    const batch: { op: Op; id: number }[] = [];
+    while (i < ops.length && batch.length < WINDOW) {
+      const op = ops[i]!;
+      if (batch.length && op.kind !== 'create') break;
+      i++;
+      const id = op.target < 0 && op.kind !== 'create' ? ids.get(op.target) : op.target;
+      // waits on a create that has not reached the server (refused, or not sent yet)
+      if (id === undefined) continue;
+      batch.push({ op, id });
+      if (op.kind !== 'create') break;
+    }
+    if (!batch.length) continue;
+    // recorded before sending: a create that may have reached the server is never changed again
+    const mark = db.transaction('outbox', 'readwrite');
+    for (const { op } of batch) await mark.store.put({ ...op, attempts: op.attempts + 1 });
+    await mark.done;
+    const outcomes = await sendAll(batch);
+    let failure: unknown = null;
+    const tx = db.transaction(['outbox', 'ids'], 'readwrite');
+    for (const out of outcomes) {
+      const { op } = out;
+      if ('cut' in out) {
+        failure ??= out.cut;
+        continue;
+      }
+      const { res, body } = out;
+      if (res.ok || (op.kind === 'delete' && res.status === 404)) {
+        if (op.kind === 'create' && body && typeof body.id === 'number') {
+          ids.set(op.target, body.id);
+          await tx.objectStore('ids').put({ temp: op.target, id: body.id });
+        }
+        await tx.objectStore('outbox').delete(op.seq!);
+        settled++;
+        continue;
+      }
+      const code = typeof body?.code === 'number' ? body.code : undefined;
+      if (!refusedForGood(res.status, code)) {
+        failure ??= new Error(`the server answered ${res.status}`);
+        continue;
+      }
+      await tx.objectStore('outbox').put({ ...op, attempts: op.attempts + 1, state: 'refused', refusal: { status: res.status, body: body ?? {} } });
+      settled++;
+    }
+    await tx.done;
+    if (failure) {
+      if (isNetworkError(failure)) markOffline();
+      throw failure;
     }
     markOnline();
-    const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-    if (res.ok || (op.kind === 'delete' && res.status === 404)) {
-      const tx = db.transaction(['outbox', 'ids'], 'readwrite');
-      if (op.kind === 'create' && body && typeof body.id === 'number') {
-        ids.set(op.target, body.id);
-        await tx.objectStore('ids').put({ temp: op.target, id: body.id });
-      }
-      await tx.objectStore('outbox').delete(op.seq!);
-      await tx.done;
-      settled++;
-      continue;
-    }
-    const code = typeof body?.code === 'number' ? body.code : undefined;
-    if (!refusedForGood(res.status, code)) throw new Error(`the server answered ${res.status}`);
-    await db.put('outbox', { ...op, attempts: op.attempts + 1, state: 'refused', refusal: { status: res.status, body: body ?? {} } });
-    settled++;
   }
   return settled;
 }
