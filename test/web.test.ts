@@ -62,6 +62,36 @@ describe('web client serving (the built web/dist)', () => {
     assert.doesNotMatch(String(missing.headers['content-type']), /html/);
   });
 
+  it('serves both web app manifests and the service worker with their types, never cached long', async () => {
+    const names: Record<string, string> = { '/manifest.webmanifest': 'Ledger', '/manifest.zh-CN.webmanifest': '记账本' };
+    for (const [url, name] of Object.entries(names)) {
+      const res = await t.anon.get(url);
+      assert.equal(res.statusCode, 200, url);
+      assert.match(String(res.headers['content-type']), /^application\/manifest\+json/, url);
+      assert.equal(res.headers['cache-control'], 'no-cache', url);
+      const m = res.json();
+      assert.equal(m.name, name);
+      assert.equal(m.display, 'standalone');
+      assert.equal(m.start_url, '/books');
+      assert.match(m.theme_color, /^#[0-9a-f]{6}$/i);
+      const sizes = (m.icons as { sizes: string; purpose: string; src: string }[]).map((i) => `${i.sizes} ${i.purpose}`);
+      assert.deepEqual(sizes.sort(), ['192x192 any', '512x512 any', '512x512 maskable']);
+      assert.equal(m.shortcuts[0].url, '/books?new=1');
+      for (const icon of m.icons as { src: string }[]) {
+        const png = await t.anon.get(icon.src);
+        assert.equal(png.statusCode, 200, icon.src);
+        assert.equal(png.headers['content-type'], 'image/png');
+      }
+    }
+    const sw = await t.anon.get('/sw.js');
+    assert.equal(sw.statusCode, 200);
+    assert.match(String(sw.headers['content-type']), /javascript/);
+    assert.equal(sw.headers['cache-control'], 'no-cache, max-age=0');
+    // the app shell and every hashed asset are precached
+    assert.match(sw.body, /"url":"index\.html"/);
+    for (const file of readdirSync(path.join(webRoot, 'assets')).filter((f) => f.endsWith('.js')).slice(0, 10)) assert.ok(sw.body.includes(`assets/${file}`), file);
+  });
+
   it('still answers unknown API routes with the JSON 404', async () => {
     for (const url of ['/api/unknown', '/api/books/nothing', '/api']) {
       const res = await t.anon.get(url);

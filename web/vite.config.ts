@@ -1,8 +1,77 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+
+// The installable app: one manifest per language (the page links the one of its language), the
+// same icons, colours and "New entry" shortcut in both.
+const common = {
+  id: '/',
+  start_url: '/books',
+  scope: '/',
+  display: 'standalone',
+  orientation: 'portrait',
+  theme_color: '#1f55c0',
+  background_color: '#f4f5f7',
+  categories: ['finance', 'productivity'],
+  icons: [
+    { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+    { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
+} satisfies Partial<ManifestOptions>;
+
+const shortcutIcons = [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }];
+
+export const manifests: Record<'en' | 'zh-CN', Partial<ManifestOptions>> = {
+  en: {
+    ...common,
+    lang: 'en',
+    name: 'Ledger',
+    short_name: 'Ledger',
+    description: 'Personal and shared bookkeeping that also records offline.',
+    shortcuts: [{ name: 'New entry', short_name: 'New entry', url: '/books?new=1', icons: shortcutIcons }],
+  },
+  'zh-CN': {
+    ...common,
+    lang: 'zh-CN',
+    name: '记账本',
+    short_name: '记账本',
+    description: '个人与多人记账，断网时也能记。',
+    shortcuts: [{ name: '记一笔', short_name: '记一笔', url: '/books?new=1', icons: shortcutIcons }],
+  },
+};
+
+/** Writes the Chinese manifest beside the English one that the PWA plugin writes. */
+function chineseManifest(): Plugin {
+  return {
+    name: 'ledger-manifest-zh',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'manifest.zh-CN.webmanifest', source: JSON.stringify(manifests['zh-CN'], null, 2) });
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [vue()],
+  plugins: [
+    vue(),
+    chineseManifest(),
+    VitePWA({
+      // our own service worker (src/sw.ts): Workbox precaching plus the outbox's Background Sync
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: manifests.en,
+      manifestFilename: 'manifest.webmanifest',
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,png,webmanifest}'],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

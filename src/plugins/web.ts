@@ -10,8 +10,8 @@ export const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url))
 
 /**
  * Serves the built web client at / on the same origin as the API. Hashed files under /assets/
- * are cached for a year; everything else (the index page above all) is revalidated, so that a
- * new build reaches the browser at once. Client routes fall back to the index page in the
+ * are cached for a year; everything else (the index page, the manifests and the service worker
+ * above all) is revalidated, so that a new build reaches the browser at once. Client routes fall back to the index page in the
  * not-found handler, which never answers for /api.
  */
 async function registerWebClient(app: FastifyInstance): Promise<void> {
@@ -28,6 +28,9 @@ async function registerWebClient(app: FastifyInstance): Promise<void> {
     setHeaders(res, file) {
       const immutable = file.startsWith(path.join(webRoot, 'assets') + path.sep);
       res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // the web app manifests; the service worker is checked on every visit (never cached long)
+      if (file.endsWith('.webmanifest')) res.setHeader('Content-Type', 'application/manifest+json; charset=utf-8');
+      if (file === path.join(webRoot, 'sw.js')) res.setHeader('Cache-Control', 'no-cache, max-age=0');
     },
   });
 }

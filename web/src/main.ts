@@ -3,6 +3,8 @@ import { createPinia } from 'pinia';
 import App from './App.vue';
 import { router } from './router';
 import { i18n } from './i18n';
+import { installOffline } from './features/offline/pwa';
 import './style.css';
 
+installOffline(router);
 createApp(App).use(createPinia()).use(i18n).use(router).mount('#app');

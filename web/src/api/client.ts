@@ -145,7 +145,14 @@ export async function authedFetch(input: Request): Promise<Response> {
   return res;
 }
 
-export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? '' : location.origin, fetch: authedFetch });
+/** A layer between the typed client and the network (the offline cache and outbox install one). */
+export type FetchLayer = (req: Request, next: (req: Request) => Promise<Response>) => Promise<Response>;
+let layer: FetchLayer = (req, next) => next(req);
+export function useFetchLayer(fn: FetchLayer): void {
+  layer = fn;
+}
+
+export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? '' : location.origin, fetch: (req) => layer(req, authedFetch) });
 
 /** Unwraps an openapi-fetch answer: its data, or an ApiError. */
 export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {

@@ -4,6 +4,7 @@ import { computed, reactive } from 'vue';
 import { client, ok, clearSession, getTokens, setTokens } from '../api/client';
 import type { Category, ClientConfig, Group, Me, Tag } from '../api/types';
 import { todayIn } from '../lib/dates';
+import { beforeSignOut } from '../features/offline/signout';
 
 const GROUP = 'ledger.group';
 
@@ -83,9 +84,12 @@ export function resetSession(): void {
   session.signedIn = false;
 }
 
-export async function signOut(): Promise<void> {
+/** Signs out; false when the person chose to stay because operations still wait to be sent. */
+export async function signOut(): Promise<boolean> {
+  if (!(await beforeSignOut())) return false;
   const t = getTokens();
   clearSession();
   resetSession();
   if (t) await client.POST('/api/auth/logout', { body: { refresh_token: t.refresh_token } }).catch(() => undefined);
+  return true;
 }
