@@ -11206,8 +11206,12 @@ export interface operations {
     getStatsOverview: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11315,8 +11319,12 @@ export interface operations {
     getStatsCategoryShare: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11424,8 +11432,12 @@ export interface operations {
     getStatsTrend: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11533,8 +11545,12 @@ export interface operations {
     getStatsMax: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11642,8 +11658,12 @@ export interface operations {
     getStatsCompare: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11751,8 +11771,12 @@ export interface operations {
     getStatsAccounts: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11860,8 +11884,12 @@ export interface operations {
     getStatsSummary: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */

@@ -4,6 +4,8 @@ export default {
   en: {
     rates: {
       title: 'Exchange rates',
+      addRates: 'Add the rates',
+      listSeparator: ', ',
       intro: 'Entries in another currency are converted into {base} once, at the latest rate dated on or before their day.',
       retry: 'Try again',
       loading: 'Loading the rates…',
@@ -49,6 +51,8 @@ export default {
   'zh-CN': {
     rates: {
       title: '汇率',
+      addRates: '去添加汇率',
+      listSeparator: '、',
       intro: '外币记录按当天或之前最近一次的汇率折算成{base}，只折算一次。',
       retry: '重试',
       loading: '正在读取汇率…',
