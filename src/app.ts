@@ -10,6 +10,7 @@ import type { Clock } from './lib/clock.ts';
 import type { LogFileHealth } from './lib/logger.ts';
 import { registerModules } from './modules/index.ts';
 import auth, { authGate } from './plugins/auth.ts';
+import compression from './plugins/compress.ts';
 import { compileBody } from './plugins/body-rules.ts';
 import database from './plugins/database.ts';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
@@ -137,6 +138,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   app.decorate('config', config);
   app.decorate('logHealth', opts.logHealth ?? (() => ({ ok: true, error: null })));
   await app.register(errors);
+  await app.register(compression);
   await app.register(graceful);
   await app.register(jsonBody);
   await app.register(database, { database: opts.database, clock: opts.clock });

@@ -313,6 +313,13 @@ describe('money accounts', () => {
       const res = await a.post('/api/transactions', { kind: 'expense', amount: 1, category_id: food, account_id: eur.id, date: '2026-03-01' });
       assertError(res, 400, 40001, 'no rate');
       assert.equal(res.json().details[0].field, 'rate');
+      // the missing rate is named, for a client to word it and offer to add it
+      assert.deepEqual(res.json().missing_rate, { currency: 'EUR', base: 'CNY', date: '2026-03-01' });
+      // once added, the same row is booked at it
+      expectOk(await a.put('/api/rates', { rates: [{ currency: 'EUR', date: '2026-02-28', rate: '7.5' }] }));
+      const booked = await record(a, { kind: 'expense', amount: 2, category_id: food, account_id: eur.id, date: '2026-03-01' });
+      const [b] = await t.db.select().from(transactions).where(eq(transactions.id, booked.id));
+      assert.equal(b!.baseAmount, 1500);
     });
 
     it('records transfers: equal amounts in one currency, both amounts across currencies, an optional fee as an expense that goes with it', async () => {

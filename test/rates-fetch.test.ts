@@ -7,7 +7,7 @@ import pino from 'pino';
 import { exchangeRates } from '../src/db/schema/index.ts';
 import { crossRate, parseEcbXml, ratesFetchTask, resetRatesFetch } from '../src/modules/rates/rates.fetch.ts';
 import { runSchedulerOnce } from '../src/modules/scheduler.ts';
-import { build, createUser, expectOk, type TestApp, type UserRow } from './helpers/index.ts';
+import { assertError, build, createAdmin, createUser, expectOk, type TestApp, type UserRow } from './helpers/index.ts';
 
 const ECB = (date: string, usd: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
@@ -116,5 +116,41 @@ describe('daily exchange-rate fetch (ECB XML)', () => {
     await runSchedulerOnce(deps(url), [ratesFetchTask], new Date('2026-03-05T11:01:00Z'));
     assert.equal(hits, before + 2);
     assert.ok(await rateOf(cny.id, 'USD', '2026-03-05'));
+  });
+
+  it('is turned on and off by an administrator, whose choice overrides RATES_URL', async () => {
+    resetRatesFetch();
+    const admin = t.as(await createAdmin(t.db));
+    type Settings = { enabled: boolean; url: string | null; from_environment: boolean; last_fetched_at: string | null; last_rates_date: string | null; last_error: string | null };
+    // the test app has no RATES_URL: off, and rates fetched before are dated
+    const off = expectOk<Settings>(await admin.get('/api/admin/rates-fetch'));
+    assert.deepEqual([off.enabled, off.url, off.from_environment, off.last_rates_date, off.last_error], [false, null, false, '2026-03-05', null]);
+    assert.ok(off.last_fetched_at);
+    assertError(await t.as(cny).get('/api/admin/rates-fetch'), 403, 40301, 'not an administrator');
+    assertError(await admin.put('/api/admin/rates-fetch', { url: 'ftp://example.org/x.xml' }), 400, 40001, 'not http(s)');
+    assertError(await admin.put('/api/admin/rates-fetch', { url: 'not an address' }), 400, 40001, 'not an address');
+
+    const on = expectOk<Settings>(await admin.put('/api/admin/rates-fetch', { url }));
+    assert.deepEqual([on.enabled, on.url, on.from_environment], [true, url, false]);
+    // the scheduler without RATES_URL now fetches from the address chosen
+    body = ECB('2026-03-06', '1.25');
+    const before = hits;
+    await runSchedulerOnce(deps(null), [ratesFetchTask], new Date('2026-03-06T09:00:00Z'));
+    assert.equal(hits, before + 1);
+    assert.equal((await rateOf(cny.id, 'USD', '2026-03-06'))?.source, 'fetched');
+    assert.equal(expectOk<Settings>(await admin.get('/api/admin/rates-fetch')).last_rates_date, '2026-03-06');
+
+    // a failing source is reported to the administrator
+    status = 500;
+    await runSchedulerOnce(deps(null), [ratesFetchTask], new Date('2026-03-07T09:00:00Z'));
+    assert.match(expectOk<Settings>(await admin.get('/api/admin/rates-fetch')).last_error ?? '', /HTTP 500/);
+    status = 200;
+
+    // off: not even RATES_URL of the environment is fetched
+    const offAgain = expectOk<Settings>(await admin.put('/api/admin/rates-fetch', { url: null }));
+    assert.deepEqual([offAgain.enabled, offAgain.url], [false, null]);
+    const hitsOff = hits;
+    await runSchedulerOnce(deps(url), [ratesFetchTask], new Date('2026-03-08T09:00:00Z'));
+    assert.equal(hits, hitsOff);
   });
 });

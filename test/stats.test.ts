@@ -108,6 +108,35 @@ describe('statistics', () => {
   });
   after(async () => t.close());
 
+  it('summarises a custom range, compared with as many days just before it, per day up to 62 days and per month beyond', async () => {
+    const s = expectOk<Json>(await asAlice.get('/api/stats/summary', { query: { period: 'custom', start: '2025-03-10', end: '2025-04-01' } }));
+    // 03-10 100.00 + 03-15 100.00 + 03-20 20.00 (group, paid by alice) + 03-31 7.25 + 04-01 999.00
+    assert.deepEqual([s.overview.start, s.overview.end, s.overview.expense, s.overview.income], ['2025-03-10', '2025-04-01', 1226.25, 5000]);
+    // the 23 days before: 2025-02-15 to 2025-03-09, the two rows of 03-03 (12.50 + 30.00) and the salary of 02-25
+    assert.deepEqual(s.compare.previous, { start: '2025-02-15', end: '2025-03-09', income: 4000, expense: 42.5 });
+    assert.equal(s.trend.unit, 'day');
+    assert.equal(s.trend.list.length, 23);
+    assert.deepEqual(s.trend.list.at(-1), { date: '2025-04-01', amount: 999, count: 1 });
+    const long = expectOk<Json>(await asAlice.get('/api/stats/trend', { query: { period: 'custom', start: '2025-01-15', end: '2025-04-30' } }));
+    assert.equal(long.unit, 'month');
+    assert.deepEqual(
+      long.list.map((p: Json) => [p.date, p.amount]),
+      [['2025-01', 0], ['2025-02', 50], ['2025-03', 269.75], ['2025-04', 999]],
+    );
+    for (const query of [
+      { period: 'custom', start: '2025-03-10' },
+      { period: 'custom', end: '2025-03-10' },
+      { period: 'custom', start: '2025-03-10', end: '2025-03-09' },
+      { period: 'custom', start: '2025-02-30', end: '2025-03-09' },
+      { period: 'custom', start: '2000-01-01', end: '2010-12-31' },
+      { period: 'month', start: '2025-03-10', end: '2025-03-20' },
+    ]) {
+      const res = await asAlice.get('/api/stats/summary', { query });
+      assert.equal(res.statusCode, 400, JSON.stringify(query));
+      assert.equal(res.json().code, 40001, JSON.stringify(query));
+    }
+  });
+
   it('gives the overview of a past month', async () => {
     const o = expectOk(await asAlice.get('/api/stats/overview?period=month&date=2025-03-18'));
     assert.deepEqual(o, {

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
@@ -52,6 +55,40 @@ function chineseManifest(): Plugin {
   };
 }
 
+const PRECOMPRESS = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/;
+
+/**
+ * Writes a brotli (quality 11) and a gzip (level 9) copy beside every text file of the build larger
+ * than 1 KiB, once, at build time: the server sends them as they are (`preCompressed`), so a slow
+ * phone downloads the smallest form without the server compressing on every request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'ledger-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const file = path.join(dir, name);
+          return statSync(file).isDirectory() ? walk(file) : [file];
+        });
+      for (const file of walk(outDir)) {
+        // the service worker is written by the PWA plugin in a hook of its own that may run after
+        // this one: it is small and is revalidated on every visit, so it goes uncompressed
+        if (!PRECOMPRESS.test(file) || path.basename(file) === 'sw.js') continue;
+        const data = readFileSync(file);
+        if (data.length <= 1024) continue;
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     vue(),
@@ -71,6 +108,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   build: {
     outDir: 'dist',

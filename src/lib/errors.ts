@@ -23,6 +23,14 @@ export const RETRY_AFTER_S = 5;
 export const Errors = {
   validation: (message: string, details?: ErrorDetail[]) => new AppError(400, 40001, message, details),
   field: (field: string, message: string) => new AppError(400, 40001, `${field} ${message}`, [{ field, message }]),
+  /**
+   * A row in a foreign currency with no rate to convert it: 40001 on `rate`, naming the rate that is
+   * missing so that a client can say which one and offer to add it.
+   */
+  missingRate: (currency: string, base: string, date: string) => {
+    const message = `is needed: there is no ${currency} to ${base} rate on or before ${date}; give one or add it to your rates`;
+    return new AppError(400, 40001, `rate ${message}`, [{ field: 'rate', message }], { missing_rate: { currency, base, date } });
+  },
   unauthorized: (message = 'access token missing or invalid') => new AppError(401, 40101, message),
   badRefresh: (message = 'refresh token invalid, expired or already used') => new AppError(401, 40102, message),
   providerRefused: (message = 'the identity provider rejected the login code') => new AppError(401, 40103, message),

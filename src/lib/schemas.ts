@@ -35,6 +35,16 @@ export const ErrorBody = Type.Object(
         { description: 'what an import of a bill of no known format recognised (42203)' },
       ),
     ),
+    missing_rate: Type.Optional(
+      Type.Object(
+        {
+          currency: Type.String({ description: 'the currency of the row' }),
+          base: Type.String({ description: "the caller's base currency" }),
+          date: Type.String({ description: 'the date of the row: a rate dated on or before it is needed' }),
+        },
+        { description: 'the exchange rate a row in a foreign currency needs and the caller does not have (40001 on `rate`): add it with PUT /api/rates, or give `rate` with the row' },
+      ),
+    ),
     retry_after: Type.Optional(Type.Integer({ description: 'seconds until a locked sign-in may be tried again (42901), as in Retry-After' })),
   },
   { title: 'Error' },

@@ -71,7 +71,7 @@ export function buildServices(app: FastifyInstance) {
     logs: createLogsService({ clock: app.clock, config: app.config }),
     me: createMeService({ db: app.db, clock: app.clock }),
     notifications: createNotificationsService({ db: app.db, clock: app.clock }),
-    rates: createRateService({ db: app.db, clock: app.clock, config: {} }),
+    rates: createRateService({ db: app.db, clock: app.clock, config: app.config }),
     recurring: createRecurringService({ db: app.db, clock: app.clock, config: app.config }),
     splits: createSplitsService({ db: app.db, clock: app.clock, config: app.config }),
     stats: createStatsService({ db: app.db, clock: app.clock, config: app.config }),

@@ -11,8 +11,9 @@ export const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url))
 /**
  * Serves the built web client at / on the same origin as the API. Hashed files under /assets/
  * are cached for a year; everything else (the index page, the manifests and the service worker
- * above all) is revalidated, so that a new build reaches the browser at once. Client routes fall back to the index page in the
- * not-found handler, which never answers for /api.
+ * above all) is revalidated, so that a new build reaches the browser at once. Client routes fall
+ * back to the index page in the not-found handler, which never answers for /api. A client that
+ * accepts brotli or gzip gets the copy compressed at build time.
  */
 async function registerWebClient(app: FastifyInstance): Promise<void> {
   if (!app.config.webClient) return;
@@ -25,6 +26,8 @@ async function registerWebClient(app: FastifyInstance): Promise<void> {
     index: ['index.html'],
     wildcard: false,
     cacheControl: false,
+    // the build writes .br and .gz beside each text file (web/vite.config.ts): sent as they are
+    preCompressed: true,
     setHeaders(res, file) {
       const immutable = file.startsWith(path.join(webRoot, 'assets') + path.sep);
       res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -36,4 +39,4 @@ async function registerWebClient(app: FastifyInstance): Promise<void> {
 }
 
 /** The not-found handler of `errors` answers unknown pages with the client's index page. */
-export default fp(registerWebClient, { name: 'web-client', fastify: '5.x', dependencies: ['errors', 'openapi'] });
+export default fp(registerWebClient, { name: 'web-client', fastify: '5.x', dependencies: ['errors', 'openapi', 'compress'] });

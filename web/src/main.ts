@@ -2,9 +2,12 @@ import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';
 import { router } from './router';
+import { watchMissingRates } from './features/rates/watch';
 import { i18n } from './i18n';
 import { installOffline } from './features/offline/pwa';
 import './style.css';
 
 installOffline(router);
-createApp(App).use(createPinia()).use(i18n).use(router).mount('#app');
+const pinia = createPinia();
+watchMissingRates(pinia);
+createApp(App).use(pinia).use(i18n).use(router).mount('#app');

@@ -51,7 +51,7 @@ export interface Booking {
 /**
  * The booking of `minor` units in `account` on `date`: in the base currency as is; otherwise
  * converted once at the rate given by hand (`rate`) or the user's rate for that date, rounded half
- * away from zero. A foreign amount without any rate: 40001 on `rate`.
+ * away from zero. A foreign amount without any rate: 40001 on `rate`, with `missing_rate` naming it.
  */
 export async function bookIn(db: Executor, userId: number, account: AccountRef, minor: number, date: string, rate?: unknown): Promise<Booking> {
   const base = await baseCurrencyOf(db, userId);
@@ -60,7 +60,7 @@ export async function bookIn(db: Executor, userId: number, account: AccountRef, 
   if (!from) throw Errors.field('account_id', 'has a currency that can no longer be booked');
   const text = rate !== undefined && rate !== null ? rate : await rateOn(db, userId, account.currency, date);
   if (text === null) {
-    throw Errors.field('rate', `is needed: there is no ${account.currency} to ${base.code} rate on or before ${date}; give one or add it to your rates`);
+    throw Errors.missingRate(account.currency, base.code, date);
   }
   const parsed = parseRate(text, 'rate');
   return { accountId: account.id, currency: account.currency, baseAmount: convertMinor(minor, from, base, parsed), rate: rateText(parsed) };

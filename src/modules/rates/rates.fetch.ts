@@ -3,6 +3,7 @@ import { query, type Executor } from '../../db/client.ts';
 import { divRoundHalfAway, parseRate, rateText, type Rate } from '../../lib/currency.ts';
 import type { SchedulerTask } from '../scheduler.ts';
 import { upsertRate } from './rates.repo.ts';
+import { effectiveRatesUrl } from './rates.settings.ts';
 
 /**
  * The optional daily rate fetch: RATES_URL answers the ECB daily reference rates XML
@@ -78,25 +79,47 @@ export async function fetchRates(db: Executor, url: string, timeoutMs = 10_000):
 const RETRY_MS = 3_600_000;
 let lastSuccessDay: string | null = null;
 let lastAttempt = 0;
+/** the address of the last attempt: another one is tried at once */
+let lastUrl: string | null = null;
+/** why the last attempt of this process failed; null after a success */
+let lastError: string | null = null;
 
 /** For tests: forget when the rates were last fetched. */
 export function resetRatesFetch(): void {
   lastSuccessDay = null;
   lastAttempt = 0;
+  lastUrl = null;
+  lastError = null;
 }
 
-/** The daily fetch of exchange rates from RATES_URL (nothing when it is not set). */
+/** Why the last fetch of this process failed, null when it worked or none was tried. */
+export function lastRatesFetchError(): string | null {
+  return lastError;
+}
+
+/** The daily fetch of exchange rates from the address an administrator set, else RATES_URL (nothing when off). */
 export const ratesFetchTask: SchedulerTask = {
   name: 'rates-fetch',
   run: async ({ db, config, log }, now) => {
-    const url = config.ratesUrl;
+    const url = await effectiveRatesUrl(db, config.ratesUrl);
     if (!url) return null;
     const day = now.toISOString().slice(0, 10);
+    if (url !== lastUrl) {
+      lastUrl = url;
+      lastSuccessDay = null;
+      lastAttempt = 0;
+    }
     if (lastSuccessDay === day || now.getTime() - lastAttempt < RETRY_MS) return null;
     lastAttempt = now.getTime();
-    const result = await fetchRates(db, url);
-    lastSuccessDay = day;
-    log.info(result, 'exchange rates fetched');
-    return result;
+    try {
+      const result = await fetchRates(db, url);
+      lastSuccessDay = day;
+      lastError = null;
+      log.info(result, 'exchange rates fetched');
+      return result;
+    } catch (err) {
+      lastError = (err as Error).message;
+      throw err;
+    }
   },
 };

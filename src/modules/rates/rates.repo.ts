@@ -78,3 +78,12 @@ export async function countRates(db: Executor, userId: number): Promise<number> 
   const [row] = await db.select({ n: sql<string>`count(*)` }).from(exchangeRates).where(eq(exchangeRates.userId, userId));
   return Number(row?.n ?? 0);
 }
+
+/** When rates were last fetched (for anyone), and the newest date fetched. */
+export async function lastFetched(db: Executor): Promise<{ at: Date | null; date: string | null }> {
+  const [row] = await query<{ at: Date | string | null; date: string | null }>(
+    db,
+    sql`select max(updated_at) as at, to_char(max(date), 'YYYY-MM-DD') as date from exchange_rates where source = 'fetched'`,
+  );
+  return { at: row?.at ? new Date(row.at) : null, date: row?.date ?? null };
+}

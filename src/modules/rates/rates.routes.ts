@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
-import { RateList, RateListQuery, RatePutBody, RatePutResult } from './rates.schemas.ts';
+import { RateList, RateListQuery, RatePutBody, RatePutResult, RatesFetchSettings, RatesFetchUpdate } from './rates.schemas.ts';
 import { type createRateService } from './rates.service.ts';
 
 export default async function ratesRoutes(fastify: FastifyInstance, { rates: service }: { rates: ReturnType<typeof createRateService> }) {
@@ -36,5 +36,30 @@ export default async function ratesRoutes(fastify: FastifyInstance, { rates: ser
       },
     },
     async (req) => service.put(userOf(req).id, req.body),
+  );
+
+  app.get(
+    '/api/admin/rates-fetch',
+    {
+      config: { auth: 'admin' },
+      schema: { summary: 'Whether exchange rates are fetched once a day, from where, and when they last were', response: { 200: RatesFetchSettings } },
+    },
+    async () => service.fetchSettings(),
+  );
+
+  app.put(
+    '/api/admin/rates-fetch',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        summary: 'Turn the daily fetch of exchange rates on or off',
+        description:
+          'An http(s) address answering the ECB daily reference rates XML turns it on (the scheduler fetches within a minute, then once a day); null turns it off. ' +
+          'The choice overrides the RATES_URL setting of the environment. Not an http(s) address: 40001 on `url`.',
+        body: RatesFetchUpdate,
+        response: { 200: RatesFetchSettings },
+      },
+    },
+    async (req) => service.setFetch(req.body),
   );
 }

@@ -53,3 +53,25 @@ export const RatePutResult = Type.Object({
   written: Type.Integer(),
   deleted: Type.Integer(),
 });
+
+export const RatesFetchSettings = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'whether rates are fetched once a day' }),
+    url: Nullable(Type.String({ description: 'the address fetched, ECB daily XML format; null when off' })),
+    from_environment: Type.Boolean({ description: 'true while no administrator has chosen: the RATES_URL setting decides' }),
+    environment_url: Nullable(Type.String({ description: 'the RATES_URL setting of the server, null when unset' })),
+    last_fetched_at: Nullable(Timestamp),
+    last_rates_date: Nullable(CalendarDate),
+    last_error: Nullable(Type.String({ description: 'why the last fetch of this server process failed; null when it worked' })),
+  },
+  { title: 'RatesFetchSettings' },
+);
+export type RatesFetchSettings = Static<typeof RatesFetchSettings>;
+
+export const RatesFetchUpdate = Type.Object(
+  {
+    url: Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'an http(s) address answering the ECB daily reference rates XML; null turns the daily fetch off' })),
+  },
+  { additionalProperties: false },
+);
+export type RatesFetchUpdate = Static<typeof RatesFetchUpdate>;

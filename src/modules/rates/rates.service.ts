@@ -5,17 +5,52 @@ import { pageOf } from '../../lib/pagination.ts';
 import type { ServiceDeps } from '../service.ts';
 import { baseCurrencyOf } from '../books/index.ts';
 import * as ratesRepo from './rates.repo.ts';
-import type { RateList, RateListQuery, RatePutBody } from './rates.schemas.ts';
+import { lastRatesFetchError } from './rates.fetch.ts';
+import type { RateList, RateListQuery, RatePutBody, RatesFetchSettings, RatesFetchUpdate } from './rates.schemas.ts';
+import { storedRatesUrl, storeRatesUrl } from './rates.settings.ts';
 
-export type RateServiceDeps = ServiceDeps<typeof ratesRepo>;
+export type RateServiceDeps = ServiceDeps<typeof ratesRepo, 'ratesUrl'>;
 
 /**
  * A user's exchange rates: on a date, one unit of a currency is worth `rate` units of the user's base
  * currency. Rates are stored as exact decimal strings; a row booked in another currency than the base
  * is converted once, at the latest rate dated on or before its date, rounded half away from zero.
  */
-export function createRateService({ db, repo = ratesRepo }: RateServiceDeps) {
+export function createRateService({ db, clock, config, repo = ratesRepo }: RateServiceDeps) {
+  async function fetchSettings(): Promise<RatesFetchSettings> {
+    const [stored, last] = await Promise.all([storedRatesUrl(db), repo.lastFetched(db)]);
+    const url = stored !== null ? stored || null : (config.ratesUrl ?? null);
+    return {
+      enabled: url !== null,
+      url,
+      from_environment: stored === null && url !== null,
+      environment_url: config.ratesUrl ?? null,
+      last_fetched_at: last.at?.toISOString() ?? null,
+      last_rates_date: last.date,
+      last_error: url === null ? null : lastRatesFetchError(),
+    };
+  }
+
   return {
+    fetchSettings,
+
+    /** Turns the daily fetch on at an http(s) address, or off with null; kept in the system settings. */
+    async setFetch(body: RatesFetchUpdate): Promise<RatesFetchSettings> {
+      if (body.url !== null) {
+        let parsed: URL;
+        try {
+          parsed = new URL(body.url.trim());
+        } catch {
+          throw Errors.field('url', 'must be an http(s) address');
+        }
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw Errors.field('url', 'must be an http(s) address');
+        await storeRatesUrl(db, parsed.href, clock.now());
+      } else {
+        await storeRatesUrl(db, '', clock.now());
+      }
+      return fetchSettings();
+    },
+
     async list(userId: number, q: RateListQuery): Promise<RateList> {
       if (q.startDate !== undefined && !isValidDate(q.startDate)) throw Errors.field('startDate', 'must be a valid calendar date (YYYY-MM-DD)');
       if (q.endDate !== undefined && !isValidDate(q.endDate)) throw Errors.field('endDate', 'must be a valid calendar date (YYYY-MM-DD)');

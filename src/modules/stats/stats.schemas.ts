@@ -7,11 +7,15 @@ import { TransactionSchema } from '../transactions/index.ts';
 
 export const StatsQuery = Type.Object({
   period: Type.Optional(
-    Type.Union([Type.Literal('week'), Type.Literal('month'), Type.Literal('year')], {
+    Type.Union([Type.Literal('week'), Type.Literal('month'), Type.Literal('year'), Type.Literal('custom')], {
       default: 'month',
-      description: 'week (Monday to Sunday), month (default) or year, containing `date`',
+      description:
+        'week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), ' +
+        'compared with the as many days just before it, its trend per day up to 62 days and per month beyond',
     }),
   ),
+  start: Type.Optional(CalendarDate),
+  end: Type.Optional(CalendarDate),
   date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "anchor date YYYY-MM-DD; default today in the caller's time zone" })),
   type: Type.Optional(
     Type.Union([Type.Literal('expense'), Type.Literal('income')], { default: 'expense', description: 'expense (default) or income; anything else is 40001' }),

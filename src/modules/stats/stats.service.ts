@@ -2,7 +2,7 @@ import { requireGroupMember, requireTag, userTimezone, baseCurrencyOf, requireAc
 import { toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import type { ServiceDeps } from '../service.ts';
 import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
-import { diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn, type Period } from '../../lib/dates.ts';
+import { addDays, diffDays, eachDay, eachMonth, isValidDate, periodRange, previousPeriodRange, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
 import { loadTransactionViews } from '../transactions/index.ts';
 import * as statsRepo from './stats.repo.ts';
@@ -29,9 +29,17 @@ export function changePercent(current: number, previous: number): number | null 
   return (Math.sign(ratio) * Math.round(Math.abs(ratio))) / 100 || 0;
 }
 
+/** a custom range longer than this many days is charted per month */
+const DAILY_TREND_MAX_DAYS = 62;
+/** the longest custom range: ten years */
+const CUSTOM_MAX_DAYS = 3660;
+
 interface Resolved {
   scope: StatsScope;
-  period: Period;
+  /** the trend's points: per day, or per month (a year, a long custom range) */
+  unit: 'day' | 'month';
+  /** the range compared with: the period just before, or as many days just before a custom range */
+  previous: DateRange;
   type: TransactionKind;
   today: string;
   current: DateRange;
@@ -42,6 +50,21 @@ interface Resolved {
 }
 
 export type StatsServiceDeps = ServiceDeps<typeof statsRepo, 'appTimezone'>;
+
+/** The range of period=custom: both ends valid, in order, at most CUSTOM_MAX_DAYS days (40001). */
+export function customRange(q: Pick<StatsQuery, 'start' | 'end'>): DateRange {
+  for (const field of ['start', 'end'] as const) {
+    const v = q[field];
+    if (v === undefined) throw Errors.field(field, 'is required with period=custom');
+    if (!isValidDate(v)) throw Errors.field(field, 'must be a valid date YYYY-MM-DD');
+    // the range before it must stay within the years 1 to 9999 that dates can hold
+    if (v < '0012-01-01' || v > '9998-12-31') throw Errors.field(field, 'must be between 0012-01-01 and 9998-12-31');
+  }
+  const range = { start: q.start!, end: q.end! };
+  if (range.end < range.start) throw Errors.field('end', 'must be on or after start');
+  if (diffDays(range.start, range.end) + 1 > CUSTOM_MAX_DAYS) throw Errors.field('end', `must be at most ${CUSTOM_MAX_DAYS} days after start`);
+  return range;
+}
 
 export function createStatsService({ db, clock, config, repo = statsRepo }: StatsServiceDeps) {
 
@@ -62,14 +85,29 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
     const base = await baseCurrencyOf(db, userId);
     const today = todayIn(await userTimezone(db, userId, config.appTimezone), clock.now());
     const period = q.period ?? 'month';
+    let current: DateRange;
+    let previous: DateRange;
+    let unit: 'day' | 'month';
+    if (period === 'custom') {
+      current = customRange(q);
+      const days = diffDays(current.start, current.end) + 1;
+      previous = { start: addDays(current.start, -days), end: addDays(current.start, -1) };
+      unit = days > DAILY_TREND_MAX_DAYS ? 'month' : 'day';
+    } else {
+      if (q.start !== undefined || q.end !== undefined) throw Errors.field(q.start !== undefined ? 'start' : 'end', 'is only for period=custom');
+      current = periodRange(period, q.date ?? today);
+      previous = previousPeriodRange(period, current.start);
+      unit = period === 'year' ? 'month' : 'day';
+    }
     return {
       scope: { userId, groupId: q.group_id, memberId: q.user_id, tagId: q.tag_id, accountId: q.account_id, view: q.view },
       base,
       major: (minor: number) => toMajorUnits(minor, base),
-      period,
+      unit,
+      previous,
       type: q.type ?? 'expense',
       today,
-      current: periodRange(period, q.date ?? today),
+      current,
     };
   }
 
@@ -124,7 +162,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
 
   function trendOf(r: Resolved, rows: statsRepo.TrendRow[]): Trend {
     const byKey = new Map(rows.map((p) => [p.date, p]));
-    const unit = r.period === 'year' ? 'month' : 'day';
+    const unit = r.unit;
     const keys = unit === 'month' ? eachMonth(r.current.start, r.current.end) : eachDay(r.current.start, r.current.end);
     return {
       unit,
@@ -150,7 +188,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
   }
 
   const zero: statsRepo.Totals = { income: 0, expense: 0, count: 0 };
-  const previousOf = (r: Resolved) => previousPeriodRange(r.period, r.current.start);
+  const previousOf = (r: Resolved) => r.previous;
 
   return {
     async overview(userId: number, q: StatsQuery): Promise<Overview> {
@@ -167,7 +205,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
 
     async trend(userId: number, q: StatsQuery): Promise<Trend> {
       const r = await resolve(userId, q);
-      const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, trend: r.period === 'year' ? 'month' : 'day' });
+      const rows = await repo.runStats(db, r.scope, { current: r.current, type: r.type, trend: r.unit });
       return trendOf(r, rows.trend ?? []);
     },
 
@@ -222,7 +260,7 @@ export function createStatsService({ db, clock, config, repo = statsRepo }: Stat
         type: r.type,
         overview: true,
         share: true,
-        trend: r.period === 'year' ? 'month' : 'day',
+        trend: r.unit,
         max: true,
         previous,
       });

@@ -154,10 +154,21 @@ export function useFetchLayer(fn: FetchLayer): void {
 
 export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? '' : location.origin, fetch: (req) => layer(req, authedFetch) });
 
+const errorWatchers: ((err: ApiError) => void)[] = [];
+/** Calls `fn` with every refusal of the API before it reaches the caller (a missing exchange rate is offered to add). */
+export function watchApiErrors(fn: (err: ApiError) => void): void {
+  errorWatchers.push(fn);
+}
+function refused(status: number, body: unknown): ApiError {
+  const err = new ApiError(status, body);
+  for (const fn of errorWatchers) fn(err);
+  return err;
+}
+
 /** Unwraps an openapi-fetch answer: its data, or an ApiError. */
 export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
   const { data, error, response } = await call;
-  if (!response.ok) throw new ApiError(response.status, error);
+  if (!response.ok) throw refused(response.status, error);
   return data as D;
 }
 
@@ -165,7 +176,7 @@ export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response:
 export async function upload<T>(path: string, form: FormData, headers: Record<string, string> = {}): Promise<T> {
   const res = await authedFetch(new Request(new URL(path, location.origin), { method: 'POST', body: form, headers }));
   const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(res.status, body);
+  if (!res.ok) throw refused(res.status, body);
   return body as T;
 }
 

@@ -703,6 +703,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/rates-fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether exchange rates are fetched once a day, from where, and when they last were */
+        get: operations["getAdminRatesFetch"];
+        /**
+         * Turn the daily fetch of exchange rates on or off
+         * @description An http(s) address answering the ECB daily reference rates XML turns it on (the scheduler fetches within a minute, then once a day); null turns it off. The choice overrides the RATES_URL setting of the environment. Not an http(s) address: 40001 on `url`.
+         */
+        put: operations["putAdminRatesFetch"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tags": {
         parameters: {
             query?: never;
@@ -2252,6 +2273,15 @@ export interface components {
                 /** @description map_columns (save a column mapping) or save_as_xlsx (a legacy .xls workbook) */
                 suggestion?: string;
             };
+            /** @description the exchange rate a row in a foreign currency needs and the caller does not have (40001 on `rate`): add it with PUT /api/rates, or give `rate` with the row */
+            missing_rate?: {
+                /** @description the currency of the row */
+                currency: string;
+                /** @description the caller's base currency */
+                base: string;
+                /** @description the date of the row: a rate dated on or before it is needed */
+                date: string;
+            };
             /** @description seconds until a locked sign-in may be tried again (42901), as in Retry-After */
             retry_after?: number;
         };
@@ -2497,6 +2527,18 @@ export interface components {
             total: number;
             /** @description ISO 4217 currency code */
             base_currency: string;
+        };
+        /** RatesFetchSettings */
+        RatesFetchSettings: {
+            /** @description whether rates are fetched once a day */
+            enabled: boolean;
+            url: string | null;
+            /** @description true while no administrator has chosen: the RATES_URL setting decides */
+            from_environment: boolean;
+            environment_url: string | null;
+            last_fetched_at: string | null;
+            last_rates_date: string | null;
+            last_error: string | null;
         };
         /** Tag */
         Tag: {
@@ -3139,6 +3181,7 @@ export type SchemaLedger = components['schemas']['Ledger'];
 export type SchemaReconciliation = components['schemas']['Reconciliation'];
 export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
 export type SchemaExchangeRateList = components['schemas']['ExchangeRateList'];
+export type SchemaRatesFetchSettings = components['schemas']['RatesFetchSettings'];
 export type SchemaTag = components['schemas']['Tag'];
 export type SchemaFilterCriteria = components['schemas']['FilterCriteria'];
 export type SchemaSavedFilter = components['schemas']['SavedFilter'];
@@ -9180,6 +9223,232 @@ export interface operations {
             };
         };
     };
+    getAdminRatesFetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatesFetchSettings"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAdminRatesFetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatesFetchSettings"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTags: {
         parameters: {
             query?: never;
@@ -10999,8 +11268,12 @@ export interface operations {
     getStatsOverview: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11108,8 +11381,12 @@ export interface operations {
     getStatsCategoryShare: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11217,8 +11494,12 @@ export interface operations {
     getStatsTrend: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11326,8 +11607,12 @@ export interface operations {
     getStatsMax: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11435,8 +11720,12 @@ export interface operations {
     getStatsCompare: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11544,8 +11833,12 @@ export interface operations {
     getStatsAccounts: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */
@@ -11653,8 +11946,12 @@ export interface operations {
     getStatsSummary: {
         parameters: {
             query?: {
-                /** @description week (Monday to Sunday), month (default) or year, containing `date` */
-                period?: "week" | "month" | "year";
+                /** @description week (Monday to Sunday), month (default) or year, containing `date`; or custom: from `start` to `end` inclusive (both required, at most 3660 days, else 40001), compared with the as many days just before it, its trend per day up to 62 days and per month beyond */
+                period?: "week" | "month" | "year" | "custom";
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
                 /** @description anchor date YYYY-MM-DD; default today in the caller's time zone */
                 date?: string;
                 /** @description expense (default) or income; anything else is 40001 */

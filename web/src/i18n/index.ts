@@ -3,7 +3,7 @@
 import { createI18n } from 'vue-i18n';
 import { messages } from './catalogues';
 import { setRequestLanguage } from '../api/client';
-import type { AppLocale } from '../lib/format';
+import { currencyName, formatDate, type AppLocale } from '../lib/format';
 import { errorMessage } from '../lib/errors';
 
 export const LOCALES: AppLocale[] = ['zh-CN', 'en'];
@@ -50,6 +50,15 @@ setLocale(initialLocale(), false);
 export function describeError(err: unknown): string {
   const { key, params } = errorMessage(err);
   const t = i18n.global.t;
-  const resolved = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' && v.startsWith('fields.') ? t(v) : v]));
+  const resolved = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, wordParam(k, v)]));
   return t(key, resolved);
+}
+
+/** A parameter as a person reads it: a field by its name, a currency by its name, a date as the language writes it. */
+function wordParam(name: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (value.startsWith('fields.')) return i18n.global.t(value);
+  if ((name === 'currency' || name === 'base') && /^[A-Z]{3}$/.test(value)) return currencyName(currentLocale(), value);
+  if (name === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value, currentLocale());
+  return value;
 }

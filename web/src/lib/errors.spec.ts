@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ClientError } from '../api/client';
-import { errorMessage, KNOWN_CODES, KNOWN_FIELDS } from './errors';
+import { errorMessage, KNOWN_CODES, KNOWN_FIELDS, missingRateOf } from './errors';
+import { messages } from '../i18n/catalogues';
 import en from '../i18n/en';
 import zhCN from '../i18n/zh-CN';
 
@@ -41,5 +42,18 @@ describe('the error catalogue', () => {
       for (const code of KNOWN_CODES) expect(lookup(tree, `errors.${code}`), String(code)).toBeTruthy();
       for (const field of [...KNOWN_FIELDS, 'other']) expect(lookup(tree, `fields.${field}`), field).toBeTruthy();
     }
+  });
+
+  it('names a missing exchange rate in plain words, in both languages', () => {
+    const body = { code: 40001, message: 'rate is needed', details: [{ field: 'rate', message: 'is needed' }], missing_rate: { currency: 'USD', base: 'CNY', date: '2026-03-01' } };
+    const m = errorMessage(new ApiError(400, body));
+    expect(m).toEqual({ key: 'errors.missingRate', params: { currency: 'USD', base: 'CNY', date: '2026-03-01' } });
+    for (const tree of [messages.en, messages['zh-CN']] as Tree[]) {
+      const text = lookup(tree, m.key) ?? '';
+      for (const p of ['{currency}', '{base}', '{date}']) expect(text).toContain(p);
+    }
+    // a malformed one is only a field error, never shown as is
+    expect(missingRateOf(new ApiError(400, { ...body, missing_rate: { currency: '<b>', base: 'CNY', date: 'x' } }))).toBeNull();
+    expect(errorMessage(new ApiError(400, { ...body, missing_rate: undefined })).key).toBe('errors.invalidField');
   });
 });

@@ -23,6 +23,21 @@ export const KNOWN_FIELDS = [
 /** The `reason` of a password the server refused (42201). */
 export const PASSWORD_REASONS = ['too_short', 'too_long', 'common', 'same_as_username', 'username_required'] as const;
 
+export interface MissingRate {
+  currency: string;
+  base: string;
+  date: string;
+}
+
+/** The exchange rate a refused row needed and the user does not have (40001 with `missing_rate`). */
+export function missingRateOf(err: unknown): MissingRate | null {
+  if (!(err instanceof ApiError) || err.code !== 40001) return null;
+  const m = err.body.missing_rate as Partial<MissingRate> | undefined;
+  const code = /^[A-Z]{3}$/;
+  if (!m || typeof m.currency !== 'string' || !code.test(m.currency) || typeof m.base !== 'string' || !code.test(m.base) || typeof m.date !== 'string') return null;
+  return { currency: m.currency, base: m.base, date: m.date };
+}
+
 function fieldOf(err: ApiError): string | null {
   const raw = err.details[0]?.field ?? '';
   // "criteria.min_amount", "tag_ids.3", "body.amount": the most specific known name
@@ -35,6 +50,8 @@ export function errorMessage(err: unknown): Message {
   if (err instanceof ClientError) return { key: err.key, params: err.params };
   if (err instanceof ApiError) {
     if (err.code === 40001) {
+      const missing = missingRateOf(err);
+      if (missing) return { key: 'errors.missingRate', params: { ...missing } };
       const field = fieldOf(err);
       return field ? { key: 'errors.invalidField', params: { field: `fields.${field}` } } : { key: 'errors.40001', params: {} };
     }

@@ -1,0 +1,90 @@
+// The web client on a slow phone: Chromium throttled through the DevTools protocol to "Fast 3G"
+// (150 ms round trip × 3.75 = 562.5 ms latency, 1.6 Mbit/s × 0.9 down, 750 kbit/s × 0.9 up, as
+// DevTools and Lighthouse define it) and a CPU 4 times slower, cache empty, already signed in.
+// Measures, from the start of the navigation, the first screen (the books with their rows) and the
+// statistics page (its donut drawn), each opened cold; and the same with compression refused by the
+// browser (Accept-Encoding: identity) as the limit without it. Targets: first screen <= 1.5 s,
+// statistics <= 2 s. `npm run bench -- web-throttled` (the web client is built first when stale).
+import type { Browser, Page } from 'playwright-core';
+// @ts-expect-error: a plain ES module script without type declarations
+import { ensureWebBuild } from '../scripts/build-web.mjs';
+import { ADMIN_OPENID, PHONE, launchBrowser, signInWechat, startServer } from '../test/e2e/harness.ts';
+import { median } from './lib.ts';
+
+const PORT = Number(process.env.BENCH_WEB_PORT ?? 3395);
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
+const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8, uploadThroughput: (750 * 1024 * 0.9) / 8 };
+const CPU_SLOWDOWN = 4;
+
+async function coldOpen(browser: Browser, base: string, tokens: string, path: string, ready: string, compressed: boolean): Promise<{ ms: number; bytes: number }> {
+  const context = await browser.newContext({ baseURL: base, viewport: PHONE, locale: 'zh-CN' });
+  try {
+    await context.addInitScript((t) => localStorage.setItem('ledger.tokens', t), tokens);
+    const page: Page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', FAST_3G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    if (!compressed) await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'identity' } });
+    let bytes = 0;
+    cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => (bytes += e.encodedDataLength));
+    await page.goto(path, { waitUntil: 'commit' });
+    await page.locator(ready).first().waitFor({ timeout: 60_000 });
+    const ms = await page.evaluate(() => performance.now());
+    return { ms, bytes };
+  } finally {
+    await context.close();
+  }
+}
+
+export async function run() {
+  await (ensureWebBuild as () => Promise<boolean>)();
+  const server = await startServer(PORT);
+  const browser = await launchBrowser();
+  try {
+    // a signed-in user with a month of rows in several categories
+    const setup = await browser.newContext({ baseURL: server.base, viewport: PHONE, locale: 'zh-CN' });
+    const page = await setup.newPage();
+    await signInWechat(page, ADMIN_OPENID);
+    const tokens = await page.evaluate(async () => {
+      const t = localStorage.getItem('ledger.tokens')!;
+      const auth = { authorization: `Bearer ${(JSON.parse(t) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
+      const cats = (await (await fetch('/api/categories?kind=expense', { headers: auth })).json()) as { list: { id: number }[] };
+      const today = new Date();
+      const rows = Array.from({ length: 60 }, (_, i) => ({
+        kind: 'expense',
+        amount: 10 + ((i * 37) % 200),
+        category_id: cats.list[i % Math.min(6, cats.list.length)]!.id,
+        date: new Date(today.getTime() - (i % 20) * 86_400_000).toISOString().slice(0, 10),
+        note: `row ${i}`,
+      }));
+      for (const r of rows) await fetch('/api/transactions', { method: 'POST', headers: auth, body: JSON.stringify(r) });
+      return t;
+    });
+    await setup.close();
+
+    const measure = async (path: string, ready: string, compressed: boolean) => {
+      const runs: { ms: number; bytes: number }[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await coldOpen(browser, server.base, tokens, path, ready, compressed));
+      return {
+        median_ms: Math.round(median(runs.map((r) => r.ms))),
+        runs_ms: runs.map((r) => Math.round(r.ms)),
+        transferred_kb: Math.round(median(runs.map((r) => r.bytes)) / 1024),
+      };
+    };
+    const firstScreen = await measure('/books', '[data-testid="tx-row"]', true);
+    const stats = await measure('/stats', '[data-testid="donut"] canvas', true);
+    const firstScreenPlain = await measure('/books', '[data-testid="tx-row"]', false);
+    const statsPlain = await measure('/stats', '[data-testid="donut"] canvas', false);
+    return {
+      conditions: `Fast 3G (562.5 ms, ${Math.round(FAST_3G.downloadThroughput / 1024)} KB/s down), CPU ${CPU_SLOWDOWN}x slower, cold cache, ${RUNS} runs each`,
+      first_screen: { ...firstScreen, target_ms: 1500, met: firstScreen.median_ms <= 1500 },
+      statistics: { ...stats, target_ms: 2000, met: stats.median_ms <= 2000 },
+      without_compression: { first_screen: firstScreenPlain, statistics: statsPlain },
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

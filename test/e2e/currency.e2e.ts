@@ -1,0 +1,174 @@
+// Money in another currency from the web: a fresh account in Chinese Yuan adds a US Dollar account,
+// an expense in it is refused with the missing rate named and a link to add it, the rate is
+// entered on the rates page, and the same expense then books. Once in English on a desktop (the
+// quick-add form), once in Chinese on a phone (the add dialog of the tab bar). An administrator
+// turns the daily fetch of rates on.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN_OPENID, PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+
+const PORT = 3251;
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function addUsdAccount(page: Page, name: string, save: string) {
+  await page.getByTestId('account-add').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('account-name').fill(name);
+  await dialog.getByTestId('account-currency').fill('USD');
+  await dialog.getByRole('button', { name: save }).click();
+  await page.locator('[data-testid="account-row"]', { hasText: name }).waitFor();
+}
+
+describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
+  let server: Server;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer(PORT);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  describe('in English on a desktop', () => {
+    let tab: Tab;
+    const page = () => tab.page;
+    before(async () => {
+      tab = await openTab(browser, server.base, { locale: 'en-US' });
+      await signInWechat(page(), `fx-en-${process.pid}`);
+    });
+
+    it('shows the base currency in the profile', async () => {
+      await page().goto('/profile');
+      const base = page().getByTestId('base-currency');
+      await until(async () => (await base.inputValue()) === 'CNY', 'the base currency');
+      assert.equal((await base.locator('option:checked').innerText()).trim(), 'Chinese Yuan');
+    });
+
+    it('names the missing rate, links to it, and books once the rate is entered', async () => {
+      await page().goto('/accounts');
+      await addUsdAccount(page(), 'US card', 'Save');
+      await page().getByTestId('accounts-missing-rates').filter({ hasText: 'No rate for US Dollar' }).waitFor();
+      await page().goto('/rates');
+      await page().getByTestId('rates-needed').filter({ hasText: 'US Dollar → Chinese Yuan' }).waitFor();
+
+      await page().goto('/books');
+      const quick = page().getByRole('form', { name: 'Quick add' });
+      await quick.getByTestId('quick-account').selectOption({ label: 'US card · US Dollar' });
+      await quick.locator('input[name="quick-amount"]').fill('12');
+      await quick.getByRole('button', { name: 'Add' }).click();
+      await quick.getByRole('alert').filter({ hasText: /There is no US Dollar to Chinese Yuan exchange rate on or before/ }).waitFor();
+      assert.doesNotMatch(await quick.getByRole('alert').innerText(), /field|not accepted/i);
+
+      await page().getByTestId('missing-rate-link').filter({ hasText: 'Add the US Dollar → Chinese Yuan rate' }).click();
+      await page().waitForURL(/\/rates\?/);
+      await page().getByRole('heading', { name: 'Exchange rates', level: 1 }).waitFor();
+      assert.equal(await page().getByTestId('rate-currency').inputValue(), 'USD');
+      assert.equal(await page().getByTestId('rate-date').inputValue(), today());
+      await page().getByTestId('rate-value').fill('7.1');
+      await page().getByTestId('rate-save').click();
+      const row = page().getByTestId('rate-row').filter({ hasText: '1 US Dollar = 7.1 Chinese Yuan' });
+      await row.waitFor();
+      assert.match(await row.innerText(), /entered by hand/);
+      await until(async () => (await page().getByTestId('rates-needed').count()) === 0, 'nothing needed any more');
+      assert.deepEqual(await axeViolations(page()), [], 'rates page: accessibility');
+
+      await page().goto('/books');
+      await quick.getByTestId('quick-account').selectOption({ label: 'US card · US Dollar' });
+      await quick.locator('input[name="quick-amount"]').fill('12');
+      await quick.getByRole('button', { name: 'Add' }).click();
+      await page().locator('[data-testid="tx-row"]', { hasText: '-$12.00' }).first().waitFor();
+      // in the base currency the expense is 12 × 7.1 = 85.20
+      await page().goto('/accounts');
+      await until(async () => (await page().getByTestId('net-worth').innerText()).includes('-¥85.20'), 'the net worth in yuan');
+    });
+
+    it('left nothing in the console but the one refusal for want of a rate', () => {
+      const refusal = 'error: Failed to load resource: the server responded with a status of 400 (Bad Request)';
+      assert.deepEqual(tab.problems, [refusal]);
+    });
+  });
+
+  describe('in Chinese on a phone', () => {
+    let tab: Tab;
+    const page = () => tab.page;
+    before(async () => {
+      tab = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
+      await signInWechat(page(), `fx-zh-${process.pid}`);
+    });
+
+    async function screen(name: string) {
+      await page().waitForTimeout(300);
+      const body = await page().locator('body').innerText();
+      const words = (body.match(/[A-Za-z]{2,}/g) ?? []).filter((w) => w !== 'English');
+      assert.deepEqual(words, [], `${name}: English on a Chinese screen: ${body.replace(/\s+/g, ' ')}`);
+      assert.deepEqual(await axeViolations(page()), [], `${name}: accessibility`);
+    }
+
+    it('adds the rate from the link in the add dialog, then records the expense', async () => {
+      await page().goto('/accounts');
+      await addUsdAccount(page(), '美元卡', '保存');
+
+      await page().getByTestId('tab-add').click();
+      let dialog = page().getByRole('dialog', { name: '记一笔' });
+      await dialog.getByTestId('tx-account').selectOption({ label: '美元卡 · 美元' });
+      await dialog.locator('input[name="amount"]').fill('20');
+      await dialog.getByRole('button', { name: '保存' }).click();
+      await dialog.getByText(/没有美元兑人民币的汇率/).waitFor();
+      await screen('缺少汇率');
+      await dialog.getByTestId('missing-rate-link').filter({ hasText: '添加美元兑人民币的汇率' }).click();
+      await page().waitForURL(/\/rates\?/);
+      await dialog.waitFor({ state: 'detached' });
+      await page().getByRole('heading', { name: '汇率', level: 1 }).waitFor();
+      assert.equal(await page().getByTestId('rate-currency').inputValue(), 'USD');
+      await page().getByTestId('rate-value').fill('7.2');
+      await page().getByTestId('rate-save').click();
+      await page().getByTestId('rate-row').filter({ hasText: '1 美元 = 7.2 人民币' }).waitFor();
+      await screen('汇率');
+      const width = await page().evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= PHONE.width, `the rates page is ${width} px wide`);
+
+      await page().getByTestId('tab-add').click();
+      dialog = page().getByRole('dialog', { name: '记一笔' });
+      await dialog.getByTestId('tx-account').selectOption({ label: '美元卡 · 美元' });
+      await dialog.locator('input[name="amount"]').fill('20');
+      await dialog.getByRole('button', { name: '保存' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      // focus went back to the button that opened the dialog
+      assert.equal(await page().evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tab-add');
+      await page().goto('/books');
+      await page().locator('[data-testid="tx-row"]', { hasText: /-(US)?\$20\.00/ }).first().waitFor();
+    });
+
+    it('left nothing in the console but the one refusal for want of a rate', () => {
+      const refusal = 'error: Failed to load resource: the server responded with a status of 400 (Bad Request)';
+      assert.deepEqual(tab.problems, [refusal]);
+    });
+  });
+
+  describe('an administrator', () => {
+    it('turns the daily fetch of exchange rates on', async () => {
+      const tab = await openTab(browser, server.base, { locale: 'en-US' });
+      try {
+        await signInWechat(tab.page, ADMIN_OPENID);
+        await tab.page.goto('/admin/config');
+        const form = tab.page.getByTestId('rates-fetch');
+        await form.getByTestId('rates-fetch-status').filter({ hasText: 'No rates have been fetched yet.' }).waitFor();
+        assert.equal(await form.getByTestId('rates-fetch-on').isChecked(), false);
+        await form.getByTestId('rates-fetch-on').check();
+        const url = `${server.base}/nothing-here.xml`;
+        await form.getByTestId('rates-fetch-url').fill(url);
+        await form.getByTestId('rates-fetch-save').click();
+        await tab.page.getByText('Daily exchange rates saved.').waitFor();
+        await tab.page.reload();
+        await until(async () => (await tab.page.getByTestId('rates-fetch-on').isChecked()) && (await tab.page.getByTestId('rates-fetch-url').inputValue()) === url, 'the setting kept');
+        assert.deepEqual(await axeViolations(tab.page), []);
+      } finally {
+        await tab.context.close();
+      }
+    });
+  });
+});
