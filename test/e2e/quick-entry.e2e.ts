@@ -94,6 +94,23 @@ describe('quick entry in English on a desktop', () => {
     assert.match(await row.innerText(), /Visa/);
   });
 
+  it('reads a transfer between two named accounts, listed as "A → B" without a sign', async () => {
+    await page().locator('body').press('n');
+    const dialog = page().getByRole('dialog', { name: 'New transaction' });
+    await dialog.getByTestId('quick-line').fill('transfer 50 from cash to visa');
+    const understood = dialog.getByTestId('understood');
+    await until(async () => (await understood.locator('[data-part="kind"] dd').innerText()) === 'Transfer', 'the kind read');
+    assert.equal(await understood.locator('[data-part="account"] dd').innerText(), 'Cash');
+    assert.equal(await understood.locator('[data-part="to"] dd').innerText(), 'Visa');
+    assert.equal(await dialog.getByRole('radio', { name: 'Transfer' }).getAttribute('aria-checked'), 'true');
+    await dialog.getByTestId('quick-line').press('Enter');
+    await page().getByText('Transaction added').last().waitFor();
+    const row = main().locator('[data-testid="tx-row"]', { hasText: 'Cash → Visa' }).first();
+    await row.waitFor();
+    assert.match(await row.innerText(), /¥50\.00/);
+    assert.doesNotMatch(await row.innerText(), /[-−]¥50\.00/);
+  });
+
   it('a word it does not know preselects nothing', async () => {
     await page().locator('body').press('n');
     const dialog = page().getByRole('dialog', { name: 'New transaction' });
@@ -175,7 +192,9 @@ describe('quick entry in Chinese on a phone', () => {
     await dialog.getByTestId('quick-line').fill(text);
     const understood = dialog.getByTestId('understood');
     for (const [part, value] of Object.entries(expect)) {
-      await until(async () => (await understood.locator(`[data-part="${part}"] dd`).innerText()) === value, `${text}: ${part} = ${value}`);
+      await until(async () => (await understood.locator(`[data-part="${part}"] dd`).innerText()) === value, `${text}: ${part} = ${value}`).catch(async (err) => {
+        throw new Error(`${(err as Error).message}, read: ${await understood.innerText().catch(() => 'nothing')}`);
+      });
     }
     return dialog;
   }

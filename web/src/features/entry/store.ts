@@ -87,8 +87,10 @@ export const useEntryStore = defineStore('entry', {
     busy: false,
     error: '',
     key: idempotencyKey(),
-    /** answers to older questions are dropped */
+    /** answers to older questions are dropped: one counter per kind of question */
     seq: 0,
+    lineSeq: 0,
+    purchaseSeq: 0,
   }),
   getters: {
     isRefundRow: (s) => s.editing !== null && s.editing.kind === 'expense' && s.editing.amount < 0,
@@ -146,7 +148,7 @@ export const useEntryStore = defineStore('entry', {
      */
     async applyLine(text: string, ctx: { today: string; categories: Category[]; accounts: AccountRef[]; online: boolean }) {
       this.line = text;
-      const mine = ++this.seq;
+      const mine = ++this.lineSeq;
       if (!text.trim()) {
         this.understood = null;
         return;
@@ -170,7 +172,7 @@ export const useEntryStore = defineStore('entry', {
       if (!ctx.online) return;
       try {
         const server = await api.parseLine(text);
-        if (mine !== this.seq) return;
+        if (mine !== this.lineSeq) return;
         u.category_id = server.kind === 'transfer' ? null : server.category_id;
         if (u.kind === null && server.kind !== null) u.kind = server.kind;
         this.suggestions = server.suggestions.map((s) => ({ ...s }));
@@ -214,9 +216,9 @@ export const useEntryStore = defineStore('entry', {
     },
 
     async loadPurchases(keyword: string) {
-      const mine = ++this.seq;
+      const mine = ++this.purchaseSeq;
       const list = await api.recentPurchases(keyword.trim()).catch(() => [] as Transaction[]);
-      if (mine === this.seq) this.purchases = list;
+      if (mine === this.purchaseSeq) this.purchases = list;
     },
 
     pickPurchase(tx: Transaction | null) {
