@@ -27,6 +27,8 @@ export const MAX_RULES = 200;
 export const MAX_PRESETS = 50;
 const MAX_CATEGORIES = 200;
 const BATCH = 2000;
+/** rows written by one statement at commit */
+const WRITE_PAGE = 5000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
 
 type Deps = ServiceDeps<never, 'appTimezone' | 'uploadLimits'>;
@@ -62,14 +64,15 @@ function billCurrency(format: string): CurrencyInfo | null {
 }
 
 /**
- * Writes the session's rows to import as transactions, through the books' one-statement insert: each
- * amount is read in its bill's currency and booked in its account's (a 28.00 yuan payment from a yen
- * account is so many whole yen at the yen's rate, and 28.00 yuan in a yuan base), converted once with
- * the currency rules of the books. A row that cannot be booked (a rate missing, more decimals than
- * the account's currency has) refuses the commit with its reason (42203); nothing is written.
+ * Writes the session's rows to import as transactions, through the books' one-statement insert, a
+ * page of rows at a time (memory does not grow with the bill): each amount is read in its bill's
+ * currency and booked in its account's (a 28.00 yuan payment from a yen account is so many whole
+ * yen at the yen's rate, and 28.00 yuan in a yuan base), converted once with the currency rules of
+ * the books. Refunds of a purchase of the same file are written last, pointing to it. A row that
+ * cannot be booked (a rate missing, more decimals than the account's currency has) refuses the
+ * commit with its reason (42203); the caller's transaction then writes nothing.
  */
 async function writeRows(tx: Executor, userId: number, sessionId: number, format: string, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
-  const rows = await repo.rowsToWrite(tx, userId, sessionId);
   const base = await books.baseCurrencyOf(tx, userId);
   const given = billCurrency(format);
   const rates = new Map<string, Promise<string | null>>();
@@ -79,58 +82,82 @@ async function writeRows(tx: Executor, userId: number, sessionId: number, format
     if (!r) rates.set(key, (r = books.rateOn(tx, userId, code, date)));
     return r;
   };
+  const wanted = await repo.purchasesOfRefunds(tx, sessionId);
+  const idOfRow = new Map<number, number>();
+  const tagIds = await repo.tagsOfRows(tx, userId, sessionId);
   const errors: { row: number; message: string }[] = [];
-  const out: books.BookedRow[] = [];
-  for (const r of rows) {
-    const account = currencyInfo(r.currency);
-    if (!account) {
-      errors.push({ row: r.row, message: `the account's currency ${r.currency} can no longer be booked` });
-      continue;
-    }
-    let from = given;
-    let minor = r.cents;
-    if (from === null) {
-      const fitted = books.fitHundredths(r.cents, account);
-      if (fitted === null) {
-        errors.push({ row: r.row, message: `amount must have at most ${account.digits} decimals in ${account.code}` });
-        continue;
+  const written = { imported: 0, transfers: 0, refunds: 0 };
+  for (const refunds of [false, true]) {
+    let after = 0;
+    for (;;) {
+      const rows = await repo.rowsToWrite(tx, userId, sessionId, { after, limit: WRITE_PAGE, refunds });
+      if (!rows.length) break;
+      after = rows[rows.length - 1]!.row;
+      const ids = await books.allocateIds(tx, rows.length);
+      const out: books.BookedRow[] = [];
+      const links: { transactionId: number; tagId: number }[] = [];
+      for (const [i, r] of rows.entries()) {
+        const account = currencyInfo(r.currency);
+        if (!account) {
+          errors.push({ row: r.row, message: `the account's currency ${r.currency} can no longer be booked` });
+          continue;
+        }
+        let from = given;
+        let minor = r.cents;
+        if (from === null) {
+          const fitted = books.fitHundredths(r.cents, account);
+          if (fitted === null) {
+            errors.push({ row: r.row, message: `amount must have at most ${account.digits} decimals in ${account.code}` });
+            continue;
+          }
+          from = account;
+          minor = fitted;
+        }
+        const outcome = await books.priceIn(minor, from, account, base, r.date, rateOf);
+        if (!outcome.ok) {
+          errors.push({ row: r.row, message: outcome.reason });
+          continue;
+        }
+        if (errors.length) continue;
+        const id = ids[i]!;
+        if (wanted.has(r.row)) idOfRow.set(r.row, id);
+        for (const t of r.tags) links.push({ transactionId: id, tagId: tagIds.get(t)! });
+        const p = outcome.priced;
+        const refundOf = r.refundOfId ?? (r.refundOfRow !== null ? (idOfRow.get(r.refundOfRow) ?? r.purchaseExistingId) : null);
+        const sign = refundOf !== null ? -1 : 1;
+        const transfer = r.kind === 'transfer';
+        out.push({
+          id,
+          kind: r.kind,
+          amount: sign * p.minor,
+          categoryId: transfer ? null : r.categoryId,
+          note: r.note,
+          date: r.date,
+          groupId: r.groupId,
+          accountId: r.accountId,
+          currency: account.code,
+          baseAmount: sign * p.baseAmount,
+          rate: p.rate,
+          toAccountId: transfer ? r.toAccountId : null,
+          toAmount: transfer ? p.minor : null,
+          toCurrency: transfer ? r.toCurrency : null,
+          source,
+          externalId: r.externalId,
+          refundOf,
+          createdAt: r.originalCreatedAt,
+        });
+        if (transfer) written.transfers++;
+        if (refundOf !== null) written.refunds++;
       }
-      from = account;
-      minor = fitted;
+      if (errors.length >= 1000) break;
+      if (errors.length) continue;
+      await books.insertRows(tx, userId, out);
+      await books.linkTags(tx, links);
+      written.imported += out.length;
     }
-    const outcome = await books.priceIn(minor, from, account, base, r.date, rateOf);
-    if (!outcome.ok) {
-      errors.push({ row: r.row, message: outcome.reason });
-      continue;
-    }
-    const p = outcome.priced;
-    const sign = r.refundOf !== null ? -1 : 1;
-    const transfer = r.kind === 'transfer';
-    out.push({
-      id: r.transactionId,
-      kind: r.kind,
-      amount: sign * p.minor,
-      categoryId: transfer ? null : r.categoryId,
-      note: r.note,
-      date: r.date,
-      groupId: r.groupId,
-      accountId: r.accountId,
-      currency: account.code,
-      baseAmount: sign * p.baseAmount,
-      rate: p.rate,
-      toAccountId: transfer ? r.toAccountId : null,
-      toAmount: transfer ? p.minor : null,
-      toCurrency: transfer ? r.toCurrency : null,
-      source,
-      externalId: r.externalId,
-      refundOf: r.refundOf,
-      createdAt: r.originalCreatedAt,
-    });
   }
-  if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
-  await books.insertRows(tx, userId, out);
-  await books.linkTags(tx, await repo.tagLinks(tx, userId, sessionId));
-  return { imported: out.length, transfers: out.filter((r) => r.kind === 'transfer').length, refunds: out.filter((r) => r.refundOf !== null).length };
+  if (errors.length) throw Errors.importRejected(errors.sort((a, b) => a.row - b.row).slice(0, 1000));
+  return written;
 }
 
 export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
