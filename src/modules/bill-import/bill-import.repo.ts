@@ -522,6 +522,12 @@ export interface RowToWrite {
   originalCreatedAt: string | null;
 }
 
+/** The number of the session's last row (0 without rows). */
+export async function lastRow(tx: Executor, sessionId: number): Promise<number> {
+  const [r] = await query<{ n: number | null }>(tx, sql`select max(row) as n from import_session_rows where session_id = ${sessionId}`);
+  return Number(r?.n ?? 0);
+}
+
 /** Rows of the file that a refund to write reduces: their transactions' ids are wanted by the refunds. */
 export async function purchasesOfRefunds(tx: Executor, sessionId: number): Promise<Set<number>> {
   const rows = await query<{ row: number }>(
@@ -533,12 +539,12 @@ export async function purchasesOfRefunds(tx: Executor, sessionId: number): Promi
 }
 
 /**
- * A page of the rows to write, in file order after row `after`, with their accounts' currencies; a
- * group the user no longer writes in (left, dissolved) is answered as none. `refunds`: the refunds
- * that reduce a purchase of the same file (written after every other row, so that their purchases
- * exist), else every other row.
+ * The rows to write among rows `from` to `to` of the file, in file order, with their accounts'
+ * currencies; a group the user no longer writes in (left, dissolved) is answered as none.
+ * `refunds`: the refunds that reduce a purchase of the same file (written after every other row, so
+ * that their purchases exist), else every other row.
  */
-export async function rowsToWrite(tx: Executor, userId: number, sessionId: number, page: { after: number; limit: number; refunds: boolean }): Promise<RowToWrite[]> {
+export async function rowsToWrite(tx: Executor, userId: number, sessionId: number, page: { from: number; to: number; refunds: boolean }): Promise<RowToWrite[]> {
   const inFile = sql`(r.refund and r.kind = 'expense' and r.refund_of_id is null and r.refund_of_row is not null)`;
   const rows = await query<{
     row: number;
@@ -570,10 +576,9 @@ export async function rowsToWrite(tx: Executor, userId: number, sessionId: numbe
         from import_session_rows r
         join accounts a on a.id = r.account_id and a.user_id = ${userId}
         left join accounts b on b.id = r.to_account_id and b.user_id = ${userId}
-        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer') and r.row > ${page.after}::int
+        where r.session_id = ${sessionId} and r.row between ${page.from}::int and ${page.to}::int and r.decision in ('import', 'transfer')
           and ${page.refunds ? inFile : sql`not ${inFile}`}
-        order by r.row
-        limit ${page.limit}::int`,
+        order by r.row`,
   );
   return rows.map((r) => ({
     row: Number(r.row),

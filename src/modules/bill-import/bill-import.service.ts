@@ -13,7 +13,7 @@ import { headerCells } from './bill.formats.ts';
 import { headerKey } from './bill.text.ts';
 import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
-import { scoreCategories, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
+import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
 import { existingCounts as exportRepoExistingCounts, lockUserImports as exportRepoLockUserImports } from '../export-import/index.ts';
 import * as repo from './bill-import.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
@@ -29,6 +29,8 @@ const MAX_CATEGORIES = 200;
 const BATCH = 2000;
 /** rows written by one statement at commit */
 const WRITE_PAGE = 5000;
+/** category choices remembered while a bill is read */
+const CHOICE_CACHE = 5000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
 
 type Deps = ServiceDeps<never, 'appTimezone' | 'uploadLimits'>;
@@ -83,16 +85,15 @@ async function writeRows(tx: Executor, userId: number, sessionId: number, format
     return r;
   };
   const wanted = await repo.purchasesOfRefunds(tx, sessionId);
+  const lastRow = await repo.lastRow(tx, sessionId);
   const idOfRow = new Map<number, number>();
   const tagIds = await repo.tagsOfRows(tx, userId, sessionId);
   const errors: { row: number; message: string }[] = [];
   const written = { imported: 0, transfers: 0, refunds: 0 };
   for (const refunds of [false, true]) {
-    let after = 0;
-    for (;;) {
-      const rows = await repo.rowsToWrite(tx, userId, sessionId, { after, limit: WRITE_PAGE, refunds });
-      if (!rows.length) break;
-      after = rows[rows.length - 1]!.row;
+    for (let from = 1; from <= lastRow; from += WRITE_PAGE) {
+      const rows = await repo.rowsToWrite(tx, userId, sessionId, { from, to: from + WRITE_PAGE - 1, refunds });
+      if (!rows.length) continue;
       const ids = await books.allocateIds(tx, rows.length);
       const out: books.BookedRow[] = [];
       const links: { transactionId: number; tagId: number }[] = [];
@@ -182,6 +183,13 @@ export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
     refund_of_row: r.refundOfRow,
     refund_of: r.refundOfId,
   };
+}
+
+/** A payment seen under an external id: the digest of its signature, the id it was stored under, whether it was skipped. */
+interface SeenPayment {
+  sig: string;
+  id: string;
+  skipped: boolean;
 }
 
 /** Several payments under one id (anonymised exports, a payment and its fee): the later ones get an id of their own, stable across uploads. */
@@ -276,6 +284,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
     ]);
     const catById = new Map(cats.map((c) => [c.id, c]));
     const history: Record<string, HistoryItem[]> = { expense: hExpense.filter((h) => catById.get(h.category_id)?.kind === 'expense'), income: hIncome.filter((h) => catById.get(h.category_id)?.kind === 'income') };
+    const scorers = { expense: noteScorer(history.expense!), income: noteScorer(history.income!) };
     const fallback: Record<string, number | null> = {};
     for (const kind of ['expense', 'income']) {
       const own = cats.filter((c) => c.kind === kind);
@@ -295,11 +304,13 @@ export function createBillImportService({ db, clock, config }: Deps) {
         const key = `${row.kind}\u0000${row.type ?? ''}\u0000${row.note}`;
         const hit = cache.get(key);
         if (hit !== undefined) return hit;
-        const best = scoreCategories(history[row.kind]!, { note: row.note })[0];
+        const best = scorers[row.kind](row.note)[0];
         // the bill's own classification (Alipay 交易分类, WeChat 交易类型) before falling back to Other
         const icon = row.type ? typeIcon(row.type, row.kind) : null;
         const byType = icon ? (cats.find((c) => c.kind === row.kind && c.icon === icon)?.id ?? null) : null;
         const id = best && best.score >= 0.3 ? best.category_id : (byType ?? fallback[row.kind]!);
+        // a bounded cache: a bill of many different notes does not keep them all
+        if (cache.size >= CHOICE_CACHE) cache.clear();
         cache.set(key, id);
         return id;
       },
@@ -354,7 +365,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       });
       /** the payments seen under each id: signature (time, amount, counterparty) -> the id it was stored under, and whether it was skipped */
-      const seen = new Map<string, Map<string, { id: string; skipped: boolean }>>();
+      const seen = new Map<string, SeenPayment | SeenPayment[]>();
       /** remaining count of id-less rows already in the books, by (date, kind, amount, category, note) */
       const remaining = new Map<string, number>();
       const liveAccounts = accounts.filter((a) => !a.archived);
@@ -383,19 +394,27 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 continue;
               }
               const signature = `${s.date} ${s.time}\u0000${s.kind}\u0000${s.cents}\u0000${s.counterparty}\u0000${s.note}`;
-              let under = seen.get(s.externalId);
-              if (!under) seen.set(s.externalId, (under = new Map()));
+              // the payments under one id, kept small: one entry (the usual case) or a list, signatures as digests
+              const sig = createHash('sha1').update(signature).digest('base64');
+              const held = seen.get(s.externalId);
+              const under = held === undefined ? [] : Array.isArray(held) ? held : [held];
               const skipped = s.decision === 'skip';
-              const same = under.get(signature);
+              const same = under.find((e) => e.sig === sig);
               if (same && !same.skipped && !skipped) {
                 storedIds.push(same.id);
                 inFileDup.push(true);
                 continue;
               }
-              const taken = new Set([...under.values()].map((v) => v.id));
+              const taken = new Set(under.map((v) => v.id));
               let id = taken.size === 0 ? s.externalId : ownId(s.externalId, signature);
               for (let n = 2; taken.has(id); n++) id = ownId(s.externalId, `${signature}\u0000${n}`);
-              if (!same || same.skipped) under.set(signature, { id, skipped });
+              if (same) {
+                if (same.skipped) {
+                  same.id = id;
+                  same.skipped = skipped;
+                }
+              } else if (held === undefined) seen.set(s.externalId, { sig, id, skipped });
+              else seen.set(s.externalId, [...under, { sig, id, skipped }]);
               storedIds.push(id);
               inFileDup.push(false);
             }
