@@ -5,7 +5,8 @@ import iconv from 'iconv-lite';
 import type { UploadLimits } from '../../config.ts';
 import { Errors } from '../../lib/errors.ts';
 import { isCompoundFile, xlsRows } from './bill.xls.ts';
-import { checkSignal, xlsxRows } from './bill.xlsx.ts';
+import { checkSignal } from '../import/index.ts';
+import { xlsxRows } from './bill.xlsx.ts';
 
 /*
  * The first layer of a bill: its container (CSV text or an XLSX workbook) and, for text, its
