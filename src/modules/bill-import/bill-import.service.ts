@@ -397,6 +397,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
               // the payments under one id, kept small: one entry (the usual case) or a list, signatures as digests
               const sig = createHash('sha1').update(signature).digest('base64');
               const held = seen.get(s.externalId);
+              // a copy of its own: a slice of the line it was read from would keep the whole line alive
+              const externalId = held === undefined ? Buffer.from(s.externalId).toString() : s.externalId;
               const under = held === undefined ? [] : Array.isArray(held) ? held : [held];
               const skipped = s.decision === 'skip';
               const same = under.find((e) => e.sig === sig);
@@ -413,7 +415,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
                   same.id = id;
                   same.skipped = skipped;
                 }
-              } else if (held === undefined) seen.set(s.externalId, { sig, id, skipped });
+              } else if (held === undefined) seen.set(externalId, { sig, id: id === s.externalId ? externalId : id, skipped });
               else seen.set(s.externalId, [...under, { sig, id, skipped }]);
               storedIds.push(id);
               inFileDup.push(false);
