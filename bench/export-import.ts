@@ -4,9 +4,8 @@
 // - import of 100,000 CSV rows, rows per second.
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { createDefaultCategories } from '../src/modules/categories/categories.defaults.ts';
 import { createDatabase } from '../src/db/client.ts';
-import { createTokenService } from '../src/modules/identity/index.ts';
+import { createTokenService, setUpNewUser } from '../src/modules/identity/index.ts';
 import { startBenchServer } from './lib.ts';
 import { ensureBenchData } from './seed.ts';
 
@@ -66,9 +65,10 @@ export async function run() {
     const database = await createDatabase({ databaseUrl: data.url, embeddedDbDir: null, poolSize: 2 });
     const c = new pg.Client({ connectionString: data.url });
     await c.connect();
-    const { rows } = await c.query("insert into users (provider, provider_subject, nickname) values ('bench', 'import-' || gen_random_uuid(), 'import') returning id");
+    const { rows } = await c.query("insert into users (provider, provider_subject, nickname) values ('bench', 'import-' || gen_random_uuid(), 'import') returning id, created_at");
     const importUser = rows[0].id as number;
-    await createDefaultCategories(database.db, importUser);
+    // categories and the default account, as a new user gets them
+    await setUpNewUser(database.db, { id: importUser, baseCurrency: 'CNY', createdAt: rows[0].created_at });
     const header = 'date,kind,amount,category,note,tags,group_id,created_at\n';
     const cats = ['Food', 'Transport', 'Shopping', 'Housing', 'Travel', 'Imported A', 'Imported B'];
     let csv = '\ufeff' + header;

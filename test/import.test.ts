@@ -4,6 +4,8 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import iconv from 'iconv-lite';
 import { categories, tags, transactions, transactionTags } from '../src/db/schema/index.ts';
 import { query } from '../src/db/client.ts';
+import type { AppError } from '../src/lib/errors.ts';
+import { importFile } from '../src/modules/export-import/import.service.ts';
 import {
   addMember,
   assertError,
@@ -408,5 +410,25 @@ lines",,,`,
       sql`select count(*)::int as n from transaction_tags tt join transactions x on x.id = tt.transaction_id where x.user_id = ${u.id}`,
     );
     assert.equal(Number(links!.n), 2 * n);
+  });
+
+  it('stops when the client goes away: the rows already written are undone, nothing is kept', async () => {
+    const u = await createUser(t.db);
+    const n = 12_000;
+    const lines = Array.from({ length: n }, (_, i) => `2026-03-01,expense,${(i % 900) + 1}.00,Food,gone ${i},,,`);
+    // a signal that says "gone" from its fourth look on (after reading, before writing, before each
+    // batch of 5,000 rows): the first batch is written, then the client is gone
+    let looks = 0;
+    const signal = {
+      get aborted() {
+        looks++;
+        return looks > 3;
+      },
+    } as AbortSignal;
+    await assert.rejects(importFile(t.db, u.id, Buffer.from(csv(...lines)), false, signal), (err: AppError) => err.code === 40001 && /abandoned/.test(err.message));
+    assert.equal(looks, 4, 'the work stopped at the first look after the signal turned');
+    assert.equal(await countTransactions(t.db, u.id), 0);
+    // the same file with its client still there is imported in full
+    assert.deepEqual(await importFile(t.db, u.id, Buffer.from(csv(...lines)), false, new AbortController().signal), { imported: n, skipped: 0, errors: [] });
   });
 });

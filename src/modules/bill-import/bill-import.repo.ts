@@ -415,15 +415,15 @@ export async function markNewDuplicates(tx: Executor, userId: number, sessionId:
 /**
  * Rows to write that share an external id with an earlier row to write: duplicates now (the
  * preview gives different payments under one id ids of their own, so these are the same payment
- * chosen twice by hand).
+ * chosen twice by hand). One pass with a window over the session's rows, however many there are.
  */
 export async function markInFileDuplicates(tx: Executor, sessionId: number): Promise<void> {
   await query(
     tx,
     sql`update import_session_rows r set decision = 'duplicate', reason = 'duplicate_in_file'
-        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer') and r.external_id is not null
-          and exists (select 1 from import_session_rows e where e.session_id = r.session_id and e.external_id = r.external_id
-                        and e.decision in ('import', 'transfer') and e.row < r.row)`,
+        from (select row, row_number() over (partition by external_id order by row) as n from import_session_rows
+              where session_id = ${sessionId} and decision in ('import', 'transfer') and external_id is not null) d
+        where r.session_id = ${sessionId} and r.row = d.row and d.n > 1`,
   );
 }
 
@@ -501,7 +501,6 @@ export async function invalidRows(tx: Executor, userId: number, sessionId: numbe
 /** A row to write, as the session holds it, with its account's currency and the purchase a refund reduces. */
 export interface RowToWrite {
   row: number;
-  transactionId: number;
   kind: 'expense' | 'income' | 'transfer';
   /** hundredths, as read from the file */
   cents: number;
@@ -514,24 +513,41 @@ export interface RowToWrite {
   toAccountId: number | null;
   toCurrency: string | null;
   externalId: string | null;
-  refundOf: number | null;
+  tags: string[];
+  /** a refund's purchase already in the books */
+  refundOfId: number | null;
+  /** a refund's purchase in the same file: its row, and the transaction it already is when it is a duplicate */
+  refundOfRow: number | null;
+  purchaseExistingId: number | null;
   originalCreatedAt: string | null;
 }
 
-/**
- * Reserves an id for every row to import (so that a refund can point to its purchase in the same
- * file) and answers them in file order, with their accounts' currencies; a group the user no longer
- * writes in (left, dissolved) is answered as none.
- */
-export async function rowsToWrite(tx: Executor, userId: number, sessionId: number): Promise<RowToWrite[]> {
-  await query(
+/** The number of the session's last row (0 without rows). */
+export async function lastRow(tx: Executor, sessionId: number): Promise<number> {
+  const [r] = await query<{ n: number | null }>(tx, sql`select max(row) as n from import_session_rows where session_id = ${sessionId}`);
+  return Number(r?.n ?? 0);
+}
+
+/** Rows of the file that a refund to write reduces: their transactions' ids are wanted by the refunds. */
+export async function purchasesOfRefunds(tx: Executor, sessionId: number): Promise<Set<number>> {
+  const rows = await query<{ row: number }>(
     tx,
-    sql`update import_session_rows set transaction_id = nextval(pg_get_serial_sequence('transactions', 'id'))
-        where session_id = ${sessionId} and decision in ('import', 'transfer')`,
+    sql`select distinct refund_of_row as row from import_session_rows
+        where session_id = ${sessionId} and decision in ('import', 'transfer') and refund and kind = 'expense' and refund_of_row is not null`,
   );
+  return new Set(rows.map((r) => Number(r.row)));
+}
+
+/**
+ * The rows to write among rows `from` to `to` of the file, in file order, with their accounts'
+ * currencies; a group the user no longer writes in (left, dissolved) is answered as none.
+ * `refunds`: the refunds that reduce a purchase of the same file (written after every other row, so
+ * that their purchases exist), else every other row.
+ */
+export async function rowsToWrite(tx: Executor, userId: number, sessionId: number, page: { from: number; to: number; refunds: boolean }): Promise<RowToWrite[]> {
+  const inFile = sql`(r.refund and r.kind = 'expense' and r.refund_of_id is null and r.refund_of_row is not null)`;
   const rows = await query<{
     row: number;
-    transaction_id: number;
     kind: RowToWrite['kind'];
     amount_cents: string | number;
     category_id: number | null;
@@ -543,24 +559,29 @@ export async function rowsToWrite(tx: Executor, userId: number, sessionId: numbe
     to_account_id: number | null;
     to_currency: string | null;
     external_id: string | null;
-    ref: number | null;
+    tags: string[];
+    refund_of_id: number | null;
+    refund_of_row: number | null;
+    purchase_existing_id: number | null;
     original_created_at: Date | string | null;
   }>(
     tx,
     sql`with live as (select gm.group_id from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId} and g.dissolved_at is null)
-        select r.row, r.transaction_id, r.kind, r.amount_cents, r.category_id, r.note, to_char(r.date, 'YYYY-MM-DD') as date,
+        select r.row, r.kind, r.amount_cents, r.category_id, r.note, to_char(r.date, 'YYYY-MM-DD') as date,
                case when r.group_id in (select group_id from live) then r.group_id end as group_id,
-               r.account_id, a.currency, r.to_account_id, b.currency as to_currency, r.external_id, r.original_created_at,
-               case when r.refund and r.kind = 'expense' then coalesce(r.refund_of_id, (select coalesce(p.transaction_id, p.existing_id) from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row)) end as ref
+               r.account_id, a.currency, r.to_account_id, b.currency as to_currency, r.external_id, r.tags, r.original_created_at,
+               case when r.refund and r.kind = 'expense' then r.refund_of_id end as refund_of_id,
+               case when r.refund and r.kind = 'expense' then r.refund_of_row end as refund_of_row,
+               case when ${inFile} then (select p.existing_id from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row) end as purchase_existing_id
         from import_session_rows r
         join accounts a on a.id = r.account_id and a.user_id = ${userId}
         left join accounts b on b.id = r.to_account_id and b.user_id = ${userId}
-        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
+        where r.session_id = ${sessionId} and r.row between ${page.from}::int and ${page.to}::int and r.decision in ('import', 'transfer')
+          and ${page.refunds ? inFile : sql`not ${inFile}`}
         order by r.row`,
   );
   return rows.map((r) => ({
     row: Number(r.row),
-    transactionId: Number(r.transaction_id),
     kind: r.kind,
     cents: Number(r.amount_cents),
     categoryId: r.category_id,
@@ -572,27 +593,29 @@ export async function rowsToWrite(tx: Executor, userId: number, sessionId: numbe
     toAccountId: r.to_account_id,
     toCurrency: r.to_currency,
     externalId: r.external_id,
-    refundOf: r.ref === null ? null : Number(r.ref),
+    tags: r.tags,
+    refundOfId: r.refund_of_id === null ? null : Number(r.refund_of_id),
+    refundOfRow: r.refund_of_row === null ? null : Number(r.refund_of_row),
+    purchaseExistingId: r.purchase_existing_id === null ? null : Number(r.purchase_existing_id),
     originalCreatedAt: r.original_created_at === null ? null : new Date(r.original_created_at).toISOString(),
   }));
 }
 
-/** The user's tags named by the rows written (created when missing), as links to write. */
-export async function tagLinks(tx: Executor, userId: number, sessionId: number): Promise<{ transactionId: number; tagId: number }[]> {
-  await query(
+/** The user's tags named by the rows to write, created when missing: name -> id. */
+export async function tagsOfRows(tx: Executor, userId: number, sessionId: number): Promise<Map<string, number>> {
+  const rows = await query<{ name: string; id: number }>(
     tx,
-    sql`insert into tags (user_id, name)
-        select distinct ${userId}::int, t.name from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
-        where r.session_id = ${sessionId} and r.transaction_id is not null
-        on conflict do nothing`,
+    sql`with wanted as (
+          select distinct t.name from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
+          where r.session_id = ${sessionId} and r.decision in ('import', 'transfer') and r.tags <> '[]'::jsonb
+        ), made as (
+          insert into tags (user_id, name) select ${userId}::int, name from wanted on conflict do nothing returning name, id
+        )
+        select name, id from made
+        union all
+        select g.name, g.id from tags g join wanted w on w.name = g.name where g.user_id = ${userId}`,
   );
-  const rows = await query<{ transaction_id: number; tag_id: number }>(
-    tx,
-    sql`select distinct r.transaction_id, g.id as tag_id from import_session_rows r, jsonb_array_elements_text(r.tags) as t(name)
-        join tags g on g.user_id = ${userId} and g.name = t.name
-        where r.session_id = ${sessionId} and r.transaction_id is not null`,
-  );
-  return rows.map((r) => ({ transactionId: Number(r.transaction_id), tagId: Number(r.tag_id) }));
+  return new Map(rows.map((r) => [r.name, Number(r.id)]));
 }
 
 /** Payment methods not yet mapped: remembered as the account most of their rows used. */
@@ -602,10 +625,10 @@ export async function rememberMethods(tx: Executor, userId: number, sessionId: n
     sql`insert into import_account_maps (user_id, method, account_id, updated_at)
         select distinct on (m.method) ${userId}::int, m.method, m.account_id, now() from (
           select method, account_id, count(*) as n from import_session_rows
-          where session_id = ${sessionId} and transaction_id is not null and method <> '' and account_id is not null group by method, account_id
+          where session_id = ${sessionId} and decision in ('import', 'transfer') and method <> '' and account_id is not null group by method, account_id
           union all
           select to_method, to_account_id, count(*) from import_session_rows
-          where session_id = ${sessionId} and transaction_id is not null and to_method is not null and to_method <> '' and to_account_id is not null group by to_method, to_account_id
+          where session_id = ${sessionId} and decision in ('import', 'transfer') and to_method is not null and to_method <> '' and to_account_id is not null group by to_method, to_account_id
         ) m
         order by m.method, m.n desc, m.account_id
         on conflict (user_id, method) do nothing`,
@@ -613,9 +636,5 @@ export async function rememberMethods(tx: Executor, userId: number, sessionId: n
 }
 
 export async function deleteRows(tx: Executor, sessionId: number): Promise<void> {
-  await db_delete(tx, sessionId);
-}
-
-async function db_delete(tx: Executor, sessionId: number) {
   await tx.delete(importSessionRows).where(eq(importSessionRows.sessionId, sessionId));
 }

@@ -13,7 +13,7 @@ import { headerCells } from './bill.formats.ts';
 import { headerKey } from './bill.text.ts';
 import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
-import { scoreCategories, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
+import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
 import { existingCounts as exportRepoExistingCounts, lockUserImports as exportRepoLockUserImports } from '../export-import/index.ts';
 import * as repo from './bill-import.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
@@ -27,6 +27,10 @@ export const MAX_RULES = 200;
 export const MAX_PRESETS = 50;
 const MAX_CATEGORIES = 200;
 const BATCH = 2000;
+/** rows written by one statement at commit */
+const WRITE_PAGE = 5000;
+/** category choices remembered while a bill is read */
+const CHOICE_CACHE = 5000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
 
 type Deps = ServiceDeps<never, 'appTimezone' | 'uploadLimits'>;
@@ -62,14 +66,15 @@ function billCurrency(format: string): CurrencyInfo | null {
 }
 
 /**
- * Writes the session's rows to import as transactions, through the books' one-statement insert: each
- * amount is read in its bill's currency and booked in its account's (a 28.00 yuan payment from a yen
- * account is so many whole yen at the yen's rate, and 28.00 yuan in a yuan base), converted once with
- * the currency rules of the books. A row that cannot be booked (a rate missing, more decimals than
- * the account's currency has) refuses the commit with its reason (42203); nothing is written.
+ * Writes the session's rows to import as transactions, through the books' one-statement insert, a
+ * page of rows at a time (memory does not grow with the bill): each amount is read in its bill's
+ * currency and booked in its account's (a 28.00 yuan payment from a yen account is so many whole
+ * yen at the yen's rate, and 28.00 yuan in a yuan base), converted once with the currency rules of
+ * the books. Refunds of a purchase of the same file are written last, pointing to it. A row that
+ * cannot be booked (a rate missing, more decimals than the account's currency has) refuses the
+ * commit with its reason (42203); the caller's transaction then writes nothing.
  */
 async function writeRows(tx: Executor, userId: number, sessionId: number, format: string, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
-  const rows = await repo.rowsToWrite(tx, userId, sessionId);
   const base = await books.baseCurrencyOf(tx, userId);
   const given = billCurrency(format);
   const rates = new Map<string, Promise<string | null>>();
@@ -79,58 +84,81 @@ async function writeRows(tx: Executor, userId: number, sessionId: number, format
     if (!r) rates.set(key, (r = books.rateOn(tx, userId, code, date)));
     return r;
   };
+  const wanted = await repo.purchasesOfRefunds(tx, sessionId);
+  const lastRow = await repo.lastRow(tx, sessionId);
+  const idOfRow = new Map<number, number>();
+  const tagIds = await repo.tagsOfRows(tx, userId, sessionId);
   const errors: { row: number; message: string }[] = [];
-  const out: books.BookedRow[] = [];
-  for (const r of rows) {
-    const account = currencyInfo(r.currency);
-    if (!account) {
-      errors.push({ row: r.row, message: `the account's currency ${r.currency} can no longer be booked` });
-      continue;
-    }
-    let from = given;
-    let minor = r.cents;
-    if (from === null) {
-      const fitted = books.fitHundredths(r.cents, account);
-      if (fitted === null) {
-        errors.push({ row: r.row, message: `amount must have at most ${account.digits} decimals in ${account.code}` });
-        continue;
+  const written = { imported: 0, transfers: 0, refunds: 0 };
+  for (const refunds of [false, true]) {
+    for (let from = 1; from <= lastRow; from += WRITE_PAGE) {
+      const rows = await repo.rowsToWrite(tx, userId, sessionId, { from, to: from + WRITE_PAGE - 1, refunds });
+      if (!rows.length) continue;
+      const ids = await books.allocateIds(tx, rows.length);
+      const out: books.BookedRow[] = [];
+      const links: { transactionId: number; tagId: number }[] = [];
+      for (const [i, r] of rows.entries()) {
+        const account = currencyInfo(r.currency);
+        if (!account) {
+          errors.push({ row: r.row, message: `the account's currency ${r.currency} can no longer be booked` });
+          continue;
+        }
+        let from = given;
+        let minor = r.cents;
+        if (from === null) {
+          const fitted = books.fitHundredths(r.cents, account);
+          if (fitted === null) {
+            errors.push({ row: r.row, message: `amount must have at most ${account.digits} decimals in ${account.code}` });
+            continue;
+          }
+          from = account;
+          minor = fitted;
+        }
+        const outcome = await books.priceIn(minor, from, account, base, r.date, rateOf);
+        if (!outcome.ok) {
+          errors.push({ row: r.row, message: outcome.reason });
+          continue;
+        }
+        if (errors.length) continue;
+        const id = ids[i]!;
+        if (wanted.has(r.row)) idOfRow.set(r.row, id);
+        for (const t of r.tags) links.push({ transactionId: id, tagId: tagIds.get(t)! });
+        const p = outcome.priced;
+        const refundOf = r.refundOfId ?? (r.refundOfRow !== null ? (idOfRow.get(r.refundOfRow) ?? r.purchaseExistingId) : null);
+        const sign = refundOf !== null ? -1 : 1;
+        const transfer = r.kind === 'transfer';
+        out.push({
+          id,
+          kind: r.kind,
+          amount: sign * p.minor,
+          categoryId: transfer ? null : r.categoryId,
+          note: r.note,
+          date: r.date,
+          groupId: r.groupId,
+          accountId: r.accountId,
+          currency: account.code,
+          baseAmount: sign * p.baseAmount,
+          rate: p.rate,
+          toAccountId: transfer ? r.toAccountId : null,
+          toAmount: transfer ? p.minor : null,
+          toCurrency: transfer ? r.toCurrency : null,
+          source,
+          externalId: r.externalId,
+          refundOf,
+          createdAt: r.originalCreatedAt,
+        });
+        if (transfer) written.transfers++;
+        if (refundOf !== null) written.refunds++;
       }
-      from = account;
-      minor = fitted;
+      if (errors.length >= 1000) break;
+      if (errors.length) continue;
+      await books.insertRows(tx, userId, out);
+      await books.linkTags(tx, links);
+      written.imported += out.length;
     }
-    const outcome = await books.priceIn(minor, from, account, base, r.date, rateOf);
-    if (!outcome.ok) {
-      errors.push({ row: r.row, message: outcome.reason });
-      continue;
-    }
-    const p = outcome.priced;
-    const sign = r.refundOf !== null ? -1 : 1;
-    const transfer = r.kind === 'transfer';
-    out.push({
-      id: r.transactionId,
-      kind: r.kind,
-      amount: sign * p.minor,
-      categoryId: transfer ? null : r.categoryId,
-      note: r.note,
-      date: r.date,
-      groupId: r.groupId,
-      accountId: r.accountId,
-      currency: account.code,
-      baseAmount: sign * p.baseAmount,
-      rate: p.rate,
-      toAccountId: transfer ? r.toAccountId : null,
-      toAmount: transfer ? p.minor : null,
-      toCurrency: transfer ? r.toCurrency : null,
-      source,
-      externalId: r.externalId,
-      refundOf: r.refundOf,
-      createdAt: r.originalCreatedAt,
-    });
   }
-  if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
-  await books.insertRows(tx, userId, out);
-  await books.linkTags(tx, await repo.tagLinks(tx, userId, sessionId));
-  return { imported: out.length, transfers: out.filter((r) => r.kind === 'transfer').length, refunds: out.filter((r) => r.refundOf !== null).length };
+  if (errors.length) throw Errors.importRejected(errors.sort((a, b) => a.row - b.row).slice(0, 1000));
+  return written;
 }
 
 export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
@@ -155,6 +183,13 @@ export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
     refund_of_row: r.refundOfRow,
     refund_of: r.refundOfId,
   };
+}
+
+/** A payment seen under an external id: the digest of its signature, the id it was stored under, whether it was skipped. */
+interface SeenPayment {
+  sig: string;
+  id: string;
+  skipped: boolean;
 }
 
 /** Several payments under one id (anonymised exports, a payment and its fee): the later ones get an id of their own, stable across uploads. */
@@ -249,6 +284,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
     ]);
     const catById = new Map(cats.map((c) => [c.id, c]));
     const history: Record<string, HistoryItem[]> = { expense: hExpense.filter((h) => catById.get(h.category_id)?.kind === 'expense'), income: hIncome.filter((h) => catById.get(h.category_id)?.kind === 'income') };
+    const scorers = { expense: noteScorer(history.expense!), income: noteScorer(history.income!) };
     const fallback: Record<string, number | null> = {};
     for (const kind of ['expense', 'income']) {
       const own = cats.filter((c) => c.kind === kind);
@@ -268,11 +304,13 @@ export function createBillImportService({ db, clock, config }: Deps) {
         const key = `${row.kind}\u0000${row.type ?? ''}\u0000${row.note}`;
         const hit = cache.get(key);
         if (hit !== undefined) return hit;
-        const best = scoreCategories(history[row.kind]!, { note: row.note })[0];
+        const best = scorers[row.kind](row.note)[0];
         // the bill's own classification (Alipay 交易分类, WeChat 交易类型) before falling back to Other
         const icon = row.type ? typeIcon(row.type, row.kind) : null;
         const byType = icon ? (cats.find((c) => c.kind === row.kind && c.icon === icon)?.id ?? null) : null;
         const id = best && best.score >= 0.3 ? best.category_id : (byType ?? fallback[row.kind]!);
+        // a bounded cache: a bill of many different notes does not keep them all
+        if (cache.size >= CHOICE_CACHE) cache.clear();
         cache.set(key, id);
         return id;
       },
@@ -327,7 +365,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       });
       /** the payments seen under each id: signature (time, amount, counterparty) -> the id it was stored under, and whether it was skipped */
-      const seen = new Map<string, Map<string, { id: string; skipped: boolean }>>();
+      const seen = new Map<string, SeenPayment | SeenPayment[]>();
       /** remaining count of id-less rows already in the books, by (date, kind, amount, category, note) */
       const remaining = new Map<string, number>();
       const liveAccounts = accounts.filter((a) => !a.archived);
@@ -356,19 +394,29 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 continue;
               }
               const signature = `${s.date} ${s.time}\u0000${s.kind}\u0000${s.cents}\u0000${s.counterparty}\u0000${s.note}`;
-              let under = seen.get(s.externalId);
-              if (!under) seen.set(s.externalId, (under = new Map()));
+              // the payments under one id, kept small: one entry (the usual case) or a list, signatures as digests
+              const sig = createHash('sha1').update(signature).digest('base64');
+              const held = seen.get(s.externalId);
+              // a copy of its own: a slice of the line it was read from would keep the whole line alive
+              const externalId = held === undefined ? Buffer.from(s.externalId).toString() : s.externalId;
+              const under = held === undefined ? [] : Array.isArray(held) ? held : [held];
               const skipped = s.decision === 'skip';
-              const same = under.get(signature);
+              const same = under.find((e) => e.sig === sig);
               if (same && !same.skipped && !skipped) {
                 storedIds.push(same.id);
                 inFileDup.push(true);
                 continue;
               }
-              const taken = new Set([...under.values()].map((v) => v.id));
+              const taken = new Set(under.map((v) => v.id));
               let id = taken.size === 0 ? s.externalId : ownId(s.externalId, signature);
               for (let n = 2; taken.has(id); n++) id = ownId(s.externalId, `${signature}\u0000${n}`);
-              if (!same || same.skipped) under.set(signature, { id, skipped });
+              if (same) {
+                if (same.skipped) {
+                  same.id = id;
+                  same.skipped = skipped;
+                }
+              } else if (held === undefined) seen.set(externalId, { sig, id: id === s.externalId ? externalId : id, skipped });
+              else seen.set(s.externalId, [...under, { sig, id, skipped }]);
               storedIds.push(id);
               inFileDup.push(false);
             }

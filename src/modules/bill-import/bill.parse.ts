@@ -7,7 +7,7 @@ import { mappedMeaning, meaningOf, noteOf, pairRefunds, type Decision, type Purc
 import { decodeAll, decodeHead, fileRecords, sniff, type Container, type Encoding, type FileRecord } from './bill.read.ts';
 import { isCategoryKind } from '../../lib/domain.ts';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
-import { checkSignal } from './bill.xlsx.ts';
+import { checkSignal } from '../import/index.ts';
 
 /*
  * A bill from bytes to proposed rows: the format found from the content, every data line read

@@ -5,7 +5,8 @@ import iconv from 'iconv-lite';
 import type { UploadLimits } from '../../config.ts';
 import { Errors } from '../../lib/errors.ts';
 import { isCompoundFile, xlsRows } from './bill.xls.ts';
-import { checkSignal, xlsxRows } from './bill.xlsx.ts';
+import { checkSignal } from '../import/index.ts';
+import { xlsxRows } from './bill.xlsx.ts';
 
 /*
  * The first layer of a bill: its container (CSV text or an XLSX workbook) and, for text, its
@@ -75,8 +76,14 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: Rea
   const maxLines = opts.limits ? opts.limits.maxRows + HEAD_LINES : undefined;
   const delimiter = opts.delimiter ?? ',';
   const source: Readable = encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
-  const parser = source.pipe(
+  const parser: Readable & { state?: { expectedRecordLength?: number } } = source.pipe(
     csvParser({
+      // a bill's lines differ in length (account block, header, rows): the length each record is
+      // compared with follows the last one, so that a table's rows raise no (ignored, costly) error each
+      on_record: (record: string[]) => {
+        if (parser.state) parser.state.expectedRecordLength = record.length;
+        return record;
+      },
       bom: true,
       delimiter,
       relax_column_count: true,

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
+import { checkSignal } from '../import/index.ts';
 
 /*
  * An XLSX workbook read as a hostile file. The zip's central directory is checked before anything
@@ -18,14 +19,6 @@ export function hostileFile(message: string): AppError {
   return new AppError(422, 42203, `the file cannot be read: ${message}`, undefined, { errors: [] });
 }
 
-/** The upload's request ended before the answer: the read stops. */
-export function uploadAbandoned(): AppError {
-  return new AppError(400, 40001, 'the upload was abandoned by the client');
-}
-
-export function checkSignal(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw uploadAbandoned();
-}
 
 const MiB = 1024 * 1024;
 /** below this uncompressed size a high ratio is harmless (tiny, repetitive XML parts) */

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
 import { dataFileFormat } from '../../plugins/metrics.ts';
-import { readUpload } from '../../plugins/uploads.ts';
+import { clientGone, readUpload } from '../../plugins/uploads.ts';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../idempotency/index.ts';
 import { bearerToken, userOf } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery, ImportQuery, ImportResult } from './export-import.schemas.ts';
@@ -118,6 +118,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
     async (req, reply) => {
       const user = userOf(req);
       if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
+      const signal = clientGone(req, reply);
       const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES } });
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
       const bytes = await readUpload(file);
@@ -126,7 +127,7 @@ export default async function exportImportRoutes(fastify: FastifyInstance) {
       const out = await withIdempotency(
         app.db,
         { userId: user.id, scope: 'import', key: req.headers['idempotency-key'], body: { file: bytes, dry_run: dryRun } },
-        async (tx) => ({ status: 200, body: await importFile(tx, user.id, bytes, dryRun) }),
+        async (tx) => ({ status: 200, body: await importFile(tx, user.id, bytes, dryRun, signal) }),
       );
       if (!out.replayed && !out.body.errors.length) measured(dataFileFormat(bytes), out.body.imported + out.body.skipped);
       // only a 200 answer is ever stored and replayed

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
 import type { CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
+import { checkSignal } from '../import/index.ts';
 import * as repo from './export-import.repo.ts';
 import type { ImportResult } from './export-import.schemas.ts';
 import { decodeText, parseFile, validateRecords, type ImportRow, type RowError } from './import.parse.ts';
@@ -218,7 +219,7 @@ async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): P
   return { toImport, money, skipped, newCategories: newCategories.slice(0, room), newAccounts, errors, categoryIds, categories, liveGroups };
 }
 
-async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
+async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSignal): Promise<void> {
   // categories: appended after the user's own, in each kind's order
   if (plan.newCategories.length) {
     const nextSort = { expense: 0, income: 0 };
@@ -254,6 +255,8 @@ async function write(tx: Executor, userId: number, plan: Plan): Promise<void> {
 
   const ids = await allocateIds(tx, plan.toImport.length);
   for (let start = 0; start < plan.toImport.length; start += INSERT_BATCH) {
+    // the client went away: the error ends the transaction, nothing is kept
+    checkSignal(signal);
     const part = plan.toImport.slice(start, start + INSERT_BATCH);
     const links: { transactionId: number; tagId: number }[] = [];
     const rows = part.map((r, i): BookedRow => {
@@ -291,10 +294,12 @@ const createdOf = (plan: Plan) => (plan.newAccounts.length ? { accounts_created:
 /**
  * Imports a CSV or JSON file, all or nothing, in one database transaction. Any invalid row: 42203
  * listing every bad row, nothing written. A dry run answers what a real run would do and writes
- * nothing: with invalid rows that is nothing imported and the errors.
+ * nothing: with invalid rows that is nothing imported and the errors. When `signal` aborts (the
+ * client went away) the work stops between batches and nothing is written (40001).
  */
-export async function importFile(db: Executor, userId: number, file: Uint8Array, dryRun: boolean): Promise<ImportResult> {
+export async function importFile(db: Executor, userId: number, file: Uint8Array, dryRun: boolean, signal?: AbortSignal): Promise<ImportResult> {
   const { rows, errors } = validateRecords(parseFile(decodeText(file)));
+  checkSignal(signal);
   if (dryRun) {
     const plan = await planImport(db, userId, rows);
     const all = [...errors, ...plan.errors].sort(byRow);
@@ -310,7 +315,9 @@ export async function importFile(db: Executor, userId: number, file: Uint8Array,
     await repo.lockUserImports(tx, userId);
     const plan = await planImport(tx, userId, rows);
     if (plan.errors.length) throw Errors.importRejected(plan.errors.sort(byRow));
-    await write(tx, userId, plan);
+    checkSignal(signal);
+    await write(tx, userId, plan, signal);
+    checkSignal(signal);
     return { imported: plan.toImport.length, skipped: plan.skipped, errors: [], ...createdOf(plan) };
   });
 }
