@@ -145,6 +145,11 @@ function scenario(w: Words, port: number) {
       await signInWechat(page(), `offline-${tag}-a`);
       await row('row A').waitFor();
       await page().waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+      // the statistics viewed last are kept for offline use too
+      await page().goto('/stats');
+      await page().getByTestId('donut').waitFor();
+      await page().goto('/books');
+      await row('row A').waitFor();
       const href = await page().locator('link[rel="manifest"]').getAttribute('href');
       assert.equal(href, w.locale === 'zh-CN' ? '/manifest.zh-CN.webmanifest' : '/manifest.webmanifest');
       const manifest = (await (await page().request.get(href!)).json()) as { name: string; icons: unknown[]; shortcuts: { name: string }[] };
@@ -154,11 +159,17 @@ function scenario(w: Words, port: number) {
 
     it('reloads offline: the shell and the cached month, with a banner naming the time of the data', async () => {
       await tab.context.setOffline(true);
-      await page().reload();
+      const start = await page().reload();
+      assert.equal(start?.status(), 200, 'an offline start answers 200 (from the service worker)');
       await row('row A').waitFor();
       await row('row B').waitFor();
       const banner = page().getByTestId('offline-banner');
       assert.match((await banner.innerText()).split('\n')[0]!.trim(), w.offlineBanner);
+      await page().goto('/stats');
+      await page().getByTestId('donut').waitFor();
+      assert.equal(await main().getByRole('alert').count(), 0);
+      await page().goto('/books');
+      await row('row A').waitFor();
     });
 
     it('adds three entries, edits one and deletes one offline: rows pending, totals marked', async () => {

@@ -62,16 +62,19 @@ let opened: { userId: number; db: Promise<OfflineDb> } | null = null;
 export function dbFor(userId: number): Promise<OfflineDb> {
   if (opened?.userId !== userId) {
     void opened?.db.then((d) => d.close()).catch(() => undefined);
-    opened = {
-      userId,
-      db: openDB<OfflineSchema>(dbName(userId), 1, {
-        upgrade(db) {
-          db.createObjectStore('answers', { keyPath: 'url' });
-          db.createObjectStore('outbox', { keyPath: 'seq', autoIncrement: true });
-          db.createObjectStore('ids', { keyPath: 'temp' });
-        },
-      }),
-    };
+    const db: Promise<OfflineDb> = openDB<OfflineSchema>(dbName(userId), 1, {
+      upgrade(d) {
+        d.createObjectStore('answers', { keyPath: 'url' });
+        d.createObjectStore('outbox', { keyPath: 'seq', autoIncrement: true });
+        d.createObjectStore('ids', { keyPath: 'temp' });
+      },
+      // another tab signs this user out (deletes the database): let it go at once
+      blocking() {
+        void db.then((d) => d.close());
+        if (opened?.db === db) opened = null;
+      },
+    });
+    opened = { userId, db };
   }
   return opened.db;
 }
@@ -89,5 +92,6 @@ export async function dropUserDb(userId: number): Promise<void> {
     db?.close();
     opened = null;
   }
-  await deleteDB(dbName(userId));
+  // a tab of an older version that never lets go must not hold the sign-out forever
+  await Promise.race([deleteDB(dbName(userId)), new Promise((r) => setTimeout(r, 3000))]);
 }

@@ -30,7 +30,10 @@ export function formIsDirty(): boolean {
 /** Reloads into the new version, unless a form is dirty (then false: the prompt stays). */
 export async function applyUpdate(): Promise<boolean> {
   if (formIsDirty() || !update) return false;
-  await update(true);
+  // the new worker takes over, then the page loads again under it (workbox-window reloads only
+  // for an update it found itself, not for one the browser found while the page stayed open)
+  navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
+  await update(false);
   return true;
 }
 

@@ -1,0 +1,56 @@
+// The update prompt of the installed app: when a new service worker is deployed the page offers
+// to reload, and does not reload while a form holds unsaved input (the add dialog, being modal,
+// keeps the prompt out of reach while open); once the input is gone, Reload starts the new version. The "deployment" is the same build with a changed sw.js, put back afterwards.
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { webRoot } from '../../src/plugins/web.ts';
+import { launchBrowser, openTab, signInWechat, startServer, type Server, type Tab } from './harness.ts';
+
+describe('the update prompt (desktop, English)', () => {
+  let server: Server;
+  let browser: Browser;
+  let tab: Tab;
+  const sw = path.join(webRoot, 'sw.js');
+  const original = readFileSync(sw);
+
+  before(async () => {
+    server = await startServer(3152);
+    browser = await launchBrowser();
+    tab = await openTab(browser, server.base);
+  });
+  after(async () => {
+    writeFileSync(sw, original);
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('offers the new version, never reloads over an open form, reloads once it is closed', async () => {
+    const page = tab.page;
+    await signInWechat(page, 'update-prompt');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+
+    appendFileSync(sw, '\n// a new deployment\n');
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    const prompt = page.getByTestId('update-prompt');
+    await prompt.getByText('A new version is ready.').waitFor({ timeout: 20_000 });
+
+    // something typed in a form and not saved: Reload only asks to finish it first
+    const amount = page.getByRole('form', { name: 'Quick add' }).locator('input[name="quick-amount"]');
+    await amount.fill('12');
+    await prompt.getByRole('button', { name: 'Reload' }).click();
+    await prompt.getByText('Save or cancel the form you are filling in first.').waitFor();
+    await page.waitForTimeout(1000);
+    assert.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 1, 'the page was not reloaded');
+    assert.equal(await amount.inputValue(), '12');
+
+    await amount.fill('');
+    await prompt.getByRole('button', { name: 'Reload' }).click();
+    await page.waitForFunction(() => (window as unknown as { marker?: number }).marker === undefined, null, { timeout: 20_000 });
+    await page.locator('main').waitFor();
+    assert.equal(await page.getByTestId('update-prompt').count(), 0);
+  });
+});
