@@ -71,7 +71,7 @@ describe('recurring rules: accounts, transfers and past occurrences', () => {
     assert.equal(moved.account_id, savings);
     await recurringTask.run(t.app, at('2025-04-10'));
     assert.deepEqual((await generated(chosen.id)).map((r) => r.accountId), [bank, bank, bank, savings]);
-    expectOk(await asAlice.delete(`/api/recurring/${chosen.id}`), 204);
+    assert.equal((await asAlice.delete(`/api/recurring/${chosen.id}`)).statusCode, 204);
   });
 
   it('refuses accounts that are not the caller\'s, and shapes that do not fit the kind', async () => {
