@@ -85,14 +85,26 @@ export async function categoryLines(db: Executor, userId: number, month: string)
 
 /**
  * The caller's expense per month, in total and per category, from the first day of `from` to the
- * last of `to`: base-currency sums of expense rows only (never transfers or adjustments).
+ * last of `to`: base-currency sums of expense rows only (never transfers, adjustments or
+ * settlements, which are not rows). A record of a group that splits costs counts the caller's share
+ * of it, whoever recorded or paid it (shares are in the group currency, taken as the caller's base
+ * currency, as the statistics' "my share" does); the caller's records of a group that does not split
+ * costs, or that nobody shares, count whole, as the one who recorded them bears them.
  */
 export async function expenseByMonth(db: Executor, userId: number, range: { start: string; end: string }) {
   const rows = await query<{ month: string; category_id: number | null; spent: string | number }>(
     db,
-    sql`select to_char(t.date, 'YYYY-MM') as month, t.category_id, sum(t.base_amount) as spent
-        from transactions t
-        where t.user_id = ${userId} and t.kind = 'expense' and t.date between ${range.start}::date and ${range.end}::date
+    sql`select to_char(t.date, 'YYYY-MM') as month, t.category_id, sum(t.amount) as spent
+        from (select x.date, x.category_id, x.base_amount as amount from transactions x
+                where x.user_id = ${userId} and x.kind = 'expense' and x.date between ${range.start}::date and ${range.end}::date
+                  and (x.group_id is null
+                       or not exists (select 1 from groups g where g.id = x.group_id and g.split_costs)
+                       or not exists (select 1 from transaction_shares s where s.transaction_id = x.id))
+              union all
+              select x.date, x.category_id, s.amount_cents from transaction_shares s
+                join transactions x on x.id = s.transaction_id
+                join groups g on g.id = s.group_id and g.split_costs
+                where s.user_id = ${userId} and x.kind = 'expense' and x.date between ${range.start}::date and ${range.end}::date) t
         group by grouping sets ((to_char(t.date, 'YYYY-MM')), (to_char(t.date, 'YYYY-MM'), t.category_id))`,
   );
   const total = new Map<string, number>();
