@@ -131,3 +131,20 @@ export async function replaceCategoryLines(db: Executor, userId: number, month: 
   if (!lines.length) return;
   await db.insert(categoryBudgets).values(lines.map((l) => ({ userId, month, categoryId: l.categoryId, amountCents: l.amount, carryOver: l.carryOver })));
 }
+
+/**
+ * Users with a personal month total for one of `months` who were not yet told it is overspent, live
+ * and active, with their time zone (each one's own month decides), by user id after `afterId`.
+ */
+export async function alertCandidates(db: Executor, months: string[], afterId: number, limit: number) {
+  return query<{ user_id: number; month: string; timezone: string | null }>(
+    db,
+    sql`select b.user_id, b.month, u.timezone from budgets b join users u on u.id = b.user_id
+        where b.group_id is null and b.user_id > ${afterId} and b.month in (${sql.join(months.map((m) => sql`${m}`), sql`, `)})
+          and u.deleted_at is null and u.status = 'active'
+          and not exists (select 1 from notifications x where x.scope = 'personal' and x.user_id = b.user_id and x.key = 'budget.exceeded'
+                          and x.params @> jsonb_build_object('month', b.month))
+        order by b.user_id, b.month
+        limit ${limit}`,
+  );
+}
