@@ -3458,7 +3458,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively */
+                    /** @description Read after NFKC: 3 to 32 characters of letters of any script (王小明), the digits 0-9, `_`, `.` and `-`; 2 are enough when it has letters outside A-Z. Latin, Cyrillic and Greek letters, which look alike, may not be mixed. Unique case-insensitively. Refused: 40001 on `username` with `reason` length, characters or mixed_scripts */
                     username: string;
                     /** @description 8 to 128 characters (Unicode, normalized NFKC); not a common password, not the username (42201 with `reason`: too_short, too_long, common, same_as_username) */
                     password: string;
@@ -4511,7 +4511,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively */
+                    /** @description Read after NFKC: 3 to 32 characters of letters of any script (王小明), the digits 0-9, `_`, `.` and `-`; 2 are enough when it has letters outside A-Z. Latin, Cyrillic and Greek letters, which look alike, may not be mixed. Unique case-insensitively. Refused: 40001 on `username` with `reason` length, characters or mixed_scripts */
                     username: string;
                 };
             };

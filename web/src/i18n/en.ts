@@ -66,6 +66,11 @@ export default {
     40106: 'This passkey could not sign you in. Try again, or use another way.',
     passkeyCancelled: 'The passkey prompt was closed before it finished.',
     passkeyUnsupported: 'This browser cannot use passkeys.',
+    username: {
+      length: 'A username has 3 to 32 characters (2 are enough in Chinese, e.g. 王明).',
+      characters: 'A username may hold only letters, digits, “_”, “.” and “-”: no spaces, symbols or emoji.',
+      mixed_scripts: 'A username may not mix Latin, Cyrillic and Greek letters, which look alike. Use letters of one alphabet.',
+    },
     password: {
       too_short: 'The password must be at least 8 characters.',
       too_long: 'The password must be at most 128 characters.',
@@ -77,7 +82,7 @@ export default {
   signin: {
     username: 'Username', password: 'Password', withPassword: 'Sign in with a password', register: 'Create an account', registerTitle: 'New account',
     haveAccount: 'I already have an account', noAccount: 'Create an account instead', passkey: 'Sign in with a passkey', or: 'or',
-    usernameHint: '3 to 32 letters, digits, “_”, “.” or “-”.', passwordHint: 'At least 8 characters; a long phrase is best.',
+    usernameHint: '3 to 32 letters (any language, e.g. 王小明), digits, “_”, “.” or “-”.', passwordHint: 'At least 8 characters; a long phrase is best.',
     title: 'Sign in', demo: 'Try the demo', demoHint: 'The demo creates a private account with a month of sample data. It is removed after 24 hours.',
     wechatCode: 'WeChat login code', signIn: 'Sign in', disabled: 'This account is disabled or deleted.', expired: 'Your session has ended. Please sign in again.',
     signedOut: 'You have signed out.', noMethods: 'No sign-in method is available right now.',

@@ -66,6 +66,11 @@ export default {
     40106: '这个通行密钥未能登录。请重试，或换一种方式登录。',
     passkeyCancelled: '通行密钥窗口在完成前被关闭了。',
     passkeyUnsupported: '此浏览器不支持通行密钥。',
+    username: {
+      length: '用户名需要 3 到 32 个字符；用汉字的话两个字就够了，比如“王明”。',
+      characters: '用户名只能包含文字、数字、“_”、“.”和“-”，不能有空格、符号或表情。',
+      mixed_scripts: '用户名不能混用拉丁、西里尔和希腊字母，它们有些长得一样，容易被冒充。请只用一种字母。',
+    },
     password: {
       too_short: '密码至少需要 8 个字符。',
       too_long: '密码最多 128 个字符。',
@@ -77,7 +82,7 @@ export default {
   signin: {
     username: '用户名', password: '密码', withPassword: '用密码登录', register: '注册账号', registerTitle: '新账号',
     haveAccount: '我已有账号', noAccount: '没有账号？注册一个', passkey: '用通行密钥登录', or: '或',
-    usernameHint: '3 到 32 个字母、数字、“_”、“.”或“-”。', passwordHint: '至少 8 个字符，建议用一句长短语。',
+    usernameHint: '3 到 32 个字符：汉字或其他文字、数字、“_”、“.”或“-”；中文名两个字即可。', passwordHint: '至少 8 个字符，建议用一句长短语。',
     title: '登录', demo: '体验一下', demoHint: '体验账号是一个独立的私人账号，带有一个月的示例数据，24 小时后自动删除。',
     wechatCode: '微信登录码', signIn: '登录', disabled: '该账号已被停用或删除。', expired: '登录已过期，请重新登录。',
     signedOut: '你已退出登录。', noMethods: '当前没有可用的登录方式。',
