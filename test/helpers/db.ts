@@ -211,7 +211,10 @@ async function emptied(database: Database): Promise<boolean> {
         execute format('alter sequence %I.%I restart', seq.nspname, seq.relname);
       end loop;
     end $$`));
+  // the session as a new one finds it: settings, session locks and temporary tables
   await db.execute(sql`reset all`);
+  await db.execute(sql`select pg_advisory_unlock_all()`);
+  await db.execute(sql`discard temp`);
   await db.execute(sql`set time zone 'UTC'`);
   return true;
 }
