@@ -5,7 +5,9 @@ import { router } from './router';
 import { watchMissingRates } from './features/rates/watch';
 import { i18n } from './i18n';
 import './style.css';
+import { applyTheme } from './features/appearance/theme';
 
+applyTheme();
 const pinia = createPinia();
 watchMissingRates(pinia);
 createApp(App).use(pinia).use(i18n).use(router).mount('#app');
