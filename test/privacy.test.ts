@@ -619,6 +619,25 @@ describe('privacy across users', () => {
       'POST /api/recurring b.group_id': async () => assertError(await B.post('/api/recurring', { ...rule, category_id: catB, group_id: groupA.id }), 403, 40302, 'rule in group'),
       'PUT /api/recurring/{id} b.category_id': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { category_id: catA.id }), 'category_id', 'rule update'),
       'PUT /api/recurring/{id} b.tag_ids': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { tag_ids: [tagA.id] }), 'tag_ids', 'rule update'),
+      'POST /api/recurring b.account_id': async () => assertField(await B.post('/api/recurring', { ...rule, category_id: catB, account_id: accA.id }), 'account_id', 'rule in her account'),
+      'POST /api/recurring b.to_account_id': async () =>
+        assertField(
+          await B.post('/api/recurring', { kind: 'transfer', amount: 1, account_id: accB.id, to_account_id: accA.id, frequency: 'monthly', start_date: '2099-01-01' }),
+          'to_account_id',
+          'rule into her account',
+        ),
+      'PUT /api/recurring/{id} b.account_id': async () => assertField(await B.put(`/api/recurring/${ruleB.id}`, { account_id: accA.id }), 'account_id', 'rule update into her account'),
+      'PUT /api/recurring/{id} b.to_account_id': async () => {
+        // a transfer rule of Ben's own between two of his accounts of one currency, taken back after
+        const mine = ok<{ list: { id: number; currency: string; archived: boolean }[] }>(await B.get('/api/accounts'), 200).list.filter((a) => !a.archived);
+        const pair = mine.flatMap((a) => mine.filter((b) => b.id !== a.id && b.currency === a.currency).map((b) => [a.id, b.id] as const))[0];
+        assert.ok(pair, 'Ben has two accounts of one currency');
+        const own = ok<{ id: number }>(
+          await B.post('/api/recurring', { kind: 'transfer', amount: 1, account_id: pair[0], to_account_id: pair[1], frequency: 'monthly', start_date: '2099-01-01' }),
+        );
+        assertField(await B.put(`/api/recurring/${own.id}`, { to_account_id: accA.id }), 'to_account_id', 'rule update to her account');
+        assert.equal((await B.delete(`/api/recurring/${own.id}`)).statusCode, 204);
+      },
       'PUT /api/recurring/{id} b.group_id': async () => assertError(await B.put(`/api/recurring/${ruleB.id}`, { group_id: groupA.id }), 403, 40302, 'rule into group'),
       'POST /api/transactions b.account_id': async () => assertField(await B.post('/api/transactions', { ...tx, category_id: catB, account_id: accA.id }), 'account_id', 'create in her account'),
       'POST /api/transactions b.to_account_id': async () =>
@@ -866,7 +885,14 @@ describe('privacy across users', () => {
     const benExpense = ok<{ sums: { count: number } }>(await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30&kind=expense'), 200).sums;
     assert.equal(stats.overview.count, benIncome.count + benExpense.count);
     assert.ok(stats.category_share.list.every((c) => c.category_id !== catA.id));
-    assert.equal(ok<{ spent: number }>(await B.get('/api/budget?month=2025-06'), 200).spent, benJune.expense);
+    // the budget counts Ben's own rows whole and, of a record in a group that splits costs, his share
+    const benRows = ok<{ list: { kind: string; amount: number; shares: { user_id: number; amount: number }[] }[] }>(
+      await B.get('/api/transactions?startDate=2025-06-01&endDate=2025-06-30&kind=expense&pageSize=100'),
+      200,
+    ).list;
+    const benSpent = benRows.reduce((sum, r) => sum + Math.round(100 * (r.shares.length ? (r.shares.find((x) => x.user_id === ben.id)?.amount ?? 0) : r.amount)), 0) / 100;
+    assert.ok(benRows.some((r) => r.shares.length), 'Ben has records in a group that splits costs');
+    assert.equal(ok<{ spent: number }>(await B.get('/api/budget?month=2025-06'), 200).spent, benSpent);
     const adaJune = ok<{ overview: { expense: number } }>(await A.get('/api/stats/summary?date=2025-06-10'), 200);
     assert.equal(adaJune.overview.expense, 209.25);
 
