@@ -195,7 +195,7 @@ describe('books in the browser (desktop, English)', () => {
   it('edits the profile, uploads an avatar and switches the language (remembered)', async () => {
     await page().goto('/profile');
     await page().locator('input[name="nickname"]').fill('Ada Books');
-    await page().getByRole('button', { name: 'Save' }).click();
+    await page().locator('form', { has: page().locator('input[name="nickname"]') }).getByRole('button', { name: 'Save' }).click();
     await page().getByText('Profile saved').waitFor();
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).png().toBuffer();
     await page().locator('[data-testid="avatar-input"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });

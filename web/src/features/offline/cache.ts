@@ -266,7 +266,8 @@ async function suggest(req: Request, url: URL, next: (r: Request) => Promise<Res
     const db = isNetworkError(err) ? await userDb() : null;
     if (!db) throw err;
     markOffline();
-    return json(await suggestOffline(db, url, (await rowContext(db)).categories));
+    const ctx = await rowContext(db);
+    return json(await suggestOffline(db, url, { categories: ctx.categories, me: ctx.me?.id ?? null }));
   }
 }
 
