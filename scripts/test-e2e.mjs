@@ -1,5 +1,5 @@
 // Browser tests: builds the web client when stale, then runs test/e2e/*.e2e.ts one file at a time
-// in Debian's Chromium against the real server. Fails when no test ran.
+// (E2E_CONCURRENCY at a time) in Debian's Chromium against the real server. Fails when no test ran.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,9 @@ const files = only.length ? only : readdirSync('test/e2e').filter((f) => f.endsW
 // A file whose tests are done exits even if something still listens (a server that failed to start
 // leaves its stand-ins open: without this the run would wait forever), and no test may hang CI.
 const timeout = process.env.TEST_TIMEOUT_MS ?? '300000';
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${timeout}`, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+// E2E_CONCURRENCY files at a time (default 1): each has its own port, data folder and browser
+const concurrency = Math.max(1, Number(process.env.E2E_CONCURRENCY ?? '1') || 1);
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);

@@ -44,7 +44,7 @@ describe('notifications', () => {
       assert.equal(res.statusCode, 201, res.body);
       const n = res.json();
       assert.deepEqual(Object.keys(n).sort(), [
-        'content', 'created_at', 'expire_at', 'group_id', 'id', 'image_url', 'link_url', 'pinned', 'publish_at', 'read', 'scope', 'strong', 'title', 'user_id',
+        'content', 'created_at', 'expire_at', 'group_id', 'id', 'image_url', 'key', 'link_url', 'params', 'pinned', 'publish_at', 'read', 'scope', 'strong', 'title', 'user_id',
       ]);
       assert.equal(n.title, 'Maintenance');
       assert.equal(n.publish_at, '2020-01-01T00:00:00.000Z');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
+import { accounts, groups, recurringRules, tags, transactions, transactionTags, users } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
 import {
@@ -73,6 +73,8 @@ describe('recurring rules', () => {
         kind: 'expense',
         amount: 1200.5,
         category_id: food,
+        account_id: (await t.db.select().from(accounts).where(and(eq(accounts.userId, alice.id), eq(accounts.isDefault, true))))[0]!.id,
+        to_account_id: null,
         note: 'monthly rent',
         tag_ids: [tag.id],
         group_id: null,

@@ -95,7 +95,7 @@ describe('registration and password sign-in', () => {
   });
 
   it('checks usernames: shape, and uniqueness without regard to case', async () => {
-    for (const username of ['ab', 'x'.repeat(33), 'has space', 'ümlaut', 'semi;colon', '']) {
+    for (const username of ['ab', 'x'.repeat(33), 'has space', 'semi;colon', '', 'p\u0430ypal']) {
       assertError(await post('/api/auth/register', { username, password: GOOD_PASSWORD }), 400, 40001, username);
     }
     const username = freshUsername('Case');

@@ -16,6 +16,10 @@ export type CategoryKind = (typeof CATEGORY_KINDS)[number];
 export const TRANSACTION_KINDS = ['expense', 'income', 'transfer', 'adjustment'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
+/** What a recurring rule books: an expense, an income, or a transfer between two of the owner's accounts. */
+export const RECURRING_KINDS = ['expense', 'income', 'transfer'] as const;
+export type RecurringKind = (typeof RECURRING_KINDS)[number];
+
 export const isCategoryKind = (kind: TransactionKind): kind is CategoryKind => kind === 'expense' || kind === 'income';
 
 export const kindLabel = (kind: CategoryKind): string => (kind === 'expense' ? 'an expense' : 'an income');

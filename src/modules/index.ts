@@ -4,7 +4,7 @@ import { adminRoutes } from './admin/index.ts';
 import { backupsRoutes } from './backups/index.ts';
 import { billImportRoutes } from './bill-import/index.ts';
 import { importPurgeTask } from './bill-import/index.ts';
-import { budgetsRoutes } from './budgets/index.ts';
+import { budgetAlertTask, budgetsRoutes } from './budgets/index.ts';
 import { categoriesRoutes } from './categories/index.ts';
 import { demoPurgeTask } from './demo/index.ts';
 import { exportImportRoutes } from './export-import/index.ts';
@@ -112,4 +112,4 @@ export async function registerModules(app: FastifyInstance, services: Services =
 }
 
 /** Jobs of the minute scheduler, run at start-up and then every minute. */
-export const tasks: SchedulerTask[] = [recurringTask, demoPurgeTask, ratesFetchTask, importPurgeTask];
+export const tasks: SchedulerTask[] = [recurringTask, demoPurgeTask, ratesFetchTask, importPurgeTask, budgetAlertTask];

@@ -48,6 +48,23 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       assert.equal((await base.locator('option:checked').innerText()).trim(), 'Chinese Yuan');
     });
 
+    it('switches to dark by hand in the profile, remembered after a reload', async () => {
+      await page().goto('/profile');
+      const html = () => page().evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      // the browser's scheme is light
+      assert.equal(await html(), 'rgb(244, 245, 247)');
+      await page().getByTestId('theme-dark').click();
+      assert.equal(await page().getByTestId('theme-dark').getAttribute('aria-checked'), 'true');
+      await until(async () => (await html()) === 'rgb(21, 23, 27)', 'the dark background');
+      assert.deepEqual(await axeViolations(page()), [], 'dark profile: accessibility');
+      await page().reload();
+      await page().getByTestId('theme-switch').waitFor();
+      assert.equal(await html(), 'rgb(21, 23, 27)');
+      assert.equal(await page().getByTestId('theme-dark').getAttribute('aria-checked'), 'true');
+      await page().getByTestId('theme-system').click();
+      await until(async () => (await html()) === 'rgb(244, 245, 247)', 'the light background again');
+    });
+
     it('names the missing rate, links to it, and books once the rate is entered', async () => {
       await page().goto('/accounts');
       await addUsdAccount(page(), 'US card', 'Save');

@@ -6,7 +6,9 @@ import { watchMissingRates } from './features/rates/watch';
 import { i18n } from './i18n';
 import { installOffline } from './features/offline/pwa';
 import './style.css';
+import { applyTheme } from './features/appearance/theme';
 
+applyTheme();
 installOffline(router);
 const pinia = createPinia();
 watchMissingRates(pinia);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { CATEGORY_KINDS, TRANSACTION_KINDS } from '../../lib/domain.ts';
+import { CATEGORY_KINDS, RECURRING_KINDS, TRANSACTION_KINDS } from '../../lib/domain.ts';
 import {
   bigint,
   boolean,
@@ -22,6 +22,7 @@ import { accounts } from './accounts.ts';
 
 export const kindEnum = TRANSACTION_KINDS;
 export const categoryKindEnum = CATEGORY_KINDS;
+export const recurringKindEnum = RECURRING_KINDS;
 
 export const categories = pgTable(
   'categories',
@@ -43,12 +44,18 @@ export const recurringRules = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: categoryKindEnum }).notNull(),
+    /** expense, income, or a transfer between two of the owner's accounts (a monthly savings move) */
+    kind: text('kind', { enum: recurringKindEnum }).notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-    categoryId: integer('category_id').notNull().references(() => categories.id),
+    /** expense and income only; null for a transfer */
+    categoryId: integer('category_id').references(() => categories.id),
     note: text('note').notNull().default(''),
     tagIds: jsonb('tag_ids').$type<number[]>().notNull().default([]),
     groupId: integer('group_id').references(() => groups.id),
+    /** the account the occurrences are booked in (a transfer's sending account) */
+    accountId: integer('account_id').references(() => accounts.id),
+    /** transfer only: the receiving account */
+    toAccountId: integer('to_account_id').references(() => accounts.id),
     frequency: text('frequency', { enum: ['daily', 'weekly', 'monthly', 'yearly'] }).notNull(),
     interval: integer('interval').notNull().default(1),
     startDate: date('start_date', { mode: 'string' }).notNull(),
@@ -59,7 +66,15 @@ export const recurringRules = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('recurring_rules_user_idx').on(t.userId), index('recurring_rules_due_idx').on(t.nextDate).where(sql`${t.active}`)],
+  (t) => [
+    index('recurring_rules_user_idx').on(t.userId),
+    index('recurring_rules_due_idx').on(t.nextDate).where(sql`${t.active}`),
+    check('recurring_rules_category_ck', sql`${t.kind} = 'transfer' or ${t.categoryId} is not null`),
+    check(
+      'recurring_rules_transfer_ck',
+      sql`${t.kind} <> 'transfer' or (${t.categoryId} is null and ${t.groupId} is null and ${t.accountId} is not null and ${t.toAccountId} is not null and ${t.toAccountId} <> ${t.accountId})`,
+    ),
+  ],
 );
 
 export const transactions = pgTable(

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { groups } from './groups.ts';
 
@@ -10,6 +10,13 @@ export const notifications = pgTable(
     scope: text('scope', { enum: ['system', 'group', 'personal'] }).notNull(),
     title: text('title').notNull(),
     content: text('content').notNull(),
+    /**
+     * A notification the service writes (feedback reply, settlement, shared expense, budget,
+     * backup) names its message (`feedback.replied`) and the message's values, so that each client
+     * renders it in its reader's language; null for notices people write (announcements).
+     */
+    key: text('key'),
+    params: jsonb('params').$type<Record<string, string | number | boolean | null>>(),
     linkUrl: text('link_url'),
     imageUrl: text('image_url'),
     pinned: boolean('pinned').notNull().default(false),

@@ -121,7 +121,7 @@ export default async function accountsRoutes(fastify: FastifyInstance, { account
     {
       schema: {
         summary: 'Delete an account without transactions',
-        description: 'An account with transactions (42201) can be archived or merged into another; the default account cannot be deleted (42201).',
+        description: 'An account with transactions (42201) can be archived or merged into another; the default account cannot be deleted (42201); nor can an account a recurring rule books into or out of (42201: change or delete the rule first).',
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -139,7 +139,7 @@ export default async function accountsRoutes(fastify: FastifyInstance, { account
         summary: 'Merge the account into another of the same currency',
         description:
           'In one transaction: every row moves to `target_id`, transfers between the two are removed (their fees stay as expenses), opening ' +
-          'balances add up, the account is deleted (the default passes to the target). Another currency: 42201; not one of your accounts or the same: 40001.',
+          'balances add up, the account is deleted (the default passes to the target); its recurring rules book into the target (a recurring transfer between the two is deleted). Another currency: 42201; not one of your accounts or the same: 40001.',
         params: IdParams,
         body: MergeBody,
         response: { 200: MergeResult },

@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '../../db/errors.ts';
 import { notYours } from '../../lib/access.ts';
 import { accountCurrency, baseCurrencyOf, mergeAccountRows, parseAmountIn, userTimezone, writeDraft } from '../books/index.ts';
+import { countRulesOfAccount, moveRulesToAccount } from '../recurring/index.ts';
 import { convertMinor, currencyInfo, parseRate, requireCurrency, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import { eachMonth, isValidDate, monthOf, monthRange, todayIn, addMonthsClamped } from '../../lib/dates.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
@@ -211,6 +212,7 @@ export function createAccountService({ db, clock, config, repo = accountsRepo }:
         if (!cur) throw Errors.notFound('account');
         if (cur.isDefault) throw Errors.rule('the default account cannot be deleted: make another account the default first');
         if ((await repo.countRows(tx, id)) > 0) throw Errors.rule('the account has transactions: archive it, or merge it into another account of the same currency');
+        if ((await countRulesOfAccount(tx, userId, id)) > 0) throw Errors.rule('recurring rules book into or out of this account: move them to another account or delete them first');
         await repo.deleteAccount(tx, userId, id);
       });
     },
@@ -242,6 +244,7 @@ export function createAccountService({ db, clock, config, repo = accountsRepo }:
         if (!target) throw notYours.account('target_id');
         if (target.currency !== source.currency) throw Errors.rule('accounts of different currencies cannot be merged');
         const counts = await mergeAccountRows(tx, userId, id, targetId);
+        await moveRulesToAccount(tx, userId, id, targetId);
         await repo.deleteAccount(tx, userId, id);
         await repo.updateAccount(tx, userId, targetId, {
           openingBalance: target.openingBalance + source.openingBalance,

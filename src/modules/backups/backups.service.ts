@@ -9,6 +9,7 @@ import type { Db } from '../../db/client.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { writeBackup } from './backups.archive.ts';
+import { sendSystemNotice } from '../notifications/index.ts';
 import * as backupsRepo from './backups.repo.ts';
 import type { Backup, BackupListQuery } from './backups.schemas.ts';
 
@@ -62,6 +63,21 @@ export function createBackupService({ db, clock, config, log, repo = backupsRepo
     return out;
   }
 
+  /** Tells the administrator who started a backup how it ended; a failure to tell is only logged. */
+  async function tell(row: backupsRepo.BackupRow): Promise<void> {
+    if (row.createdBy === null) return;
+    const done = row.status === 'completed';
+    await sendSystemNotice(db, {
+      userId: row.createdBy,
+      ...(done
+        ? { key: 'backup.completed' as const, params: { name: row.name, size: Number(row.size) }, title: '备份已完成 · Backup completed' }
+        : { key: 'backup.failed' as const, params: { name: row.name }, title: '备份失败 · Backup failed' }),
+      content: row.name,
+      link: '/admin/backups',
+      createdBy: null,
+    }).catch((err: unknown) => log.error({ err, backupId: row.id }, 'could not notify about the backup'));
+  }
+
   async function run(id: number, name: string): Promise<void> {
     const file = fileOf(name);
     try {
@@ -70,11 +86,17 @@ export function createBackupService({ db, clock, config, log, repo = backupsRepo
       const row = await repo.finish(db, id, { status: 'completed', size });
       // deleted while it ran: nobody will ever ask for the file
       if (!row) await unlink(file).catch(() => {});
-      else log.info({ backupId: id, size }, 'backup completed');
+      else {
+        log.info({ backupId: id, size }, 'backup completed');
+        await tell(row);
+      }
     } catch (err) {
       log.error({ err, backupId: id }, 'backup failed');
       const message = err instanceof Error ? err.message : String(err);
-      await repo.finish(db, id, { status: 'failed', error: message.slice(0, 500) }).catch((e: unknown) => log.error({ err: e, backupId: id }, 'could not record the failed backup'));
+      const row = await repo
+        .finish(db, id, { status: 'failed', error: message.slice(0, 500) })
+        .catch((e: unknown) => void log.error({ err: e, backupId: id }, 'could not record the failed backup'));
+      if (row) await tell(row);
     }
   }
 

@@ -85,14 +85,26 @@ export async function categoryLines(db: Executor, userId: number, month: string)
 
 /**
  * The caller's expense per month, in total and per category, from the first day of `from` to the
- * last of `to`: base-currency sums of expense rows only (never transfers or adjustments).
+ * last of `to`: base-currency sums of expense rows only (never transfers, adjustments or
+ * settlements, which are not rows). A record of a group that splits costs counts the caller's share
+ * of it, whoever recorded or paid it (shares are in the group currency, taken as the caller's base
+ * currency, as the statistics' "my share" does); the caller's records of a group that does not split
+ * costs, or that nobody shares, count whole, as the one who recorded them bears them.
  */
 export async function expenseByMonth(db: Executor, userId: number, range: { start: string; end: string }) {
   const rows = await query<{ month: string; category_id: number | null; spent: string | number }>(
     db,
-    sql`select to_char(t.date, 'YYYY-MM') as month, t.category_id, sum(t.base_amount) as spent
-        from transactions t
-        where t.user_id = ${userId} and t.kind = 'expense' and t.date between ${range.start}::date and ${range.end}::date
+    sql`select to_char(t.date, 'YYYY-MM') as month, t.category_id, sum(t.amount) as spent
+        from (select x.date, x.category_id, x.base_amount as amount from transactions x
+                where x.user_id = ${userId} and x.kind = 'expense' and x.date between ${range.start}::date and ${range.end}::date
+                  and (x.group_id is null
+                       or not exists (select 1 from groups g where g.id = x.group_id and g.split_costs)
+                       or not exists (select 1 from transaction_shares s where s.transaction_id = x.id))
+              union all
+              select x.date, x.category_id, s.amount_cents from transaction_shares s
+                join transactions x on x.id = s.transaction_id
+                join groups g on g.id = s.group_id and g.split_costs
+                where s.user_id = ${userId} and x.kind = 'expense' and x.date between ${range.start}::date and ${range.end}::date) t
         group by grouping sets ((to_char(t.date, 'YYYY-MM')), (to_char(t.date, 'YYYY-MM'), t.category_id))`,
   );
   const total = new Map<string, number>();
@@ -118,4 +130,21 @@ export async function replaceCategoryLines(db: Executor, userId: number, month: 
   await db.delete(categoryBudgets).where(and(eq(categoryBudgets.userId, userId), eq(categoryBudgets.month, month)));
   if (!lines.length) return;
   await db.insert(categoryBudgets).values(lines.map((l) => ({ userId, month, categoryId: l.categoryId, amountCents: l.amount, carryOver: l.carryOver })));
+}
+
+/**
+ * Users with a personal month total for one of `months` who were not yet told it is overspent, live
+ * and active, with their time zone (each one's own month decides), by user id after `afterId`.
+ */
+export async function alertCandidates(db: Executor, months: string[], afterId: number, limit: number) {
+  return query<{ user_id: number; month: string; timezone: string | null }>(
+    db,
+    sql`select b.user_id, b.month, u.timezone from budgets b join users u on u.id = b.user_id
+        where b.group_id is null and b.user_id > ${afterId} and b.month in (${sql.join(months.map((m) => sql`${m}`), sql`, `)})
+          and u.deleted_at is null and u.status = 'active'
+          and not exists (select 1 from notifications x where x.scope = 'personal' and x.user_id = b.user_id and x.key = 'budget.exceeded'
+                          and x.params @> jsonb_build_object('month', b.month))
+        order by b.user_id, b.month
+        limit ${limit}`,
+  );
 }

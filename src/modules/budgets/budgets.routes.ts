@@ -6,7 +6,9 @@ import { type createBudgetService } from './budgets.service.ts';
 
 const BUDGET_TEXT =
   "Amounts in the caller's base currency (`currency`), spending is expense only (each row's base amount fixed at booking; transfers and " +
-  'adjustments never count), group rows of the caller included. `amount`/`remaining` are null when no month total is set. ' +
+  'adjustments never count, nor do settlements between group members). Group records count as the caller bears them: in a group that splits ' +
+  'costs, the caller\'s share of every expense (whoever recorded or paid it; the share in the group currency); in a group that does not, the ' +
+  'caller\'s own records whole. `amount`/`remaining` are null when no month total is set. ' +
   'Carry-over: a total or a category line marked `carry_over` passes what remains of it at the month\'s end (only a positive remainder; ' +
   'overspending is not taken from the next month) to the same budget of the next month, where it shows as `carried_in` and adds to ' +
   '`remaining` (and, per category, to `available`); chains of consecutive carrying months are followed back up to 120 months. ' +
@@ -21,7 +23,7 @@ export default async function budgetsRoutes(fastify: FastifyInstance, { budgets:
       schema: {
         summary: "A month's budget and spending",
         description:
-          "Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month in the base currency (GET /api/budgets/{month} adds the category lines and carry-over). " +
+          "Personal: `{month, amount, spent, remaining}` where `spent` is the caller's expense that month in the base currency, group records counted as above (GET /api/budgets/{month} adds the category lines and carry-over). " +
           "With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. " +
           'Amounts not set are null, never 0.',
         querystring: BudgetQuery,

@@ -3,11 +3,12 @@ import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { cleanText } from '../../lib/text.ts';
-import { insertNotification } from '../notifications/index.ts';
+import { sendSystemNotice } from '../notifications/index.ts';
 import * as feedbackRepo from './feedback.repo.ts';
 import type { AdminFeedback, Feedback, FeedbackStatus, SubmitBody } from './feedback.schemas.ts';
 
-export const REPLY_NOTICE_TITLE = 'Your feedback has a reply';
+/** The fallback title of the reply notice, for clients that do not render `feedback.replied`. */
+export const REPLY_NOTICE_TITLE = '你的反馈有了回复 · Your feedback has a reply';
 
 export function toFeedback(row: feedbackRepo.FeedbackRow): Feedback {
   return {
@@ -29,11 +30,13 @@ export function toAdminFeedback(row: feedbackRepo.FeedbackWithAuthor): AdminFeed
 export type ReplyNotifier = (tx: Executor, fb: feedbackRepo.FeedbackRow, adminId: number) => Promise<void>;
 
 export const notifyAuthor: ReplyNotifier = async (tx, fb, adminId) => {
-  await insertNotification(tx, {
-    scope: 'personal',
+  await sendSystemNotice(tx, {
     userId: fb.userId,
+    key: 'feedback.replied',
+    params: { reply: fb.reply ?? '' },
     title: REPLY_NOTICE_TITLE,
     content: fb.reply ?? '',
+    link: '/feedback',
     createdBy: adminId,
   });
 };

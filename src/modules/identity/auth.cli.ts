@@ -2,11 +2,11 @@ import type { Config } from '../../config.ts';
 import { runMigrations, type Database } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import { normalizeUsername, usernameMessage, usernameProblem } from '../../lib/usernames.ts';
 import { setUpNewUser } from './new-user.ts';
 import * as repo from './auth.repo.ts';
 import { acceptPassword, createPasswordHasher } from './passwords.ts';
 
-const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 const USAGE = 'usage: npm run cli -- user:create <username> [--admin] [--nickname <name>]   (password on standard input)';
 
 /** The first line of standard input: the password never appears on a command line or in the shell history. */
@@ -39,13 +39,15 @@ export const authCommands: IdentityCliCommand[] = [
       const nickIndex = rest.indexOf('--nickname');
       const nickname = nickIndex >= 0 ? rest[nickIndex + 1] : undefined;
       if (nickIndex >= 0) rest.splice(nickIndex, 2);
-      const [username] = rest;
-      if (!username || rest.length !== 1 || rest.some((a) => a.startsWith('--')) || (nickIndex >= 0 && !nickname?.trim())) {
+      const [typed] = rest;
+      if (!typed || rest.length !== 1 || rest.some((a) => a.startsWith('--')) || (nickIndex >= 0 && !nickname?.trim())) {
         console.error(USAGE);
         return 1;
       }
-      if (!USERNAME.test(username)) {
-        console.error('the username must be 3 to 32 of letters, digits, "_", "." and "-"');
+      const username = normalizeUsername(typed);
+      const problem = usernameProblem(username);
+      if (problem) {
+        console.error(`the username ${usernameMessage(problem)}`);
         return 1;
       }
       let password: string;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, Nullable } from '../../lib/schemas.ts';
-import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from './passwords.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.ts';
 
 export const LoginBody = Type.Object({
   code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'the login code from the mini-program (1 to 128 of A-Z a-z 0-9 _ -)' }),
@@ -26,7 +26,14 @@ export const LoginResult = Type.Object({
   }),
 });
 
-export const Username = Type.String({ pattern: USERNAME_PATTERN, description: '3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively' });
+export const Username = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description:
+    'Read after NFKC: 3 to 32 characters of letters of any script (王小明), the digits 0-9, `_`, `.` and `-`; 2 are enough when it has letters outside A-Z. ' +
+    'Latin, Cyrillic and Greek letters, which look alike, may not be mixed. Unique case-insensitively. Refused: 40001 on `username` with ' +
+    '`reason` length, characters or mixed_scripts',
+});
 const Password = (description: string) => Type.String({ minLength: 1, maxLength: 1024, description });
 const NEW_PASSWORD = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters (Unicode, normalized NFKC); not a common password, not the username (42201 with \`reason\`: too_short, too_long, common, same_as_username)`;
 

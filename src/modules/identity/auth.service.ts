@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { Errors } from '../../lib/errors.ts';
+import { acceptUsername, normalizeUsername } from '../../lib/usernames.ts';
 import { type Locale } from '../categories/index.ts';
 import { firstDemoDay, seedDemoData } from '../demo/index.ts';
 import { setUpNewUser } from './new-user.ts';
@@ -105,15 +106,16 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     async register(body: { username: string; password: string; nickname?: string }, client: ClientInfo, locale: Locale = 'en'): Promise<LoginResult> {
       if (deps.config.registration === 'closed') throw Errors.forbidden('registration is closed on this server');
-      const password = acceptPassword(body.password, body.username);
-      const nickname = body.nickname?.trim() || body.username;
+      const username = acceptUsername(body.username);
+      const password = acceptPassword(body.password, username);
+      const nickname = body.nickname?.trim() || username;
       if ([...nickname].length > 30) throw Errors.field('nickname', 'must be at most 30 characters');
-      if (await repo.findUserByUsername(db, body.username)) throw Errors.conflict('username is taken');
+      if (await repo.findUserByUsername(db, username)) throw Errors.conflict('username is taken');
       const passwordHash = await deps.hasher.hash(password);
       try {
         return await signInTransaction(async (tx) => {
           // never an administrator: whoever registers a name first must not take the server
-          const user = await repo.insertUser(tx, { username: body.username, passwordHash, nickname, role: 'user', baseCurrency: deps.config.defaultCurrency });
+          const user = await repo.insertUser(tx, { username, passwordHash, nickname, role: 'user', baseCurrency: deps.config.defaultCurrency });
           await setUpNewUser(tx, user, locale);
           return signIn(tx, user, client);
         });
@@ -124,7 +126,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
     },
 
-    async passwordLogin(body: { username: string; password: string }, client: ClientInfo): Promise<LoginResult> {
+    async passwordLogin(raw: { username: string; password: string }, client: ClientInfo): Promise<LoginResult> {
+      // a name typed in full-width letters signs in as the name it was registered under
+      const body = { ...raw, username: normalizeUsername(raw.username) };
       const ip = client.ip ?? 'unknown';
       await deps.guard.assertOpen(body.username, ip);
       const password = normalizePassword(body.password);

@@ -5,7 +5,6 @@ import { AppError } from '../../lib/errors.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
-export const USERNAME_PATTERN = '^[A-Za-z0-9_.-]{3,32}$';
 
 /** zxcvbn-ts' list of common passwords (about 49,000, from real leaks) */
 const COMMON = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));

@@ -2,6 +2,7 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
+import { acceptUsername } from '../../lib/usernames.ts';
 import * as repo from './auth.repo.ts';
 import type { SignInGuard } from './lockout.ts';
 import { assertKeepsAMethod } from './sign-in-methods.rules.ts';
@@ -63,7 +64,8 @@ export function createSignInMethodsService(deps: SignInMethodsDeps) {
       });
     },
 
-    async setUsername(userId: number, username: string): Promise<void> {
+    async setUsername(userId: number, raw: string): Promise<void> {
+      const username = acceptUsername(raw);
       const user = await usableUser(userId);
       if (user.username) throw Errors.rule('the account already has a username');
       try {

@@ -153,3 +153,13 @@ export async function findGroupState(db: Executor, groupId: number): Promise<{ d
   const [row] = await db.select({ dissolvedAt: groups.dissolvedAt }).from(groups).where(eq(groups.id, groupId));
   return row ?? null;
 }
+
+/** Whether `userId` was already sent a notice of `key` whose params hold `match` (one alert per occasion). */
+export async function wasSent(db: Executor, userId: number, key: string, match: Record<string, string | number>): Promise<boolean> {
+  const [row] = await db
+    .select({ id: n.id })
+    .from(n)
+    .where(and(eq(n.scope, 'personal'), eq(n.userId, userId), eq(n.key, key), sql`${n.params} @> ${JSON.stringify(match)}::jsonb`))
+    .limit(1);
+  return Boolean(row);
+}

@@ -17,6 +17,8 @@ export function toNotification(row: notificationsRepo.NotificationViewRow): Noti
     scope: row.scope,
     title: row.title,
     content: row.content,
+    key: row.key,
+    params: row.params,
     link_url: row.linkUrl,
     image_url: row.imageUrl,
     pinned: row.pinned,

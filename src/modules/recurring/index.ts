@@ -2,3 +2,4 @@
 export { default as recurringRoutes } from './recurring.routes.ts';
 export { createRecurringService } from './recurring.service.ts';
 export { recurringTask } from './recurring.task.ts';
+export { countRulesOfAccount, moveRulesToAccount } from './recurring.repo.ts';

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { recurringRules, users } from '../../db/schema/index.ts';
 
@@ -97,4 +97,29 @@ export async function setNextDate(tx: Executor, userId: number, id: number, next
     .update(recurringRules)
     .set({ nextDate, updatedAt: new Date() })
     .where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)));
+}
+
+// ---- accounts that go away ----
+
+/** How many of the owner's rules book into or out of `accountId`. */
+export async function countRulesOfAccount(db: Executor, userId: number, accountId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(recurringRules)
+    .where(and(eq(recurringRules.userId, userId), or(eq(recurringRules.accountId, accountId), eq(recurringRules.toAccountId, accountId))));
+  return row?.n ?? 0;
+}
+
+/**
+ * An account merged into another: its rules book into the other from now on. A transfer rule
+ * between the two would move money from an account to itself: it goes, as the merge removes the
+ * transfers between them.
+ */
+export async function moveRulesToAccount(tx: Executor, userId: number, fromId: number, toId: number): Promise<void> {
+  const r = recurringRules;
+  await tx
+    .delete(r)
+    .where(and(eq(r.userId, userId), eq(r.kind, 'transfer'), or(and(eq(r.accountId, fromId), eq(r.toAccountId, toId)), and(eq(r.accountId, toId), eq(r.toAccountId, fromId)))));
+  await tx.update(r).set({ accountId: toId, updatedAt: new Date() }).where(and(eq(r.userId, userId), eq(r.accountId, fromId)));
+  await tx.update(r).set({ toAccountId: toId, updatedAt: new Date() }).where(and(eq(r.userId, userId), eq(r.toAccountId, fromId)));
 }

@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/client.ts';
 import { zoneOr } from '../../lib/access.ts';
 import * as books from '../books/index.ts';
-import { membershipOf, ownTagIds, requireCategory, requireTags, requireWritableGroup, userTimezone } from '../books/index.ts';
+import { defaultAccount, membershipOf, ownTagIds, requireAccount, requireCategory, requireOpenAccount, requireTags, requireWritableGroup, userTimezone, type AccountRef } from '../books/index.ts';
 import type { ServiceDeps } from '../service.ts';
 import { addDays, isValidDate, todayIn } from '../../lib/dates.ts';
 import { Errors } from '../../lib/errors.ts';
@@ -20,6 +20,8 @@ export function toRule(row: RuleRow): RecurringRule {
     kind: row.kind,
     amount: toMajor(row.amountCents),
     category_id: row.categoryId,
+    account_id: row.accountId,
+    to_account_id: row.toAccountId,
     note: row.note,
     tag_ids: row.tagIds,
     group_id: row.groupId,
@@ -53,6 +55,40 @@ function checkDate(field: string, value: string): string {
   return value;
 }
 
+/** The parts of a rule that decide where its occurrences go. */
+interface Shape {
+  kind: RuleRow['kind'];
+  categoryId: number | null;
+  accountId: number | null;
+  toAccountId: number | null;
+  groupId: number | null;
+}
+
+/**
+ * A rule's shape must be whole: an expense or an income names a category of its kind and no
+ * receiving account; a transfer names two different open accounts of one currency, no category and
+ * no group. `changed` names the references the request set, which alone are checked against the
+ * caller's own (unchanged ones were checked when they were set).
+ */
+async function checkShape(ex: Executor, userId: number, s: Shape, changed: { category: boolean; account: boolean; toAccount: boolean }): Promise<void> {
+  if (changed.account && s.accountId !== null) await requireOpenAccount(ex, userId, s.accountId);
+  if (s.kind === 'transfer') {
+    if (s.categoryId !== null) throw Errors.field('category_id', 'is not for a transfer');
+    if (s.groupId !== null) throw Errors.field('group_id', 'a transfer moves your own money and cannot be in a group');
+    if (s.toAccountId === null) throw Errors.field('to_account_id', 'is required for a transfer');
+    if (s.toAccountId === s.accountId) throw Errors.field('to_account_id', 'must be another account than account_id');
+    if (changed.account || changed.toAccount) {
+      const from = await requireAccount(ex, userId, s.accountId!, { field: 'account_id' });
+      const to = await requireOpenAccount(ex, userId, s.toAccountId, 'to_account_id');
+      if (from.currency !== to.currency) throw Errors.field('to_account_id', `must be an account of the same currency as account_id (${from.currency})`);
+    }
+    return;
+  }
+  if (s.toAccountId !== null) throw Errors.field('to_account_id', 'is only for a transfer');
+  if (s.categoryId === null) throw Errors.field('category_id', 'is required for an expense or an income');
+  if (changed.category) await requireCategory(ex, userId, s.categoryId, { kind: s.kind });
+}
+
 export type RecurringDeps = ServiceDeps<typeof recurringRepo, 'appTimezone'>;
 
 export function createRecurringService({ db, clock, config, repo = recurringRepo }: RecurringDeps) {
@@ -75,22 +111,26 @@ export function createRecurringService({ db, clock, config, repo = recurringRepo
       const startDate = body.start_date === undefined ? await todayOf(db, userId, now) : checkDate('start_date', body.start_date);
       const endDate = body.end_date == null ? null : checkDate('end_date', body.end_date);
       if (endDate !== null && endDate < startDate) throw Errors.field('end_date', 'must not be before start_date');
-      await requireCategory(db, userId, body.category_id, { kind: body.kind });
-      const tagIds = await requireTags(db, userId, body.tag_ids ?? [], { max: MAX_TAGS });
       const groupId = body.group_id ?? null;
+      const accountId = body.account_id ?? (await defaultAccount(db, userId)).id;
+      const shape: Shape = { kind: body.kind, categoryId: body.category_id ?? null, accountId, toAccountId: body.to_account_id ?? null, groupId };
+      await checkShape(db, userId, shape, { category: true, account: true, toAccount: true });
+      const tagIds = await requireTags(db, userId, body.tag_ids ?? [], { max: MAX_TAGS });
       if (groupId !== null) await requireWritableGroup(db, groupId, userId);
+      // a start in the past books the occurrences since then unless the caller said not to
+      const today = await todayOf(db, userId, now);
+      const schedule = { frequency: body.frequency, interval: body.interval ?? 1, startDate, endDate };
+      const nextDate = body.book_past === false && startDate < today ? firstOnOrAfter(schedule, today) : startDate;
       const row = await repo.insertRule(db, userId, {
-        kind: body.kind,
+        ...shape,
         amountCents,
-        categoryId: body.category_id,
         note,
         tagIds,
-        groupId,
         frequency: body.frequency,
         interval: body.interval ?? 1,
         startDate,
         endDate,
-        nextDate: startDate,
+        nextDate,
         active: body.active ?? true,
       });
       return toRule(row);
@@ -115,17 +155,30 @@ export function createRecurringService({ db, clock, config, repo = recurringRepo
         if (body.end_date !== undefined) patch.endDate = body.end_date === null ? null : checkDate('end_date', body.end_date);
         if (body.frequency !== undefined) patch.frequency = body.frequency;
         if (body.interval !== undefined) patch.interval = body.interval;
-        if (body.kind !== undefined) patch.kind = body.kind;
+        if (body.kind !== undefined) {
+          patch.kind = body.kind;
+          // becoming a transfer drops the category, and ceasing to be one the receiving account, unless the body sets them
+          if (body.kind === 'transfer' && old.kind !== 'transfer' && body.category_id === undefined) patch.categoryId = null;
+          if (body.kind !== 'transfer' && old.kind === 'transfer' && body.to_account_id === undefined) patch.toAccountId = null;
+        }
         if (body.category_id !== undefined) patch.categoryId = body.category_id;
+        if (body.account_id !== undefined) patch.accountId = body.account_id;
+        if (body.to_account_id !== undefined) patch.toAccountId = body.to_account_id;
         if (body.active !== undefined) patch.active = body.active;
-        const merged = { ...old, ...patch };
-        if (merged.endDate !== null && merged.endDate < merged.startDate) throw Errors.field('end_date', 'must not be before start_date');
-        if (body.kind !== undefined || body.category_id !== undefined) await requireCategory(tx, userId, merged.categoryId, { kind: merged.kind });
-        if (body.tag_ids !== undefined) patch.tagIds = await requireTags(tx, userId, body.tag_ids, { max: MAX_TAGS });
         if (body.group_id !== undefined) {
           if (body.group_id !== null && body.group_id !== old.groupId) await requireWritableGroup(tx, body.group_id, userId);
           patch.groupId = body.group_id;
         }
+        const merged = { ...old, ...patch };
+        if (merged.endDate !== null && merged.endDate < merged.startDate) throw Errors.field('end_date', 'must not be before start_date');
+        // a rule from before rules had an account books into the default account
+        if (merged.accountId === null && merged.kind === 'transfer') merged.accountId = patch.accountId = (await defaultAccount(tx, userId)).id;
+        await checkShape(tx, userId, merged, {
+          category: body.kind !== undefined || body.category_id !== undefined,
+          account: body.account_id !== undefined || (merged.kind === 'transfer' && old.kind !== 'transfer'),
+          toAccount: body.to_account_id !== undefined || merged.kind !== old.kind,
+        });
+        if (body.tag_ids !== undefined) patch.tagIds = await requireTags(tx, userId, body.tag_ids, { max: MAX_TAGS });
 
         const scheduleChanged =
           merged.frequency !== old.frequency || merged.interval !== old.interval || merged.startDate !== old.startDate || merged.endDate !== old.endDate;
@@ -197,14 +250,16 @@ export async function generateDue(db: Db, appTimezone: string, now: Date): Promi
 }
 
 /**
- * One row per date in the owner's default account; a date the rule already has (unique rule + date)
- * is left alone. A rule's amount is kept with 2 decimals: it is fitted to the account currency's
- * minor unit (rounded half away from zero in a currency of fewer digits), then converted to the
- * base currency at each date's rate. Answers the ids of the rows written.
+ * One row per date in the rule's account (the owner's default account for a rule from before rules
+ * had one); a date the rule already has (unique rule + date) is left alone. A rule's amount is kept
+ * with 2 decimals: it is fitted to the account currency's minor unit (rounded half away from zero in
+ * a currency of fewer digits), then converted to the base currency at each date's rate. A transfer
+ * names its receiving account, which receives the same amount (both accounts share one currency).
+ * Answers the ids of the rows written.
  */
 async function writeOccurrences(tx: Executor, rule: recurringRepo.RuleRow, dates: string[], groupId: number | null): Promise<number[]> {
   if (!dates.length) return [];
-  const account = await books.defaultAccount(tx, rule.userId);
+  const account: AccountRef = rule.accountId === null ? await books.defaultAccount(tx, rule.userId) : await books.requireAccount(tx, rule.userId, rule.accountId);
   const amount = books.fitHundredths(rule.amountCents, books.accountCurrency(account), true)!;
   const bookings = await books.bookAll(
     tx,
@@ -212,7 +267,20 @@ async function writeOccurrences(tx: Executor, rule: recurringRepo.RuleRow, dates
     account,
     dates.map((date) => ({ minor: amount, date })),
   );
-  const rows = dates.map((date, i): books.BookedRow => ({ kind: rule.kind, amount, categoryId: rule.categoryId, note: rule.note, date, groupId, recurringId: rule.id, ...bookings[i]! }));
+  const transfer = rule.kind === 'transfer' && rule.toAccountId !== null ? { toAccountId: rule.toAccountId, toAmount: amount, toCurrency: account.currency } : {};
+  const rows = dates.map(
+    (date, i): books.BookedRow => ({
+      kind: rule.kind,
+      amount,
+      categoryId: rule.categoryId,
+      note: rule.note,
+      date,
+      groupId: rule.kind === 'transfer' ? null : groupId,
+      recurringId: rule.id,
+      ...bookings[i]!,
+      ...transfer,
+    }),
+  );
   return books.insertRows(tx, rule.userId, rows, { skipRecurringDuplicates: true });
 }
 

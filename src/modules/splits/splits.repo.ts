@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { query, type Executor } from '../../db/client.ts';
-import { groupMembers, groups, notifications, settlements, transactionShares, users } from '../../db/schema/index.ts';
+import { groupMembers, groups, settlements, transactionShares, users } from '../../db/schema/index.ts';
 import type { SplitMode } from '../../lib/splits.ts';
 
 export type SettlementRow = typeof settlements.$inferSelect;
@@ -176,14 +176,6 @@ export async function notifiable(db: Executor, ids: number[]): Promise<number[]>
     .from(users)
     .where(and(inArray(users.id, ids), eq(users.notifySplits, true), sql`${users.deletedAt} is null`));
   return rows.map((r) => r.id);
-}
-
-export async function insertPersonalNotifications(
-  db: Executor,
-  rows: { userId: number; title: string; content: string; linkUrl: string; groupId?: number; createdBy: number }[],
-): Promise<void> {
-  if (!rows.length) return;
-  await db.insert(notifications).values(rows.map((r) => ({ scope: 'personal' as const, userId: r.userId, title: r.title, content: r.content, linkUrl: r.linkUrl, createdBy: r.createdBy })));
 }
 
 export async function nicknameOf(db: Executor, userId: number): Promise<string> {

@@ -7,6 +7,7 @@ import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { computeShares, outstanding, suggestSettlements, type Part, type SplitMode } from '../../lib/splits.ts';
 import { cleanOptionalText, cleanText } from '../../lib/text.ts';
+import { sendSystemNotice } from '../notifications/index.ts';
 import * as splitsRepo from './splits.repo.ts';
 import type { Balances, GroupSettingsBody, Settlement, SettlementBody, SettlementListQuery, SplitInput, Suggested } from './splits.schemas.ts';
 
@@ -158,21 +159,21 @@ export async function notifyRecord(
   const c = groupCurrency(group);
   const who = await repo.nicknameOf(ex, rec.recorder);
   const what = rec.note ? `「${rec.note}」` : '';
-  await repo.insertPersonalNotifications(
-    ex,
-    to.map((userId) => {
-      const mine = rec.shares.find((s) => s.userId === userId)?.amountCents ?? 0;
-      return {
-        userId,
-        title: `${group.name}: ${rec.kind === 'income' ? '新的共同收入 · New shared income' : '新的共同支出 · New shared expense'}`,
-        content:
-          `${who} 记了一笔 ${money(rec.amount, c)}${what}，你的份额 ${money(mine, c)}。\n` +
-          `${who} recorded ${money(rec.amount, c)}${rec.note ? ` (${rec.note})` : ''}; your share is ${money(mine, c)}.`,
-        linkUrl: `/groups/${group.id}/balances`,
-        createdBy: rec.recorder,
-      };
-    }),
-  );
+  const income = rec.kind === 'income';
+  for (const userId of to) {
+    const mine = rec.shares.find((s) => s.userId === userId)?.amountCents ?? 0;
+    await sendSystemNotice(ex, {
+      userId,
+      key: income ? 'split.income' : 'split.expense',
+      params: { group: group.name, group_id: group.id, who, amount: toMajorUnits(rec.amount, c), share: toMajorUnits(mine, c), currency: c.code, note: rec.note },
+      title: `${group.name}: ${income ? '新的共同收入 · New shared income' : '新的共同支出 · New shared expense'}`,
+      content:
+        `${who} 记了一笔 ${money(rec.amount, c)}${what}，你的份额 ${money(mine, c)}。\n` +
+        `${who} recorded ${money(rec.amount, c)}${rec.note ? ` (${rec.note})` : ''}; your share is ${money(mine, c)}.`,
+      link: `/groups/${group.id}/balances`,
+      createdBy: rec.recorder,
+    });
+  }
 }
 
 export function createSplitsService({ db, clock, config, repo = splitsRepo }: SplitsServiceDeps) {
@@ -243,12 +244,20 @@ export function createSplitsService({ db, clock, config, repo = splitsRepo }: Sp
     const c = groupCurrency(group);
     const who = await repo.nicknameOf(ex, actor);
     const amount = money(row.amountCents, c);
-    const [title, content] = confirmed
-      ? [`${group.name}: 还款已确认 · Payment confirmed`, `${who} 确认了 ${amount} 的还款。\n${who} confirmed the payment of ${amount}.`]
+    const [key, title, content] = confirmed
+      ? (['settlement.confirmed', `${group.name}: 还款已确认 · Payment confirmed`, `${who} 确认了 ${amount} 的还款。\n${who} confirmed the payment of ${amount}.`] as const)
       : row.fromUserId === actor
-        ? [`${group.name}: 收到还款 · Payment received`, `${who} 记录了付给你的 ${amount}，请确认。\n${who} recorded paying you ${amount}; please confirm.`]
-        : [`${group.name}: 还款已记录 · Payment recorded`, `${who} 记录了收到你的 ${amount}。\n${who} recorded receiving ${amount} from you.`];
-    await repo.insertPersonalNotifications(ex, [{ userId: other, title, content, linkUrl: `/groups/${group.id}/balances`, createdBy: actor }]);
+        ? (['settlement.paid_you', `${group.name}: 收到还款 · Payment received`, `${who} 记录了付给你的 ${amount}，请确认。\n${who} recorded paying you ${amount}; please confirm.`] as const)
+        : (['settlement.received', `${group.name}: 还款已记录 · Payment recorded`, `${who} 记录了收到你的 ${amount}。\n${who} recorded receiving ${amount} from you.`] as const);
+    await sendSystemNotice(ex, {
+      userId: other,
+      key,
+      params: { group: group.name, group_id: group.id, who, amount: toMajorUnits(row.amountCents, c), currency: c.code },
+      title,
+      content,
+      link: `/groups/${group.id}/balances`,
+      createdBy: actor,
+    });
   }
 
   return {

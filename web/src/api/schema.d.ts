@@ -611,7 +611,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an account without transactions
-         * @description An account with transactions (42201) can be archived or merged into another; the default account cannot be deleted (42201).
+         * @description An account with transactions (42201) can be archived or merged into another; the default account cannot be deleted (42201); nor can an account a recurring rule books into or out of (42201: change or delete the rule first).
          */
         delete: operations["deleteAccountsById"];
         options?: never;
@@ -630,7 +630,7 @@ export interface paths {
         put?: never;
         /**
          * Merge the account into another of the same currency
-         * @description In one transaction: every row moves to `target_id`, transfers between the two are removed (their fees stay as expenses), opening balances add up, the account is deleted (the default passes to the target). Another currency: 42201; not one of your accounts or the same: 40001.
+         * @description In one transaction: every row moves to `target_id`, transfers between the two are removed (their fees stay as expenses), opening balances add up, the account is deleted (the default passes to the target); its recurring rules book into the target (a recurring transfer between the two is deleted). Another currency: 42201; not one of your accounts or the same: 40001.
          */
         post: operations["postAccountsByIdMerge"];
         delete?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * A month's budget and spending
-         * @description Personal: `{month, amount, spent, remaining}` where `spent` is all of the caller's expense that month in the base currency (GET /api/budgets/{month} adds the category lines and carry-over). With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. Amounts not set are null, never 0.
+         * @description Personal: `{month, amount, spent, remaining}` where `spent` is the caller's expense that month in the base currency, group records counted as above (GET /api/budgets/{month} adds the category lines and carry-over). With `group_id` (members only, 40302): `{month, group_id, amount, spent, myAmount, mySpent}` with the group's budget and expense and the caller's own. Amounts not set are null, never 0.
          */
         get: operations["getBudget"];
         /**
@@ -1089,7 +1089,7 @@ export interface paths {
         };
         /**
          * The caller's personal budget of a month, in total and per category
-         * @description Amounts in the caller's base currency (`currency`), spending is expense only (each row's base amount fixed at booking; transfers and adjustments never count), group rows of the caller included. `amount`/`remaining` are null when no month total is set. Carry-over: a total or a category line marked `carry_over` passes what remains of it at the month's end (only a positive remainder; overspending is not taken from the next month) to the same budget of the next month, where it shows as `carried_in` and adds to `remaining` (and, per category, to `available`); chains of consecutive carrying months are followed back up to 120 months. `categories` lists the month's category lines, each with its own spent and remaining, independent of the total.
+         * @description Amounts in the caller's base currency (`currency`), spending is expense only (each row's base amount fixed at booking; transfers and adjustments never count, nor do settlements between group members). Group records count as the caller bears them: in a group that splits costs, the caller's share of every expense (whoever recorded or paid it; the share in the group currency); in a group that does not, the caller's own records whole. `amount`/`remaining` are null when no month total is set. Carry-over: a total or a category line marked `carry_over` passes what remains of it at the month's end (only a positive remainder; overspending is not taken from the next month) to the same budget of the next month, where it shows as `carried_in` and adds to `remaining` (and, per category, to `available`); chains of consecutive carrying months are followed back up to 120 months. `categories` lists the month's category lines, each with its own spent and remaining, independent of the total.
          */
         get: operations["getBudgetsByMonth"];
         /**
@@ -2184,7 +2184,7 @@ export interface paths {
         put?: never;
         /**
          * Create a recurring rule
-         * @description A rule generates one transaction per occurrence, dated that day, once the date is today or past in the owner's time zone (checked every minute; missed occurrences are caught up). The n-th occurrence counts from start_date: a monthly rule on the 31st falls on the last day of shorter months, a yearly rule on 29 February on 28 February in common years. category_id and tag_ids (at most 10) must be the caller's own (else 40001) and the category of the rule's kind; group_id needs membership (40302) of a live group (40902). When the owner has left the group or it was dissolved, occurrences are booked as personal transactions. next_date starts at start_date (default today); end_date, when set, must not be before start_date.
+         * @description A rule generates one transaction per occurrence, dated that day, once the date is today or past in the owner's time zone (checked every minute; missed occurrences are caught up). The n-th occurrence counts from start_date: a monthly rule on the 31st falls on the last day of shorter months, a yearly rule on 29 February on 28 February in common years. category_id and tag_ids (at most 10) must be the caller's own (else 40001) and the category of the rule's kind; group_id needs membership (40302) of a live group (40902). When the owner has left the group or it was dissolved, occurrences are booked as personal transactions. Occurrences are booked in account_id (an open account of the caller's, else 40001; default: the default account). A `transfer` rule moves the amount from account_id to to_account_id (required; another open account of the same currency, else 40001) and takes no category_id and no group_id (40001); an expense or income rule takes category_id (required) and no to_account_id (40001). next_date starts at start_date (default today); end_date, when set, must not be before start_date. A start_date before today books the occurrences since then at the next run, unless book_past is false: then next_date is the first occurrence on or after today.
          */
         post: operations["postRecurring"];
         delete?: never;
@@ -2203,7 +2203,7 @@ export interface paths {
         get?: never;
         /**
          * Edit, pause or resume a recurring rule
-         * @description A rule generates one transaction per occurrence, dated that day, once the date is today or past in the owner's time zone (checked every minute; missed occurrences are caught up). The n-th occurrence counts from start_date: a monthly rule on the 31st falls on the last day of shorter months, a yearly rule on 29 February on 28 February in common years. category_id and tag_ids (at most 10) must be the caller's own (else 40001) and the category of the rule's kind; group_id needs membership (40302) of a live group (40902). When the owner has left the group or it was dissolved, occurrences are booked as personal transactions. Any subset of the fields. active:false pauses (next_date is kept); active:true resumes at the first occurrence on or after today, so the dates it was paused over are skipped, not filled in. Changing frequency, interval, start_date or end_date recomputes next_date as the first occurrence of the new schedule on or after the old next_date (on or after the new start_date when nothing was generated yet); next_date is null once the schedule has ended. Another user's rule: 40401.
+         * @description A rule generates one transaction per occurrence, dated that day, once the date is today or past in the owner's time zone (checked every minute; missed occurrences are caught up). The n-th occurrence counts from start_date: a monthly rule on the 31st falls on the last day of shorter months, a yearly rule on 29 February on 28 February in common years. category_id and tag_ids (at most 10) must be the caller's own (else 40001) and the category of the rule's kind; group_id needs membership (40302) of a live group (40902). When the owner has left the group or it was dissolved, occurrences are booked as personal transactions. Occurrences are booked in account_id (an open account of the caller's, else 40001; default: the default account). A `transfer` rule moves the amount from account_id to to_account_id (required; another open account of the same currency, else 40001) and takes no category_id and no group_id (40001); an expense or income rule takes category_id (required) and no to_account_id (40001). Any subset of the fields. active:false pauses (next_date is kept); active:true resumes at the first occurrence on or after today, so the dates it was paused over are skipped, not filled in. Changing frequency, interval, start_date or end_date recomputes next_date as the first occurrence of the new schedule on or after the old next_date (on or after the new start_date when nothing was generated yet); next_date is null once the schedule has ended. Becoming a transfer drops category_id, and ceasing to be one to_account_id, unless the body sets them. Another user's rule: 40401.
          */
         put: operations["putRecurringById"];
         post?: never;
@@ -2915,8 +2915,13 @@ export interface components {
             id: number;
             /** @description `system`: everyone; `group`: the members of `group_id`; `personal`: the user `user_id` */
             scope: "system" | "group" | "personal";
+            /** @description as written; for a notice the service wrote (`key` set), a fallback text in Chinese and English */
             title: string;
             content: string;
+            key: string | null;
+            params: {
+                [key: string]: string | number | boolean | null;
+            } | null;
             link_url: string | null;
             image_url: string | null;
             pinned: boolean;
@@ -3115,10 +3120,13 @@ export interface components {
         /** RecurringRule */
         RecurringRule: {
             id: number;
-            kind: "expense" | "income";
+            /** @description `transfer` moves money between two of the caller's accounts of one currency (a monthly savings move): it takes `to_account_id`, no category and no group */
+            kind: "expense" | "income" | "transfer";
             /** @description major units, e.g. 12.5 */
             amount: number;
-            category_id: number;
+            category_id: number | null;
+            account_id: number | null;
+            to_account_id: number | null;
             note: string;
             tag_ids: number[];
             group_id: number | null;
@@ -3549,7 +3557,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively */
+                    /** @description Read after NFKC: 3 to 32 characters of letters of any script (王小明), the digits 0-9, `_`, `.` and `-`; 2 are enough when it has letters outside A-Z. Latin, Cyrillic and Greek letters, which look alike, may not be mixed. Unique case-insensitively. Refused: 40001 on `username` with `reason` length, characters or mixed_scripts */
                     username: string;
                     /** @description 8 to 128 characters (Unicode, normalized NFKC); not a common password, not the username (42201 with `reason`: too_short, too_long, common, same_as_username) */
                     password: string;
@@ -4602,7 +4610,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 3 to 32 of letters, digits, `_`, `.`, `-`; unique case-insensitively */
+                    /** @description Read after NFKC: 3 to 32 characters of letters of any script (王小明), the digits 0-9, `_`, `.` and `-`; 2 are enough when it has letters outside A-Z. Latin, Cyrillic and Greek letters, which look alike, may not be mixed. Unique case-insensitively. Refused: 40001 on `username` with `reason` length, characters or mixed_scripts */
                     username: string;
                 };
             };
@@ -20305,10 +20313,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    kind: "expense" | "income";
+                    /** @description `transfer` moves money between two of the caller's accounts of one currency (a monthly savings move): it takes `to_account_id`, no category and no group */
+                    kind: "expense" | "income" | "transfer";
                     /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount: number | string;
-                    category_id: number;
+                    category_id?: number;
+                    account_id?: number;
+                    to_account_id?: number;
                     /** @description 0 to 200 characters after trimming */
                     note?: string;
                     /** @description at most 10 of the caller's own tags */
@@ -20325,6 +20336,8 @@ export interface operations {
                     end_date?: string | null;
                     /** @default true */
                     active?: boolean;
+                    /** @description only matters when start_date is before today: true (or absent) books the occurrences between start_date and today at the next run; false skips them, so the first occurrence booked is the first one on or after today */
+                    book_past?: boolean;
                 };
             };
         };
@@ -20460,10 +20473,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    kind?: "expense" | "income";
+                    /** @description `transfer` moves money between two of the caller's accounts of one currency (a monthly savings move): it takes `to_account_id`, no category and no group */
+                    kind?: "expense" | "income" | "transfer";
                     /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount?: number | string;
-                    category_id?: number;
+                    category_id?: number | null;
+                    account_id?: number;
+                    to_account_id?: number | null;
                     /** @description 0 to 200 characters after trimming */
                     note?: string;
                     /** @description at most 10 of the caller's own tags */

@@ -36,6 +36,7 @@ export default {
     unknown: 'Something went wrong. Please try again.',
     network: 'The service cannot be reached. Check your connection and try again.',
     amountFormat: 'Enter an amount greater than 0 with at most 2 decimals.',
+    signedAmountFormat: 'Enter a number, such as 8000, 8,000 or -120.50.',
     chooseCategory: 'Choose a category (create one under Categories & tags).',
     chooseFile: 'Choose a file first.',
     importType: 'Only CSV or JSON files exported from here can be imported.',
@@ -65,6 +66,11 @@ export default {
     40106: 'This passkey could not sign you in. Try again, or use another way.',
     passkeyCancelled: 'The passkey prompt was closed before it finished.',
     passkeyUnsupported: 'This browser cannot use passkeys.',
+    username: {
+      length: 'A username has 3 to 32 characters (2 are enough in Chinese, e.g. 王明).',
+      characters: 'A username may hold only letters, digits, “_”, “.” and “-”: no spaces, symbols or emoji.',
+      mixed_scripts: 'A username may not mix Latin, Cyrillic and Greek letters, which look alike. Use letters of one alphabet.',
+    },
     password: {
       too_short: 'The password must be at least 8 characters.',
       too_long: 'The password must be at most 128 characters.',
@@ -76,7 +82,7 @@ export default {
   signin: {
     username: 'Username', password: 'Password', withPassword: 'Sign in with a password', register: 'Create an account', registerTitle: 'New account',
     haveAccount: 'I already have an account', noAccount: 'Create an account instead', passkey: 'Sign in with a passkey', or: 'or',
-    usernameHint: '3 to 32 letters, digits, “_”, “.” or “-”.', passwordHint: 'At least 8 characters; a long phrase is best.',
+    usernameHint: '3 to 32 letters (any language, e.g. 王小明), digits, “_”, “.” or “-”.', passwordHint: 'At least 8 characters; a long phrase is best.',
     title: 'Sign in', demo: 'Try the demo', demoHint: 'The demo creates a private account with a month of sample data. It is removed after 24 hours.',
     wechatCode: 'WeChat login code', signIn: 'Sign in', disabled: 'This account is disabled or deleted.', expired: 'Your session has ended. Please sign in again.',
     signedOut: 'You have signed out.', noMethods: 'No sign-in method is available right now.',
@@ -91,7 +97,7 @@ export default {
     from: 'From', to: 'To', sort: 'Sort', sortDateDesc: 'Newest first', sortDateAsc: 'Oldest first', sortAmountDesc: 'Largest first', sortAmountAsc: 'Smallest first',
     member: 'Member', everyone: 'Everyone', categoriesAny: 'Categories (any of)', tagsAny: 'Tags (any of)', apply: 'Apply',
     boundInvalid: 'Amount bounds must be numbers of 0 or more with at most 2 decimals.', balance: 'Balance', count: 'Transactions',
-    empty: 'No transactions match these filters.', dayExpense: 'Out {amount}', dayIncome: 'In {amount}', recurring: 'recurring',
+    empty: 'Nothing recorded here yet: add your first entry. If filters are set, clear them to see everything.', dayExpense: 'Out {amount}', dayIncome: 'In {amount}', recurring: 'recurring',
     editNamed: 'Edit {name} {amount}', deleteNamed: 'Delete {name} {amount}', deleteTitle: 'Delete transaction',
     deleteConfirm: 'Delete this transaction of {amount} on {date}?', deleted: 'Transaction deleted',
     loadMore: 'Show more ({shown} of {total})', allShown: 'All {n} shown',
@@ -173,7 +179,7 @@ export default {
     title: 'Balances: {name}', back: 'All groups', noSplit: 'This group does not split costs: only records with a split of their own and payments count here.', unavailable: 'The balances cannot be shown.', who: 'Who owes whom', you: 'you', someone: 'someone',
     left: 'left the group', paidShare: 'paid {paid} · share {share}', isOwed: 'is owed {amount}', owes: 'owes {amount}', even: 'settled',
     settleUp: 'Settle up', allSettled: 'Everyone is settled.', pays: '{from} → {to}: {amount}', recordPayment: 'Record payment',
-    from: 'From', to: 'To', recorded: 'Payment recorded', history: 'Payments', noHistory: 'No payments yet.', paid: '{from} paid {to} {amount}',
+    from: 'From', to: 'To', recorded: 'Payment recorded', history: 'Payments', noHistory: 'No payments yet.', paid: '{from} paid {to} {amount}', paidYou: '{from} paid you {amount}', youPaid: 'You paid {to} {amount}',
     confirmed: 'confirmed', confirm: 'Confirm', confirmedToast: 'Payment confirmed', waiting: 'awaiting confirmation', takeBack: 'Take back', takenBack: 'Payment taken back',
   },
   notices: {

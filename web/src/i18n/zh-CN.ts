@@ -36,6 +36,7 @@ export default {
     unknown: '出了点问题，请重试。',
     network: '无法连接服务，请检查网络后重试。',
     amountFormat: '请输入大于 0 的金额，最多两位小数。',
+    signedAmountFormat: '请输入数字，例如 8000、8,000 或 -120.50。',
     chooseCategory: '请选择分类（可在“分类与标签”中新建）。',
     chooseFile: '请先选择文件。',
     importType: '只能导入从这里导出的 CSV 或 JSON 文件。',
@@ -65,6 +66,11 @@ export default {
     40106: '这个通行密钥未能登录。请重试，或换一种方式登录。',
     passkeyCancelled: '通行密钥窗口在完成前被关闭了。',
     passkeyUnsupported: '此浏览器不支持通行密钥。',
+    username: {
+      length: '用户名需要 3 到 32 个字符；用汉字的话两个字就够了，比如“王明”。',
+      characters: '用户名只能包含文字、数字、“_”、“.”和“-”，不能有空格、符号或表情。',
+      mixed_scripts: '用户名不能混用拉丁、西里尔和希腊字母，它们有些长得一样，容易被冒充。请只用一种字母。',
+    },
     password: {
       too_short: '密码至少需要 8 个字符。',
       too_long: '密码最多 128 个字符。',
@@ -76,7 +82,7 @@ export default {
   signin: {
     username: '用户名', password: '密码', withPassword: '用密码登录', register: '注册账号', registerTitle: '新账号',
     haveAccount: '我已有账号', noAccount: '没有账号？注册一个', passkey: '用通行密钥登录', or: '或',
-    usernameHint: '3 到 32 个字母、数字、“_”、“.”或“-”。', passwordHint: '至少 8 个字符，建议用一句长短语。',
+    usernameHint: '3 到 32 个字符：汉字或其他文字、数字、“_”、“.”或“-”；中文名两个字即可。', passwordHint: '至少 8 个字符，建议用一句长短语。',
     title: '登录', demo: '体验一下', demoHint: '体验账号是一个独立的私人账号，带有一个月的示例数据，24 小时后自动删除。',
     wechatCode: '微信登录码', signIn: '登录', disabled: '该账号已被停用或删除。', expired: '登录已过期，请重新登录。',
     signedOut: '你已退出登录。', noMethods: '当前没有可用的登录方式。',
@@ -91,7 +97,7 @@ export default {
     from: '从', to: '到', sort: '排序', sortDateDesc: '最新在前', sortDateAsc: '最早在前', sortAmountDesc: '金额从大到小', sortAmountAsc: '金额从小到大',
     member: '成员', everyone: '所有人', categoriesAny: '分类（任一）', tagsAny: '标签（任一）', apply: '应用',
     boundInvalid: '金额范围须为不小于 0 的数字，最多两位小数。', balance: '结余', count: '笔数',
-    empty: '没有符合筛选条件的账目。', dayExpense: '支出 {amount}', dayIncome: '收入 {amount}', recurring: '周期',
+    empty: '这里还没有账目，记下第一笔吧。如果设了筛选条件，清除后可以看到全部。', dayExpense: '支出 {amount}', dayIncome: '收入 {amount}', recurring: '周期',
     editNamed: '编辑 {name} {amount}', deleteNamed: '删除 {name} {amount}', deleteTitle: '删除账目',
     deleteConfirm: '删除 {date} 这笔 {amount} 的账目？', deleted: '账目已删除',
     loadMore: '加载更多（已显示 {shown} / {total}）', allShown: '已显示全部 {n} 条',
@@ -173,7 +179,7 @@ export default {
     title: '分账：{name}', back: '返回群组', noSplit: '这个群组不分摊费用：这里只计算单独设置了分摊的记录和还款。', unavailable: '暂时看不到分账情况。', who: '谁欠谁', you: '我', someone: '某人',
     left: '已退出', paidShare: '垫付 {paid} · 应摊 {share}', isOwed: '应收 {amount}', owes: '应付 {amount}', even: '已结清',
     settleUp: '结算', allSettled: '大家都结清了。', pays: '{from} → {to}：{amount}', recordPayment: '记一笔还款',
-    from: '付款人', to: '收款人', recorded: '还款已记录', history: '还款记录', noHistory: '还没有还款记录。', paid: '{from} 付给了 {to} {amount}',
+    from: '付款人', to: '收款人', recorded: '还款已记录', history: '还款记录', noHistory: '还没有还款记录。', paid: '{from} 付给 {to} {amount}', paidYou: '{from} 付给你 {amount}', youPaid: '你付给 {to} {amount}',
     confirmed: '已确认', confirm: '确认收到', confirmedToast: '已确认还款', waiting: '等待对方确认', takeBack: '撤回', takenBack: '还款已撤回',
   },
   notices: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ClientError } from '../api/client';
-import { errorMessage, KNOWN_CODES, KNOWN_FIELDS, missingRateOf } from './errors';
+import { errorMessage, KNOWN_CODES, KNOWN_FIELDS, missingRateOf, USERNAME_REASONS } from './errors';
 import { messages } from '../i18n/catalogues';
 import en from '../i18n/en';
 import zhCN from '../i18n/zh-CN';
@@ -18,6 +18,19 @@ describe('the error catalogue', () => {
     const m = errorMessage(err);
     expect(m.key).toBe('errors.42201');
     expect(JSON.stringify(m)).not.toContain('migrate_to');
+  });
+
+  it('says why a username was refused, in both languages', () => {
+    for (const reason of USERNAME_REASONS) {
+      const err = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'username', message: 'bad' }], reason });
+      const m = errorMessage(err);
+      expect(m.key).toBe(`errors.username.${reason}`);
+      expect(lookup(en as Tree, m.key)).toBeTruthy();
+      expect(lookup(zhCN as Tree, m.key)).toBeTruthy();
+    }
+    // without a reason (an older server): the field is named
+    const plain = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'username', message: 'bad' }] });
+    expect(errorMessage(plain).key).toBe('errors.invalidField');
   });
 
   it('names the field of a validation failure', () => {

@@ -20,6 +20,9 @@ export const KNOWN_FIELDS = [
   'new_password', 'current_password', 'scopes', 'expires_in_days', 'credential',
 ] as const;
 
+/** The `reason` of a username the server refused (40001 on `username`). */
+export const USERNAME_REASONS = ['length', 'characters', 'mixed_scripts'] as const;
+
 /** The `reason` of a password the server refused (42201). */
 export const PASSWORD_REASONS = ['too_short', 'too_long', 'common', 'same_as_username', 'username_required'] as const;
 
@@ -53,6 +56,9 @@ export function errorMessage(err: unknown): Message {
       const missing = missingRateOf(err);
       if (missing) return { key: 'errors.missingRate', params: { ...missing } };
       const field = fieldOf(err);
+      if (field === 'username' && typeof err.body.reason === 'string' && (USERNAME_REASONS as readonly string[]).includes(err.body.reason)) {
+        return { key: `errors.username.${err.body.reason}`, params: {} };
+      }
       return field ? { key: 'errors.invalidField', params: { field: `fields.${field}` } } : { key: 'errors.40001', params: {} };
     }
     // a refused password says why

@@ -1,0 +1,14 @@
+// Amounts as people type them: "8,000", "8 000", "１２.５" or "-1,234.50". Grouping separators
+// (commas in groups of three, spaces) and full-width digits are accepted and dropped, so that the
+// server receives a plain decimal ("8000"); anything else is left for the caller to refuse.
+
+const FULL_WIDTH = /[０-９．－，]/g;
+const GROUPED = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
+
+/** The plain decimal of a typed amount, or null when it is not a number at all. */
+export function plainAmount(typed: string): string | null {
+  let s = typed.trim().replace(FULL_WIDTH, (c) => (c === '．' ? '.' : c === '－' ? '-' : c === '，' ? ',' : String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
+  s = s.replace(/[\s\u00a0\u202f]/g, '');
+  if (GROUPED.test(s)) s = s.replace(/,/g, '');
+  return /^-?\d+(\.\d+)?$/.test(s) ? s : null;
+}
