@@ -39,15 +39,16 @@ describe('the update prompt (desktop, English)', () => {
     await prompt.getByText('A new version is ready.').waitFor({ timeout: 20_000 });
 
     // something typed in a form and not saved: Reload only asks to finish it first
-    const amount = page.getByRole('form', { name: 'Quick add' }).locator('input[name="quick-amount"]');
-    await amount.fill('12');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Feedback' }).click();
+    const content = page.locator('main form textarea[name="content"]');
+    await content.fill('Garden');
     await prompt.getByRole('button', { name: 'Reload' }).click();
     await prompt.getByText('Save or cancel the form you are filling in first.').waitFor();
     await page.waitForTimeout(1000);
     assert.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 1, 'the page was not reloaded');
-    assert.equal(await amount.inputValue(), '12');
+    assert.equal(await content.inputValue(), 'Garden');
 
-    await amount.fill('');
+    await content.fill('');
     await prompt.getByRole('button', { name: 'Reload' }).click();
     await page.waitForFunction(() => (window as unknown as { marker?: number }).marker === undefined, null, { timeout: 20_000 });
     await page.locator('main').waitFor();

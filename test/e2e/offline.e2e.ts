@@ -27,22 +27,22 @@ interface Words {
   signOutTitle: string;
   signOutAnyway: string;
   cancel: string;
-  quickAdd: string;
-  add: string;
   totals: string;
+  /** a word of the lexicon naming the first expense category (Food / 餐饮) */
+  lunch: string;
 }
 
 const EN: Words = {
   locale: 'en-US', viewport: DESKTOP, offlineBanner: /^Offline, showing data from .*\d/, added: 'Transaction added', saved: 'Transaction saved', deleted: 'Transaction deleted',
   newTitle: 'New transaction', editTitle: 'Edit transaction', save: 'Save', del: 'Delete', deleteTitle: 'Delete transaction', pending: 'Pending', refused: 'Not accepted',
-  fix: 'Fix', signOut: 'Sign out', signOutTitle: 'Sign out?', signOutAnyway: 'Sign out anyway', cancel: 'Cancel', quickAdd: 'Quick add', add: 'Add',
-  totals: 'Totals include entries waiting to sync',
+  fix: 'Fix', signOut: 'Sign out', signOutTitle: 'Sign out?', signOutAnyway: 'Sign out anyway', cancel: 'Cancel',
+  totals: 'Totals include entries waiting to sync', lunch: 'lunch',
 };
 const ZH: Words = {
   locale: 'zh-CN', viewport: PHONE, offlineBanner: /^离线，显示 .*\d.* 的数据$/, added: '已记一笔', saved: '已保存', deleted: '账目已删除',
   newTitle: '记一笔', editTitle: '编辑账目', save: '保存', del: '删除', deleteTitle: '删除账目', pending: '待同步', refused: '未被接受',
-  fix: '修改', signOut: '退出登录', signOutTitle: '确定退出登录？', signOutAnyway: '仍然退出', cancel: '取消', quickAdd: '快速记账', add: '记一笔',
-  totals: '合计包含待同步的记录',
+  fix: '修改', signOut: '退出登录', signOutTitle: '确定退出登录？', signOutAnyway: '仍然退出', cancel: '取消',
+  totals: '合计包含待同步的记录', lunch: '午饭',
 };
 
 interface Row {
@@ -96,7 +96,9 @@ function scenario(w: Words, port: number) {
     let A: ReturnType<typeof api>;
     let userA = 0;
     let food = 0;
+    let foodName = '';
     let other = 0;
+    let otherName = '';
     let rowA = 0;
     let rowB = 0;
     const tag = w.locale === 'en-US' ? 'en' : 'zh';
@@ -107,9 +109,9 @@ function scenario(w: Words, port: number) {
       tab = await openTab(browser, server.base, { locale: w.locale, viewport: w.viewport });
       A = api(server.base);
       userA = await A.login(`offline-${tag}-a`);
-      const cats = ((await A.call('GET', '/api/categories?kind=expense')) as { list: { id: number }[] }).list;
-      food = cats[0]!.id;
-      other = cats[1]!.id;
+      const cats = ((await A.call('GET', '/api/categories?kind=expense')) as { list: { id: number; name: string }[] }).list;
+      ({ id: food, name: foodName } = cats[0]!);
+      ({ id: other, name: otherName } = cats[1]!);
       rowA = (await A.call('POST', '/api/transactions', { kind: 'expense', amount: '40', category_id: food, date: dayOfThisMonth(2), note: 'row A' })).id as number;
       rowB = (await A.call('POST', '/api/transactions', { kind: 'expense', amount: '50', category_id: food, date: dayOfThisMonth(3), note: 'row B' })).id as number;
     });
@@ -130,13 +132,30 @@ function scenario(w: Words, port: number) {
       await dialog.waitFor({ state: 'detached' });
     }
 
-    async function quickAdd(amount: string, note: string) {
-      const quick = page().getByRole('form', { name: w.quickAdd });
-      await quick.locator('select[name="quick-category"] option').first().waitFor({ state: 'attached' });
-      await quick.locator('input[name="quick-amount"]').fill(amount);
-      await quick.locator('input[name="quick-note"]').fill(note);
-      await quick.getByRole('button', { name: w.add, exact: true }).click();
+    /** Opens the add form the way the layout offers: the New button on a desktop, the tab bar on a phone. */
+    async function openForm() {
+      await page().getByTestId(w.viewport === PHONE ? 'tab-add' : 'new-entry').click();
+      const dialog = page().getByRole('dialog', { name: w.newTitle });
+      await dialog.waitFor();
+      return dialog;
+    }
+
+    /** One line of text, read by the local parser (the lexicon names the category), Enter saves. */
+    async function quickAdd(line: string) {
+      const dialog = await openForm();
+      await dialog.getByTestId('quick-line').fill(line);
+      await until(async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === foodName, 'the category read from the line');
+      await dialog.getByTestId('quick-line').press('Enter');
       await page().getByText(w.added).first().waitFor();
+      await dialog.waitFor({ state: 'detached' });
+    }
+
+    /** A tap on a row opens it in the edit form. */
+    async function openRow(note: string) {
+      await row(note).getByRole('button').first().click();
+      const dialog = page().getByRole('dialog', { name: w.editTitle });
+      await dialog.waitFor();
+      return dialog;
     }
 
     const row = (note: string) => rowsOnScreen().filter({ hasText: note });
@@ -172,21 +191,43 @@ function scenario(w: Words, port: number) {
       await row('row A').waitFor();
     });
 
-    it('adds three entries, edits one and deletes one offline: rows pending, totals marked', async () => {
-      await quickAdd('11.11', 'offline one');
-      await addInDialog('22.22', 'offline two');
-      await addInDialog('33.33', 'offline three');
+    it('adds three entries (one by quick entry), edits one and deletes one offline: rows pending, totals marked', async () => {
+      // the quick entry line, read without the server
+      await quickAdd(`offline one ${w.lunch} 11.11`);
+
+      // the form with the amount focused (the n key on a desktop); the category the lexicon names
+      // is preselected from the cached lists, and Enter saves
+      let dialog;
+      if (w.viewport === PHONE) dialog = await openForm();
+      else {
+        await page().locator('body').press('n');
+        dialog = page().getByRole('dialog', { name: w.newTitle });
+        await dialog.waitFor();
+      }
+      assert.equal(await page().evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), 'amount');
+      await page().keyboard.type('22.22');
+      await dialog.locator('input[name="note"]').fill(`offline two ${w.lunch}`);
+      await until(async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === foodName, 'the category preselected offline');
+      // the suggestions, answered from the cache, lead with it
+      const chips = dialog.locator('.chips.suggest button');
+      assert.equal(await chips.count(), 3);
+      assert.equal(await chips.first().innerText(), foodName);
+      assert.equal(await chips.first().getAttribute('aria-pressed'), 'true');
+      await dialog.locator('input[name="note"]').press('Enter');
+      await page().getByText(w.added).first().waitFor();
+      await dialog.waitFor({ state: 'detached' });
+
+      await addInDialog('33.33', 'offline three', otherName);
       await row('offline three').waitFor();
       for (const note of ['offline one', 'offline two', 'offline three']) assert.match(await row(note).innerText(), new RegExp(w.pending));
 
-      await row('row A').getByRole('button', { name: new RegExp(`^${w.locale === 'zh-CN' ? '编辑' : 'Edit'} `) }).click();
-      const dialog = page().getByRole('dialog', { name: w.editTitle });
-      await dialog.locator('input[name="amount"]').fill('44.5');
-      await dialog.getByRole('button', { name: w.save }).click();
+      const edit = await openRow('row A');
+      await edit.locator('input[name="amount"]').fill('44.5');
+      await edit.getByRole('button', { name: w.save }).click();
       await page().getByText(w.saved).first().waitFor();
       await until(async () => (await row('row A').innerText()).includes(w.pending), 'row A pending');
 
-      await row('row B').getByRole('button', { name: new RegExp(`^${w.del} `) }).click();
+      await (await openRow('row B')).getByTestId('tx-delete').click();
       await page().getByRole('dialog', { name: w.deleteTitle }).getByRole('button', { name: w.del }).click();
       await page().getByText(w.deleted).first().waitFor();
       await row('row B').waitFor({ state: 'detached' });
@@ -225,7 +266,9 @@ function scenario(w: Words, port: number) {
       assert.equal(seen.filter((m) => m === 'DELETE').length, 1);
 
       const server = await A.rows();
-      assert.deepEqual(server.map((r) => `${r.note} ${r.amount}`).sort(), ['offline one 11.11', 'offline three 33.33', 'offline two 22.22', 'row A 44.5']);
+      assert.deepEqual(server.map((r) => `${r.note} ${r.amount}`).sort(), [`offline one ${w.lunch} 11.11`, 'offline three 33.33', `offline two ${w.lunch} 22.22`, 'row A 44.5']);
+      const byNote = new Map(server.map((r) => [r.note, r.category_id]));
+      assert.deepEqual([byNote.get(`offline one ${w.lunch}`), byNote.get(`offline two ${w.lunch}`), byNote.get('offline three')], [food, food, other]);
       assert.ok(!server.some((r) => r.id === rowB));
       assert.equal(server.find((r) => r.note === 'row A')!.id, rowA);
       // the screen shows the server's rows, none pending
@@ -238,7 +281,10 @@ function scenario(w: Words, port: number) {
       await page().reload();
       await row('row A').waitFor();
       // the new category is in the lists (and so in the cache) before the network goes
-      await page().locator('select[name="quick-category"] option', { hasText: tag === 'en' ? 'Short-lived' : '临时' }).waitFor({ state: 'attached' });
+      const look = await openForm();
+      await look.locator('select[name="category_id"] option', { hasText: tag === 'en' ? 'Short-lived' : '临时' }).waitFor({ state: 'attached' });
+      await look.getByRole('button', { name: w.cancel }).click();
+      await look.waitFor({ state: 'detached' });
       await tab.context.setOffline(true);
       await addInDialog('55.55', 'refused one', tag === 'en' ? 'Short-lived' : '临时');
       await A.call('DELETE', `/api/categories/${temp}`);
@@ -261,7 +307,7 @@ function scenario(w: Words, port: number) {
 
     it('signing out with waiting changes asks first; the next person finds nothing of the first', async () => {
       await tab.context.setOffline(true);
-      await quickAdd('66.66', 'never sent');
+      await quickAdd(`never sent ${w.lunch} 66.66`);
       const signOut = async () => {
         if (w.viewport === PHONE) {
           await page().goto('/me');

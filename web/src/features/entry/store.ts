@@ -173,10 +173,12 @@ export const useEntryStore = defineStore('entry', {
       try {
         const server = await api.parseLine(text);
         if (mine !== this.lineSeq) return;
-        u.category_id = server.kind === 'transfer' ? null : server.category_id;
-        if (u.kind === null && server.kind !== null) u.kind = server.kind;
+        // only what the server adds: fields corrected since the local reading keep the correction
+        const kind = u.kind === null && server.kind !== null ? server.kind : u.kind;
+        this.understood = { ...u, kind, category_id: server.kind === 'transfer' ? null : server.category_id };
+        if (kind !== u.kind && kind) this.setKind(kind);
         this.suggestions = server.suggestions.map((s) => ({ ...s }));
-        this.fill(u);
+        if (!this.draft.category_picked && this.draft.kind !== 'transfer') this.draft.category_id = this.understood.category_id;
       } catch {
         // offline or refused: the local reading stands
       }

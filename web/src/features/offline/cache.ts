@@ -7,6 +7,7 @@ import type { Category, Transaction, TransactionPage } from '../../api/types';
 import { currentUser, dbFor, rememberUser, userDb, type CachedAnswer, type Op, type OfflineDb } from './db';
 import { fold, overlay, rowOf, type PageQuery, type RowContext } from './outbox';
 import { markOffline, markOnline, offline } from './store';
+import { suggestOffline } from './suggest';
 
 const CACHED = ['/api/me', '/api/config', '/api/groups', '/api/accounts', '/api/categories', '/api/tags', '/api/transactions', '/api/stats/', '/api/filters'];
 const NOT_CACHED = ['/api/categories/suggest'];
@@ -253,7 +254,21 @@ export async function offlineLayer(req: Request, next: (r: Request) => Promise<R
   if (req.method === 'GET' && cacheable(url.pathname)) return cachedGet(req, url, next);
   const isWrite = (req.method === 'POST' && url.pathname === '/api/transactions') || ((req.method === 'PUT' || req.method === 'DELETE') && TX.test(url.pathname) && url.pathname !== '/api/transactions');
   if (isWrite) return write(req, url, next);
+  if (req.method === 'GET' && url.pathname === '/api/categories/suggest') return suggest(req, url, next);
   return next(req);
+}
+
+/** Suggestions come from the server; without a network, from the cached lists and history. */
+async function suggest(req: Request, url: URL, next: (r: Request) => Promise<Response>): Promise<Response> {
+  try {
+    return await next(req);
+  } catch (err) {
+    const db = isNetworkError(err) ? await userDb() : null;
+    if (!db) throw err;
+    markOffline();
+    const ctx = await rowContext(db);
+    return json(await suggestOffline(db, url, { categories: ctx.categories, me: ctx.me?.id ?? null }));
+  }
 }
 
 /** Keeps the current month's personal books whole, for pages of it never opened online. */
