@@ -1,7 +1,7 @@
 // Money in another currency from the web: a fresh account in Chinese Yuan adds a US Dollar account,
 // an expense in it is refused with the missing rate named and a link to add it, the rate is
 // entered on the rates page, and the same expense then books. Once in English on a desktop (the
-// quick-add form), once in Chinese on a phone (the add dialog of the tab bar). An administrator
+// add form of the New button), once in Chinese on a phone (the add form of the tab bar). An administrator
 // turns the daily fetch of rates on.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +10,18 @@ import { ADMIN_OPENID, PHONE, axeViolations, launchBrowser, openTab, signInWecha
 
 const PORT = 3251;
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** Opens the add form (the tab bar on a phone, the New button on a desktop) and saves an expense. */
+async function newExpense(page: Page, title: string, account: string, amount: string, category: string, save: string) {
+  const phone = (page.viewportSize()?.width ?? 1280) < 700;
+  await page.getByTestId(phone ? 'tab-add' : 'new-entry').click();
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.getByTestId('tx-account').selectOption({ label: account });
+  await dialog.locator('input[name="amount"]').fill(amount);
+  await dialog.locator('select[name="category_id"]').selectOption({ label: category });
+  await dialog.getByRole('button', { name: save, exact: true }).click();
+  return dialog;
+}
 
 async function addUsdAccount(page: Page, name: string, save: string) {
   await page.getByTestId('account-add').click();
@@ -73,14 +85,12 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       await page().getByTestId('rates-needed').filter({ hasText: 'US Dollar → Chinese Yuan' }).waitFor();
 
       await page().goto('/books');
-      const quick = page().getByRole('form', { name: 'Quick add' });
-      await quick.getByTestId('quick-account').selectOption({ label: 'US card · US Dollar' });
-      await quick.locator('input[name="quick-amount"]').fill('12');
-      await quick.getByRole('button', { name: 'Add' }).click();
-      await quick.getByRole('alert').filter({ hasText: /There is no US Dollar to Chinese Yuan exchange rate on or before/ }).waitFor();
-      assert.doesNotMatch(await quick.getByRole('alert').innerText(), /field|not accepted/i);
+      const dialog = await newExpense(page(), 'New transaction', 'US card · US Dollar', '12', 'Food', 'Save');
+      const alert = dialog.getByRole('alert').filter({ hasText: /There is no US Dollar to Chinese Yuan exchange rate on or before/ });
+      await alert.waitFor();
+      assert.doesNotMatch(await alert.innerText(), /field|not accepted/i);
 
-      await page().getByTestId('missing-rate-link').filter({ hasText: 'Add the US Dollar → Chinese Yuan rate' }).click();
+      await dialog.getByTestId('missing-rate-link').filter({ hasText: 'Add the US Dollar → Chinese Yuan rate' }).click();
       await page().waitForURL(/\/rates\?/);
       await page().getByRole('heading', { name: 'Exchange rates', level: 1 }).waitFor();
       assert.equal(await page().getByTestId('rate-currency').inputValue(), 'USD');
@@ -94,9 +104,8 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       assert.deepEqual(await axeViolations(page()), [], 'rates page: accessibility');
 
       await page().goto('/books');
-      await quick.getByTestId('quick-account').selectOption({ label: 'US card · US Dollar' });
-      await quick.locator('input[name="quick-amount"]').fill('12');
-      await quick.getByRole('button', { name: 'Add' }).click();
+      const again = await newExpense(page(), 'New transaction', 'US card · US Dollar', '12', 'Food', 'Save');
+      await again.waitFor({ state: 'detached' });
       await page().locator('[data-testid="tx-row"]', { hasText: '-$12.00' }).first().waitFor();
       // in the base currency the expense is 12 × 7.1 = 85.20
       await page().goto('/accounts');
@@ -129,12 +138,8 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       await page().goto('/accounts');
       await addUsdAccount(page(), '美元卡', '保存');
 
-      await page().getByTestId('tab-add').click();
-      let dialog = page().getByRole('dialog', { name: '记一笔' });
-      await dialog.getByTestId('tx-account').selectOption({ label: '美元卡 · 美元' });
-      await dialog.locator('input[name="amount"]').fill('20');
-      await dialog.getByRole('button', { name: '保存' }).click();
-      await dialog.getByText(/没有美元兑人民币的汇率/).waitFor();
+      let dialog = await newExpense(page(), '记一笔', '美元卡 · 美元', '20', '餐饮', '保存');
+      await dialog.getByText(/没有美元兑人民币的汇率/).first().waitFor();
       await screen('缺少汇率');
       await dialog.getByTestId('missing-rate-link').filter({ hasText: '添加美元兑人民币的汇率' }).click();
       await page().waitForURL(/\/rates\?/);
@@ -148,11 +153,7 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       const width = await page().evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= PHONE.width, `the rates page is ${width} px wide`);
 
-      await page().getByTestId('tab-add').click();
-      dialog = page().getByRole('dialog', { name: '记一笔' });
-      await dialog.getByTestId('tx-account').selectOption({ label: '美元卡 · 美元' });
-      await dialog.locator('input[name="amount"]').fill('20');
-      await dialog.getByRole('button', { name: '保存' }).click();
+      dialog = await newExpense(page(), '记一笔', '美元卡 · 美元', '20', '餐饮', '保存');
       await dialog.waitFor({ state: 'detached' });
       // focus went back to the button that opened the dialog
       assert.equal(await page().evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tab-add');
