@@ -92,6 +92,7 @@ describe('a group shared by two browsers', () => {
     assert.equal(await dialog.locator('select[name="group_id"] option:checked').innerText(), 'Personal books');
     await dialog.locator('input[name="amount"]').fill('30');
     await dialog.locator('input[name="note"]').fill('Streaming');
+    await dialog.locator('select[name="category_id"]').selectOption({ label: 'Entertainment' });
     await dialog.getByRole('button', { name: 'Save' }).click();
     const rule = alice.page.locator('[data-testid="rule-row"]', { hasText: 'Streaming' });
     await rule.waitFor();
