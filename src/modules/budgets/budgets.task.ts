@@ -4,6 +4,7 @@ import { sendSystemNotice } from '../notifications/index.ts';
 import type { SchedulerTask } from '../scheduler.ts';
 import * as budgetsRepo from './budgets.repo.ts';
 import { createBudgetService } from './budgets.service.ts';
+import { parseMinor, requireCurrency, toMajorUnits } from '../../lib/currency.ts';
 
 const PAGE = 200;
 
@@ -31,7 +32,10 @@ export const budgetAlertTask: SchedulerTask = {
         if (todayIn(zoneOr(c.timezone, config.appTimezone), now).slice(0, 7) !== c.month) continue;
         const b = await service.month(Number(c.user_id), c.month);
         if (b.amount === null || b.remaining === null || b.remaining >= 0) continue;
-        const budget = Number((b.amount + b.carried_in).toFixed(3));
+        // the month's budget with what was carried into it, added in minor units of its currency
+        const cur = requireCurrency(b.currency);
+        const opts = { allowNegative: true, allowZero: true };
+        const budget = toMajorUnits(parseMinor(b.amount, cur, 'amount', opts) + parseMinor(b.carried_in, cur, 'carried_in', opts), cur);
         await sendSystemNotice(db, {
           userId: Number(c.user_id),
           key: 'budget.exceeded',
