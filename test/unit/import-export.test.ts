@@ -4,9 +4,9 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { AppError } from '../../src/lib/errors.ts';
-import type { ExportRow } from '../../src/modules/export-import/export-import.repo.ts';
-import { centsToDecimal, csvCell, csvLines, EXPORT_COLUMNS, isoFromUtcText, jsonRecord, neutralizeFormula } from '../../src/modules/export-import/export.format.ts';
-import { decodeText, IMPORT_MAX_ROWS, parseFile, restoreFormula, validateRecords, type ImportRow } from '../../src/modules/export-import/import.parse.ts';
+import type { ExportRow } from '../../src/modules/export/export.repo.ts';
+import { centsToDecimal, csvCell, csvLines, EXPORT_COLUMNS, isoFromUtcText, jsonRecord, neutralizeFormula } from '../../src/modules/export/export.format.ts';
+import { decodeText, IMPORT_MAX_ROWS, parseFile, restoreFormula, validateRecords, type ImportRow } from '../../src/modules/import/ledger.read.ts';
 
 const HEADER = EXPORT_COLUMNS.join(',');
 

@@ -4,12 +4,12 @@ import { AppError } from '../../lib/errors.ts';
 import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
 import type { CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
-import { checkSignal } from '../import/index.ts';
-import * as repo from './export-import.repo.ts';
-import type { ImportResult } from './export-import.schemas.ts';
-import { decodeText, parseFile, validateRecords, type ImportRow, type RowError } from './import.parse.ts';
+import { checkSignal } from './import.signal.ts';
+import * as repo from './import.repo.ts';
+import type { ImportResult } from './import.schemas.ts';
+import { decodeText, parseFile, validateRecords, type ImportRow, type RowError } from './ledger.read.ts';
 
-export { IMPORT_MAX_ROWS } from './import.parse.ts';
+export { IMPORT_MAX_ROWS } from './ledger.read.ts';
 
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const MAX_CATEGORIES = 200;

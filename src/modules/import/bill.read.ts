@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import type { UploadLimits } from '../../config.ts';
 import { Errors } from '../../lib/errors.ts';
 import { isCompoundFile, xlsRows } from './bill.xls.ts';
-import { checkSignal } from '../import/index.ts';
+import { checkSignal } from './import.signal.ts';
 import { xlsxRows } from './bill.xlsx.ts';
 
 /*

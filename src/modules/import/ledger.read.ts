@@ -5,7 +5,7 @@ import { currencyInfo, parseMinor, parseRate, rateText } from '../../lib/currenc
 import type { TransactionKind } from '../../lib/domain.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { parseAmount } from '../../lib/money.ts';
-import { FORMULA_START } from './export.format.ts';
+import { FORMULA_START } from '../export/index.ts';
 
 /*
  * Reading an import file, without a database: the bytes decoded to text, the text parsed as CSV

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { AppError, Errors } from '../../lib/errors.ts';
-import { IMPORT_MAX_ROWS, parseFile, validateRecords, type ImportRow } from '../export-import/index.ts';
+import { IMPORT_MAX_ROWS, parseFile, validateRecords, type ImportRow } from './ledger.read.ts';
 import { headerCells, headerlessLayout, isTableEnd, layoutOf, readLine, type BillFormat, type BillLine, type Layout, type PresetRef } from './bill.formats.ts';
 import { headerKey, periodOf, unwrapCell, type Period } from './bill.text.ts';
 import { mappedMeaning, meaningOf, noteOf, pairRefunds, type Decision, type PurchaseRef, type Reason, type RefundRef, type RowKind } from './bill.meaning.ts';
 import { decodeAll, decodeHead, fileRecords, sniff, type Container, type Encoding, type FileRecord } from './bill.read.ts';
 import { isCategoryKind } from '../../lib/domain.ts';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
-import { checkSignal } from '../import/index.ts';
+import { checkSignal } from './import.signal.ts';
 
 /*
  * A bill from bytes to proposed rows: the format found from the content, every data line read

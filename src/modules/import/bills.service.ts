@@ -8,14 +8,14 @@ import * as books from '../books/index.ts';
 import { requireCategory, userTimezone } from '../books/index.ts';
 import { currencyInfo, requireCurrency, type CurrencyInfo } from '../../lib/currency.ts';
 import { cleanText } from '../../lib/text.ts';
-import type { PatchBody, PresetCreateBody, PresetUpdateBody, RuleCreateBody, RuleUpdateBody } from './bill-import.schemas.ts';
+import type { PatchBody, PresetCreateBody, PresetUpdateBody, RuleCreateBody, RuleUpdateBody } from './import.schemas.ts';
 import { headerCells } from './bill.formats.ts';
 import { headerKey } from './bill.text.ts';
 import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
 import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
-import { existingCounts as exportRepoExistingCounts, lockUserImports as exportRepoLockUserImports } from '../export-import/index.ts';
-import * as repo from './bill-import.repo.ts';
+import { existingCounts, lockUserImports } from './import.repo.ts';
+import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
 import { readBill, type SeedRow } from './bill.parse.ts';
@@ -497,7 +497,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 const [accountId, date, kind, cents, categoryId, ...note] = k.split('\u0000');
                 return { accountId: Number(accountId), date: date!, kind: kind!, cents: Number(cents), categoryId: Number(categoryId), note: note.join('\u0000') };
               });
-              const counts = await exportRepoExistingCounts(db, userId, keys);
+              const counts = await existingCounts(db, userId, keys);
               unknown.forEach((k, i) => remaining.set(k, counts[i]!));
             }
             for (const { key, idx } of countKeys) {
@@ -547,7 +547,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         const s = await repo.lockOwnSession(tx, userId, id);
         if (!s) throw Errors.notFound('import preview');
         if (s.status === 'committed') throw Errors.conflict('this import was already committed');
-        await exportRepoLockUserImports(tx, userId);
+        await lockUserImports(tx, userId);
         const source = s.format === 'ledger' ? null : s.source;
         if (source) await repo.markNewDuplicates(tx, userId, s.id, source);
         await repo.markInFileDuplicates(tx, s.id);
