@@ -18,7 +18,8 @@ import { existingCounts, lockUserImports } from './import.repo.ts';
 import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
-import { readBill, type SeedRow } from './bill.parse.ts';
+import { readBill } from './bill.parse.ts';
+import type { SeedRow } from './import.rows.ts';
 import { ruleMatcher, type Rule } from './bill.rules.ts';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -29,7 +29,7 @@ import {
 } from './import.schemas.ts';
 import { type BillImportService, PREVIEW_ROWS } from './bills.service.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importFile } from './import.service.ts';
-import { BILL_MAX_ROWS } from './bill.parse.ts';
+import { BILL_MAX_ROWS } from './import.rows.ts';
 
 const BILL_MAX_BYTES = 20 * 1024 * 1024;
 

@@ -7,7 +7,7 @@ import { Errors } from '../../lib/errors.ts';
 import { checkSignal } from './import.signal.ts';
 import * as repo from './import.repo.ts';
 import type { ImportResult } from './import.schemas.ts';
-import { decodeText, parseFile, validateRecords, type ImportRow, type RowError } from './ledger.read.ts';
+import { readLedgerFile, validateRecords, type ImportRow, type RowError } from './ledger.read.ts';
 
 export { IMPORT_MAX_ROWS } from './ledger.read.ts';
 
@@ -298,7 +298,7 @@ const createdOf = (plan: Plan) => (plan.newAccounts.length ? { accounts_created:
  * client went away) the work stops between batches and nothing is written (40001).
  */
 export async function importFile(db: Executor, userId: number, file: Uint8Array, dryRun: boolean, signal?: AbortSignal): Promise<ImportResult> {
-  const { rows, errors } = validateRecords(parseFile(decodeText(file)));
+  const { rows, errors } = validateRecords(await readLedgerFile(file, signal));
   checkSignal(signal);
   if (dryRun) {
     const plan = await planImport(db, userId, rows);
