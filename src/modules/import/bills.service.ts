@@ -19,17 +19,14 @@ import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
 import { readBill } from './bill.parse.ts';
-import type { SeedRow } from './import.rows.ts';
+import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE, type SeedRow } from './import.rows.ts';
 import { ruleMatcher, type Rule } from './bill.rules.ts';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const PREVIEW_ROWS = 1000;
 export const MAX_RULES = 200;
 export const MAX_PRESETS = 50;
-const MAX_CATEGORIES = 200;
 const BATCH = 2000;
-/** rows written by one statement at commit */
-const WRITE_PAGE = 5000;
 /** category choices remembered while a bill is read */
 const CHOICE_CACHE = 5000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
@@ -555,7 +552,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         const cats = await repo.userCategories(tx, userId);
         const refused = await repo.createNamedCategories(tx, userId, s.id, MAX_CATEGORIES - cats.length);
         const errors = [
-          ...refused.map((r) => ({ row: r.row, message: `category "${r.name}" cannot be created: at most ${MAX_CATEGORIES} categories per user` })),
+          ...refused.map((r) => categoryRefused(r.row, r.name)),
           ...(await repo.invalidRows(tx, userId, s.id)),
         ].sort((a, b) => a.row - b.row);
         if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));

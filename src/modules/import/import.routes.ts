@@ -28,10 +28,9 @@ import {
   RuleUpdateBody,
 } from './import.schemas.ts';
 import { type BillImportService, PREVIEW_ROWS } from './bills.service.ts';
-import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importFile } from './import.service.ts';
-import { BILL_MAX_ROWS } from './import.rows.ts';
+import { importFile } from './import.service.ts';
+import { BILL_MAX_ROWS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from './import.rows.ts';
 
-const BILL_MAX_BYTES = 20 * 1024 * 1024;
 
 const FORMATS_TEXT =
   'The format is found from the content, never the file name: a WeChat Pay bill (CSV in UTF-8 or the XLSX export: the account block, then ' +
@@ -107,7 +106,7 @@ export default async function importRoutes(fastify: FastifyInstance, { billImpor
           '(first match wins), then the suggestion from your history. A row whose source and external id are already in your books (or earlier in ' +
           'the file) is `duplicate`; a row without an id is a duplicate while your books already hold as many transactions with its date, kind, ' +
           `amount, category and note. The answer lists the first ${PREVIEW_ROWS} rows (\`total\` all of them; GET the preview for the others). ` +
-          `At most ${BILL_MAX_BYTES / 1048576} MiB and ${BILL_MAX_ROWS} rows (else 41301). A file of no known format: 42203 with \`recognised\` ` +
+          `At most ${IMPORT_MAX_BYTES / 1048576} MiB and ${BILL_MAX_ROWS} rows (else 41301). A file of no known format: 42203 with \`recognised\` ` +
           '(container, encoding, the line that looks like a header): map its columns (POST /api/import/presets) and send it again. ' +
           'Malformed rows: 42203 with `errors: [{row, message}]` (row 1 = the first data row under the header), nothing kept. ' +
           'Text is cleaned: control characters removed, a leading = + - @ (formula) removed. The preview is kept one day.',
@@ -121,7 +120,7 @@ export default async function importRoutes(fastify: FastifyInstance, { billImpor
       if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
       const signal = clientGone(req, reply);
       let presetId: number | null = req.query.preset_id ?? null;
-      const file = await req.file({ limits: { fileSize: BILL_MAX_BYTES } });
+      const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES } });
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
       const field = file.fields.preset_id as { value?: unknown } | undefined;
       if (presetId === null && field && typeof field.value === 'string' && field.value !== '') {

@@ -9,11 +9,22 @@ import type { Container, Encoding } from './bill.read.ts';
  * whole file. The formats (import.formats.ts) produce them; the preview store keeps them.
  */
 
+/** bytes an uploaded file may have, in every format */
+export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 /** rows a file may hold, in every format */
 export const IMPORT_MAX_ROWS = 100_000;
 export const BILL_MAX_ROWS = IMPORT_MAX_ROWS;
 /** bad rows listed in a refusal; the count says how many there were */
 export const MAX_LISTED_ERRORS = 1000;
+/** categories a user may have: an import that would create more refuses the rows that name them */
+export const MAX_CATEGORIES = 200;
+/** rows an import writes through the books writer in one statement (memory does not grow with the file) */
+export const WRITE_PAGE = 5000;
+
+/** A row naming a category that the category limit leaves no room for. */
+export function categoryRefused(row: number, name: string): { row: number; message: string } {
+  return { row, message: `category "${name}" cannot be created: at most ${MAX_CATEGORIES} categories per user` };
+}
 
 /** A proposed row, before the database has had its say (accounts, categories, duplicates). */
 export interface SeedRow {

@@ -7,13 +7,18 @@ import { Errors } from '../../lib/errors.ts';
 import { checkSignal } from './import.signal.ts';
 import * as repo from './import.repo.ts';
 import type { ImportResult } from './import.schemas.ts';
+import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE } from './import.rows.ts';
 import { readLedgerFile, validateRecords, type ImportRow, type RowError } from './ledger.read.ts';
 
-export { IMPORT_MAX_ROWS } from './ledger.read.ts';
-
-export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
-export const MAX_CATEGORIES = 200;
-const INSERT_BATCH = 5000;
+/*
+ * POST /api/import: our own export, all or nothing, in one database transaction. The file is read
+ * by the same reader as the preview's ledger format (ledger.read.ts), duplicates are counted by
+ * the same rule and query as a preview's rows without an id, the user's imports are serialized by
+ * the same lock, and the rows are written a page at a time through the books writer as a
+ * preview's commit writes them. It keeps no preview: nothing is stored before the one
+ * transaction that writes, and the money columns (accounts by name, currencies, rates, transfer
+ * amounts) that only this path reads are planned here.
+ */
 
 const catKey = (kind: string, name: string) => `${kind}\u0000${name}`;
 
@@ -212,7 +217,7 @@ async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): P
     const refused = new Set(newCategories.slice(room).map((c) => catKey(c.kind, c.name)));
     for (const r of toImport) {
       if (refused.has(catKey(r.kind, r.category))) {
-        errors.push({ row: r.row, message: `category "${r.category}" cannot be created: at most ${MAX_CATEGORIES} categories per user` });
+        errors.push(categoryRefused(r.row, r.category));
       }
     }
   }
@@ -254,10 +259,10 @@ async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSig
   }
 
   const ids = await allocateIds(tx, plan.toImport.length);
-  for (let start = 0; start < plan.toImport.length; start += INSERT_BATCH) {
+  for (let start = 0; start < plan.toImport.length; start += WRITE_PAGE) {
     // the client went away: the error ends the transaction, nothing is kept
     checkSignal(signal);
-    const part = plan.toImport.slice(start, start + INSERT_BATCH);
+    const part = plan.toImport.slice(start, start + WRITE_PAGE);
     const links: { transactionId: number; tagId: number }[] = [];
     const rows = part.map((r, i): BookedRow => {
       const id = ids[start + i]!;
