@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/client.ts';
-import { allocateIds, baseCurrencyOf, insertRows, linkTags, rateOn, type BookedRow } from '../books/index.ts';
+import { allocateIds, baseCurrencyOf, fitHundredths, insertRows, linkTags, rateOn, type BookedRow } from '../books/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
 import type { CategoryKind } from '../../lib/domain.ts';
@@ -122,10 +122,11 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
     }
     // without a currency cell the amount was read in hundredths: fitted to the account's decimals
     let minor = r.cents;
-    if (r.currency === undefined && account.currency.digits !== 2) {
-      const d = account.currency.digits;
-      if (d < 2 && r.cents % 10 ** (2 - d) !== 0) problems.push(`amount must have at most ${d} decimals in ${account.currency.code}`);
-      minor = d < 2 ? Math.trunc(r.cents / 10 ** (2 - d)) : r.cents * 10 ** (d - 2);
+    if (r.currency === undefined) {
+      // the books' rule, as a preview's commit fits the amounts of a file that names no currency
+      const fitted = fitHundredths(r.cents, account.currency);
+      if (fitted === null) problems.push(`amount must have at most ${account.currency.digits} decimals in ${account.currency.code}`);
+      else minor = fitted;
     }
     let baseAmount = minor;
     let rate: string | null = null;
