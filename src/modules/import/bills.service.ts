@@ -14,7 +14,8 @@ import { headerKey } from './bill.text.ts';
 import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
 import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
-import { existingCounts, lockUserImports } from './import.repo.ts';
+import { duplicateCounter } from './import.duplicates.ts';
+import { lockUserImports, type DupKey } from './import.repo.ts';
 import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
@@ -364,8 +365,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
       });
       /** the payments seen under each id: signature (time, amount, counterparty) -> the id it was stored under, and whether it was skipped */
       const seen = new Map<string, SeenPayment | SeenPayment[]>();
-      /** remaining count of id-less rows already in the books, by (date, kind, amount, category, note) */
-      const remaining = new Map<string, number>();
+      /** rows without an id: as many as the books already hold are duplicates */
+      const duplicates = duplicateCounter(db, userId);
       const liveAccounts = accounts.filter((a) => !a.archived);
       const currencyOf = new Map(liveAccounts.map((a) => [a.id, a.currency]));
       let source = '';
@@ -420,7 +421,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
             }
             const existing = await repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
             const rows: repo.PreviewRowInsert[] = [];
-            const countKeys: { key: string; idx: number }[] = [];
+            const counted: { key: DupKey; idx: number }[] = [];
             for (const [i, s] of seeds.entries()) {
               let decision = s.decision;
               let reason: string | null = s.reason;
@@ -483,29 +484,18 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 existingId,
                 type: s.type,
               };
-              if (s.externalId === null && decision === 'import' && categoryId !== null) {
-                countKeys.push({ key: `${accountId}\u0000${s.date}\u0000${s.kind}\u0000${s.cents}\u0000${categoryId}\u0000${s.note}`, idx: rows.length });
+              if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
+                counted.push({ key: { accountId, date: s.date, kind: s.kind, cents: s.cents, categoryId, note: s.note }, idx: rows.length });
               }
               rows.push(row);
             }
-            // rows without an id: today's rule, as many as the books already hold are duplicates
-            const unknown = [...new Set(countKeys.map((k) => k.key))].filter((k) => !remaining.has(k));
-            if (unknown.length) {
-              const keys = unknown.map((k) => {
-                const [accountId, date, kind, cents, categoryId, ...note] = k.split('\u0000');
-                return { accountId: Number(accountId), date: date!, kind: kind!, cents: Number(cents), categoryId: Number(categoryId), note: note.join('\u0000') };
-              });
-              const counts = await existingCounts(db, userId, keys);
-              unknown.forEach((k, i) => remaining.set(k, counts[i]!));
-            }
-            for (const { key, idx } of countKeys) {
-              const left = remaining.get(key) ?? 0;
-              if (left > 0) {
-                remaining.set(key, left - 1);
+            const duplicate = await duplicates(counted.map((c) => c.key));
+            counted.forEach(({ idx }, i) => {
+              if (duplicate[i]) {
                 rows[idx]!.decision = 'duplicate';
                 rows[idx]!.reason = 'duplicate';
               }
-            }
+            });
             await repo.insertRows(db, session.id, rows);
           },
         });

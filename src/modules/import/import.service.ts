@@ -5,6 +5,7 @@ import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } 
 import type { CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
 import { checkSignal } from './import.signal.ts';
+import { duplicateCounter } from './import.duplicates.ts';
 import * as repo from './import.repo.ts';
 import type { ImportResult } from './import.schemas.ts';
 import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE } from './import.rows.ts';
@@ -169,33 +170,22 @@ async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): P
   const rows = allRows.filter((_, i) => planned.money[i] !== null);
   const rowMoney = planned.money.filter((m): m is Money => m !== null);
 
-  const keyOf = new Map<string, number>();
-  const keys: repo.DupKey[] = [];
-  const rowKeys: (number | null)[] = rows.map((r, i) => {
-    const m = rowMoney[i]!;
-    const categoryId = isCategorized(r) ? categoryIds.get(catKey(r.kind, r.category)) : null;
-    // a category or an account the import creates: nothing of it can exist yet
-    if (categoryId === undefined || m.account.id === null) return null;
-    const k = `${r.date}\u0000${r.kind}\u0000${m.minor}\u0000${categoryId}\u0000${r.note}\u0000${m.account.id}`;
-    let idx = keyOf.get(k);
-    if (idx === undefined) {
-      idx = keys.length;
-      keyOf.set(k, idx);
-      keys.push({ date: r.date, kind: r.kind, cents: m.minor, categoryId, note: r.note, accountId: m.account.id });
-    }
-    return idx;
-  });
-  const remaining = await repo.existingCounts(ex, userId, keys);
+  const duplicate = await duplicateCounter(ex, userId)(
+    rows.map((r, i) => {
+      const m = rowMoney[i]!;
+      const categoryId = isCategorized(r) ? categoryIds.get(catKey(r.kind, r.category)) : null;
+      // a category or an account the import creates: nothing of it can exist yet
+      if (categoryId === undefined || m.account.id === null) return null;
+      return { date: r.date, kind: r.kind, cents: m.minor, categoryId, note: r.note, accountId: m.account.id };
+    }),
+  );
 
   const toImport: ImportRow[] = [];
   const money: Money[] = [];
   let skipped = 0;
   rows.forEach((r, i) => {
-    const idx = rowKeys[i];
-    if (idx !== null && idx !== undefined && remaining[idx]! > 0) {
-      remaining[idx]!--;
-      skipped++;
-    } else {
+    if (duplicate[i]) skipped++;
+    else {
       toImport.push(r);
       money.push(rowMoney[i]!);
     }
