@@ -15,6 +15,7 @@ import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
 import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
 import { duplicateCounter } from './import.duplicates.ts';
+import { fitToAccount, writePage } from './import.writer.ts';
 import { lockUserImports, type DupKey } from './import.repo.ts';
 import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
@@ -105,9 +106,9 @@ async function writeRows(tx: Executor, userId: number, sessionId: number, format
         let from = given;
         let minor = r.cents;
         if (from === null) {
-          const fitted = books.fitHundredths(r.cents, account);
-          if (fitted === null) {
-            errors.push({ row: r.row, message: `amount must have at most ${account.digits} decimals in ${account.code}` });
+          const fitted = fitToAccount(r.cents, account);
+          if (typeof fitted === 'string') {
+            errors.push({ row: r.row, message: fitted });
             continue;
           }
           from = account;
@@ -151,8 +152,7 @@ async function writeRows(tx: Executor, userId: number, sessionId: number, format
       }
       if (errors.length >= 1000) break;
       if (errors.length) continue;
-      await books.insertRows(tx, userId, out);
-      await books.linkTags(tx, links);
+      await writePage(tx, userId, out, links);
       written.imported += out.length;
     }
   }

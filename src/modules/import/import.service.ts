@@ -1,11 +1,12 @@
 import type { Executor } from '../../db/client.ts';
-import { allocateIds, baseCurrencyOf, fitHundredths, insertRows, linkTags, rateOn, type BookedRow } from '../books/index.ts';
+import { allocateIds, baseCurrencyOf, rateOn, type BookedRow } from '../books/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
 import type { CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
 import { checkSignal } from './import.signal.ts';
 import { duplicateCounter } from './import.duplicates.ts';
+import { fitToAccount, writePage } from './import.writer.ts';
 import * as repo from './import.repo.ts';
 import type { ImportResult } from './import.schemas.ts';
 import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE } from './import.rows.ts';
@@ -125,8 +126,8 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
     let minor = r.cents;
     if (r.currency === undefined) {
       // the books' rule, as a preview's commit fits the amounts of a file that names no currency
-      const fitted = fitHundredths(r.cents, account.currency);
-      if (fitted === null) problems.push(`amount must have at most ${account.currency.digits} decimals in ${account.currency.code}`);
+      const fitted = fitToAccount(r.cents, account.currency);
+      if (typeof fitted === 'string') problems.push(fitted);
       else minor = fitted;
     }
     let baseAmount = minor;
@@ -251,8 +252,6 @@ async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSig
 
   const ids = await allocateIds(tx, plan.toImport.length);
   for (let start = 0; start < plan.toImport.length; start += WRITE_PAGE) {
-    // the client went away: the error ends the transaction, nothing is kept
-    checkSignal(signal);
     const part = plan.toImport.slice(start, start + WRITE_PAGE);
     const links: { transactionId: number; tagId: number }[] = [];
     const rows = part.map((r, i): BookedRow => {
@@ -278,8 +277,8 @@ async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSig
         createdAt: r.createdAt,
       };
     });
-    await insertRows(tx, userId, rows);
-    await linkTags(tx, links);
+    // the client went away: the error ends the transaction, nothing is kept
+    await writePage(tx, userId, rows, links, signal);
   }
 }
 
