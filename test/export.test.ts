@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/db/schema/index.ts';
 import { createTokenService } from '../src/modules/identity/index.ts';
-import { EXPORT_PAGE, exportPages } from '../src/modules/export-import/export.service.ts';
+import { EXPORT_PAGE, exportPages } from '../src/modules/export/export.service.ts';
 import {
   addMember,
   assertError,

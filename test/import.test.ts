@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { categories, tags, transactions, transactionTags } from '../src/db/schema/index.ts';
 import { query } from '../src/db/client.ts';
 import type { AppError } from '../src/lib/errors.ts';
-import { importFile } from '../src/modules/export-import/import.service.ts';
+import { importFile } from '../src/modules/import/import.service.ts';
 import {
   addMember,
   assertError,

@@ -2,16 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { accountsRoutes } from './accounts/index.ts';
 import { adminRoutes } from './admin/index.ts';
 import { backupsRoutes } from './backups/index.ts';
-import { billImportRoutes } from './bill-import/index.ts';
-import { importPurgeTask } from './bill-import/index.ts';
 import { budgetAlertTask, budgetsRoutes } from './budgets/index.ts';
 import { categoriesRoutes } from './categories/index.ts';
 import { demoPurgeTask } from './demo/index.ts';
-import { exportImportRoutes } from './export-import/index.ts';
+import { exportRoutes } from './export/index.ts';
 import { feedbackRoutes } from './feedback/index.ts';
 import { filtersRoutes } from './filters/index.ts';
 import { groupsRoutes } from './groups/index.ts';
 import { apiTokensRoutes, identityRoutes } from './identity/index.ts';
+import { importPurgeTask, importRoutes } from './import/index.ts';
 import { logsRoutes } from './logs/index.ts';
 import { meRoutes } from './me/index.ts';
 import { notificationsRoutes } from './notifications/index.ts';
@@ -31,7 +30,7 @@ import { createQuickEntryService, quickEntryRoutes } from './quick-entry/index.t
 import { createAccountService } from './accounts/index.ts';
 import { createAdminService } from './admin/index.ts';
 import { createBackupService } from './backups/index.ts';
-import { createBillImportService } from './bill-import/index.ts';
+import { createBillImportService } from './import/index.ts';
 import { createBudgetService } from './budgets/index.ts';
 import { createCategoryService } from './categories/index.ts';
 import { createConfigService } from './system/index.ts';
@@ -105,8 +104,8 @@ export async function registerModules(app: FastifyInstance, services: Services =
   await app.register(backupsRoutes, { backups: services.backups });
   await app.register(logsRoutes, { logs: services.logs });
   await app.register(trackRoutes, { track: services.track });
-  await app.register(exportImportRoutes);
-  await app.register(billImportRoutes, { billImport: services.billImport });
+  await app.register(exportRoutes);
+  await app.register(importRoutes, { billImport: services.billImport });
   await app.register(recurringRoutes, { recurring: services.recurring });
   await app.register(quickEntryRoutes, { quickEntry: services.quickEntry });
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { AppError } from '../../src/lib/errors.ts';
-import { readBill } from '../../src/modules/bill-import/bill.parse.ts';
+import { readBill } from '../../src/modules/import/bill.parse.ts';
 
 // A large WeChat bill built from the sample's header block and one of its rows, numbered.
 function bigWechat(rows: number): Buffer {

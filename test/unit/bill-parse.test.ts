@@ -4,10 +4,12 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { AppError } from '../../src/lib/errors.ts';
-import { readBill, sourceOfHeader, type BillOutcome, type SeedRow } from '../../src/modules/bill-import/bill.parse.ts';
-import { cardTail, methodKey, pairRefunds, refundOriginIds } from '../../src/modules/bill-import/bill.meaning.ts';
-import { cleanId, cleanText, parseBillAmount, parseBillDate } from '../../src/modules/bill-import/bill.text.ts';
-import type { PresetRef } from '../../src/modules/bill-import/bill.formats.ts';
+import { readBill } from '../../src/modules/import/bill.parse.ts';
+import { sourceOfHeader } from '../../src/modules/import/import.formats.ts';
+import type { BillOutcome, SeedRow } from '../../src/modules/import/import.rows.ts';
+import { cardTail, methodKey, pairRefunds, refundOriginIds } from '../../src/modules/import/bill.meaning.ts';
+import { cleanId, cleanText, parseBillAmount, parseBillDate } from '../../src/modules/import/bill.text.ts';
+import type { PresetRef } from '../../src/modules/import/bill.formats.ts';
 import { BANK_HEADER, CARD_HEADER } from '../fixtures/bills/generate.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/bills/${name}`, import.meta.url));
@@ -315,7 +317,7 @@ describe('mapped bank bills and our own export', () => {
 
 describe('import rules', () => {
   it('the first matching rule wins, by field, match and kind, ignoring case and width', async () => {
-    const { ruleMatcher } = await import('../../src/modules/bill-import/bill.rules.ts');
+    const { ruleMatcher } = await import('../../src/modules/import/bill.rules.ts');
     const m = ruleMatcher([
       { id: 1, field: 'counterparty', match: 'equals', value: '美团', kind: 'income', categoryId: 10 },
       { id: 2, field: 'counterparty', match: 'contains', value: '美团', kind: null, categoryId: 11 },

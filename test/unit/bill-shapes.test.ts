@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detectDelimiter, readBill, type SeedRow } from '../../src/modules/bill-import/bill.parse.ts';
-import { creditCardKey, feeOf, meaningOf, pairRefunds, typeIcon } from '../../src/modules/bill-import/bill.meaning.ts';
-import { currencyCode, mappedDirection, type BillLine, type PresetRef } from '../../src/modules/bill-import/bill.formats.ts';
-import { parseBillAmount, parseBillDate, periodOf, timeOf, unwrapCell } from '../../src/modules/bill-import/bill.text.ts';
+import { detectDelimiter, readBill } from '../../src/modules/import/bill.parse.ts';
+import type { SeedRow } from '../../src/modules/import/import.rows.ts';
+import { creditCardKey, feeOf, meaningOf, pairRefunds, typeIcon } from '../../src/modules/import/bill.meaning.ts';
+import { currencyCode, mappedDirection, type BillLine, type PresetRef } from '../../src/modules/import/bill.formats.ts';
+import { parseBillAmount, parseBillDate, periodOf, timeOf, unwrapCell } from '../../src/modules/import/bill.text.ts';
 
 async function read(text: string, presets: PresetRef[] = [], presetId?: number) {
   const rows: SeedRow[] = [];

@@ -4,16 +4,20 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { AppError } from '../../src/lib/errors.ts';
-import type { ExportRow } from '../../src/modules/export-import/export-import.repo.ts';
-import { centsToDecimal, csvCell, csvLines, EXPORT_COLUMNS, isoFromUtcText, jsonRecord, neutralizeFormula } from '../../src/modules/export-import/export.format.ts';
-import { decodeText, IMPORT_MAX_ROWS, parseFile, restoreFormula, validateRecords, type ImportRow } from '../../src/modules/export-import/import.parse.ts';
+import type { ExportRow } from '../../src/modules/export/export.repo.ts';
+import { centsToDecimal, csvCell, csvLines, EXPORT_COLUMNS, isoFromUtcText, jsonRecord, neutralizeFormula } from '../../src/modules/export/export.format.ts';
+import { decodeText } from '../../src/modules/import/bill.read.ts';
+import { IMPORT_MAX_ROWS, readLedgerFile, restoreFormula, validateRecords, type ImportRow } from '../../src/modules/import/ledger.read.ts';
+
+/** Reads a file's text as POST /api/import reads its bytes. */
+const parseFile = (text: string) => readLedgerFile(Buffer.from(text));
 
 const HEADER = EXPORT_COLUMNS.join(',');
 
-/** The AppError a call throws: its HTTP status, code and message. */
-function thrown(fn: () => unknown): { status: number; code: number; message: string } {
+/** The AppError a promise rejects with. */
+async function rejected(p: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
   try {
-    fn();
+    await p;
   } catch (err) {
     assert.ok(err instanceof AppError, String(err));
     return { status: err.status, code: err.code, message: err.message };
@@ -77,7 +81,7 @@ describe('import helpers', () => {
 });
 
 describe('import file parsing', () => {
-  it('tells CSV from JSON by the first visible character, after a BOM and blank space', () => {
+  it('tells CSV from JSON by the first visible character, after a BOM and blank space', async () => {
     const cases: [string, 'csv' | 'json', number][] = [
       [`${HEADER}\n2026-01-01,expense,1,Food,,,,\n`, 'csv', 1],
       [`\ufeff${HEADER}\n2026-01-01,expense,1,Food,,,,\n`, 'csv', 1],
@@ -86,13 +90,13 @@ describe('import file parsing', () => {
       ['\ufeff[{}, {}]', 'json', 2],
     ];
     for (const [text, source, n] of cases) {
-      const file = parseFile(text);
+      const file = await parseFile(text);
       assert.equal(file.source, source, JSON.stringify(text));
       assert.equal(file.records.length, n, JSON.stringify(text));
     }
   });
 
-  it('refuses what is not an import file with 40001 naming the problem', () => {
+  it('refuses what is not an import file with 40001 naming the problem', async () => {
     const cases: [string, RegExp][] = [
       ['', /file is empty/],
       ['\ufeff \n\t', /file is empty/],
@@ -104,37 +108,37 @@ describe('import file parsing', () => {
       ['date,kind,amount,category\n"unclosed,expense,1,Food\n', /not valid CSV/],
     ];
     for (const [text, message] of cases) {
-      const err = thrown(() => parseFile(text));
+      const err = await rejected(parseFile(text));
       assert.equal(err.code, 40001, JSON.stringify(text));
       assert.match(err.message, message, JSON.stringify(text));
     }
   });
 
-  it('reads header names in any order and case, ignoring unknown columns and rows of empty cells', () => {
-    const { records } = parseFile(' Amount ,KIND,extra,date,Category\n12.5,expense,zzz,2026-01-01,Food\n,,,,\n\n3,income,,2026-01-02,Pay\n');
+  it('reads header names in any order and case, ignoring unknown columns and rows of empty cells', async () => {
+    const { records } = await parseFile(' Amount ,KIND,extra,date,Category\n12.5,expense,zzz,2026-01-01,Food\n,,,,\n\n3,income,,2026-01-02,Pay\n');
     assert.deepEqual(records, [
       { date: '2026-01-01', kind: 'expense', amount: '12.5', category: 'Food' },
       { date: '2026-01-02', kind: 'income', amount: '3', category: 'Pay' },
     ]);
   });
 
-  it('marks rows with more cells than the header, and gives missing cells as empty text', () => {
-    const { records } = parseFile('date,kind,amount,category,note\n2026-01-01,expense,1,Food,n,surplus\n2026-01-01,expense,1\n');
+  it('marks rows with more cells than the header, and gives missing cells as empty text', async () => {
+    const { records } = await parseFile('date,kind,amount,category,note\n2026-01-01,expense,1,Food,n,surplus\n2026-01-01,expense,1\n');
     assert.deepEqual(records, [
       { date: '2026-01-01', kind: 'expense', amount: '1', category: 'Food', note: 'n', $extra: 1 },
       { date: '2026-01-01', kind: 'expense', amount: '1', category: '', note: '' },
     ]);
   });
 
-  it(`stops at ${IMPORT_MAX_ROWS} rows with 41301, in CSV and in JSON`, () => {
+  it(`stops at ${IMPORT_MAX_ROWS} rows with 41301, in CSV and in JSON`, async () => {
     const json = `[${'{},'.repeat(IMPORT_MAX_ROWS)}{}]`;
-    assert.deepEqual(thrown(() => parseFile(json)).code, 41301);
-    assert.equal(parseFile(`[${'{},'.repeat(IMPORT_MAX_ROWS - 1)}{}]`).records.length, IMPORT_MAX_ROWS);
+    assert.deepEqual((await rejected(parseFile(json))).code, 41301);
+    assert.equal((await parseFile(`[${'{},'.repeat(IMPORT_MAX_ROWS - 1)}{}]`)).records.length, IMPORT_MAX_ROWS);
     const line = '2026-01-01,expense,1,Food\n';
     const csv = `date,kind,amount,category\n${line.repeat(IMPORT_MAX_ROWS + 1)}`;
-    assert.deepEqual(thrown(() => parseFile(csv)).code, 41301);
+    assert.deepEqual((await rejected(parseFile(csv))).code, 41301);
     // rows of empty cells do not count
-    assert.equal(parseFile(`date,kind,amount,category\n${line.repeat(IMPORT_MAX_ROWS)}${',,,\n'.repeat(10)}`).records.length, IMPORT_MAX_ROWS);
+    assert.equal((await parseFile(`date,kind,amount,category\n${line.repeat(IMPORT_MAX_ROWS)}${',,,\n'.repeat(10)}`)).records.length, IMPORT_MAX_ROWS);
   });
 });
 
@@ -284,10 +288,10 @@ describe('export then import (properties)', () => {
     ['JSON', (recs) => JSON.stringify(exportPage(recs).rows.map((r, i) => jsonRecord(r, recs[i]!.tags, recs[i]!.category)))],
   ];
   for (const [format, write] of files) {
-    it(`a ${format} export parses back into the same rows`, () => {
-      fc.assert(
-        fc.property(fc.array(record, { minLength: 1, maxLength: 8 }), (recs) => {
-          const parsed = validateRecords(parseFile(decodeText(Buffer.from(write(recs)))));
+    it(`a ${format} export parses back into the same rows`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(record, { minLength: 1, maxLength: 8 }), async (recs) => {
+          const parsed = validateRecords(await readLedgerFile(Buffer.from(write(recs))));
           assert.deepEqual(parsed.errors, []);
           assert.deepEqual(parsed.rows, expected(recs));
         }),

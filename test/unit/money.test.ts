@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../src/lib/errors.ts';
 import { parseAmount, parseAmountBound, toMajor } from '../../src/lib/money.ts';
-import { centsToDecimal } from '../../src/modules/export-import/export.format.ts';
+import { centsToDecimal } from '../../src/modules/export/export.format.ts';
 
 function rejects(fn: () => unknown, label: string): void {
   assert.throws(fn, (err: unknown) => err instanceof AppError && err.code === 40001 && err.status === 400, label);

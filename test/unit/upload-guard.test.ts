@@ -5,8 +5,9 @@ import { ownTmpDir } from '../helpers/tmp.ts';
 import { describe, it } from 'node:test';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../src/config.ts';
 import { AppError } from '../../src/lib/errors.ts';
-import { readBill, type SeedRow } from '../../src/modules/bill-import/bill.parse.ts';
-import { openZip, xlsxRows, XmlTokenizer, type SheetRow } from '../../src/modules/bill-import/bill.xlsx.ts';
+import { readBill } from '../../src/modules/import/bill.parse.ts';
+import type { SeedRow } from '../../src/modules/import/import.rows.ts';
+import { openZip, xlsxRows, XmlTokenizer, type SheetRow } from '../../src/modules/import/bill.xlsx.ts';
 import { repeated, SHEET_CLOSE, SHEET_OPEN, SST_OPEN, workbook, zip } from '../helpers/zip.ts';
 
 const BANK_HEADER = ['交易日期', '摘要', '金额', '余额'];

@@ -1,19 +1,26 @@
 import type { Executor } from '../../db/client.ts';
-import { allocateIds, baseCurrencyOf, insertRows, linkTags, rateOn, type BookedRow } from '../books/index.ts';
+import { allocateIds, baseCurrencyOf, rateOn, type BookedRow } from '../books/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { convertMinor, currencyInfo, parseMinor, parseRate, type CurrencyInfo } from '../../lib/currency.ts';
 import type { CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
-import { checkSignal } from '../import/index.ts';
-import * as repo from './export-import.repo.ts';
-import type { ImportResult } from './export-import.schemas.ts';
-import { decodeText, parseFile, validateRecords, type ImportRow, type RowError } from './import.parse.ts';
+import { checkSignal } from './import.signal.ts';
+import { duplicateCounter } from './import.duplicates.ts';
+import { fitToAccount, writePage } from './import.writer.ts';
+import * as repo from './import.repo.ts';
+import type { ImportResult } from './import.schemas.ts';
+import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE } from './import.rows.ts';
+import { readLedgerFile, validateRecords, type ImportRow, type RowError } from './ledger.read.ts';
 
-export { IMPORT_MAX_ROWS } from './import.parse.ts';
-
-export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
-export const MAX_CATEGORIES = 200;
-const INSERT_BATCH = 5000;
+/*
+ * POST /api/import: our own export, all or nothing, in one database transaction. The file is read
+ * by the same reader as the preview's ledger format (ledger.read.ts), duplicates are counted by
+ * the same rule and query as a preview's rows without an id, the user's imports are serialized by
+ * the same lock, and the rows are written a page at a time through the books writer as a
+ * preview's commit writes them. It keeps no preview: nothing is stored before the one
+ * transaction that writes, and the money columns (accounts by name, currencies, rates, transfer
+ * amounts) that only this path reads are planned here.
+ */
 
 const catKey = (kind: string, name: string) => `${kind}\u0000${name}`;
 
@@ -117,10 +124,11 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
     }
     // without a currency cell the amount was read in hundredths: fitted to the account's decimals
     let minor = r.cents;
-    if (r.currency === undefined && account.currency.digits !== 2) {
-      const d = account.currency.digits;
-      if (d < 2 && r.cents % 10 ** (2 - d) !== 0) problems.push(`amount must have at most ${d} decimals in ${account.currency.code}`);
-      minor = d < 2 ? Math.trunc(r.cents / 10 ** (2 - d)) : r.cents * 10 ** (d - 2);
+    if (r.currency === undefined) {
+      // the books' rule, as a preview's commit fits the amounts of a file that names no currency
+      const fitted = fitToAccount(r.cents, account.currency);
+      if (typeof fitted === 'string') problems.push(fitted);
+      else minor = fitted;
     }
     let baseAmount = minor;
     let rate: string | null = null;
@@ -163,33 +171,22 @@ async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): P
   const rows = allRows.filter((_, i) => planned.money[i] !== null);
   const rowMoney = planned.money.filter((m): m is Money => m !== null);
 
-  const keyOf = new Map<string, number>();
-  const keys: repo.DupKey[] = [];
-  const rowKeys: (number | null)[] = rows.map((r, i) => {
-    const m = rowMoney[i]!;
-    const categoryId = isCategorized(r) ? categoryIds.get(catKey(r.kind, r.category)) : null;
-    // a category or an account the import creates: nothing of it can exist yet
-    if (categoryId === undefined || m.account.id === null) return null;
-    const k = `${r.date}\u0000${r.kind}\u0000${m.minor}\u0000${categoryId}\u0000${r.note}\u0000${m.account.id}`;
-    let idx = keyOf.get(k);
-    if (idx === undefined) {
-      idx = keys.length;
-      keyOf.set(k, idx);
-      keys.push({ date: r.date, kind: r.kind, cents: m.minor, categoryId, note: r.note, accountId: m.account.id });
-    }
-    return idx;
-  });
-  const remaining = await repo.existingCounts(ex, userId, keys);
+  const duplicate = await duplicateCounter(ex, userId)(
+    rows.map((r, i) => {
+      const m = rowMoney[i]!;
+      const categoryId = isCategorized(r) ? categoryIds.get(catKey(r.kind, r.category)) : null;
+      // a category or an account the import creates: nothing of it can exist yet
+      if (categoryId === undefined || m.account.id === null) return null;
+      return { date: r.date, kind: r.kind, cents: m.minor, categoryId, note: r.note, accountId: m.account.id };
+    }),
+  );
 
   const toImport: ImportRow[] = [];
   const money: Money[] = [];
   let skipped = 0;
   rows.forEach((r, i) => {
-    const idx = rowKeys[i];
-    if (idx !== null && idx !== undefined && remaining[idx]! > 0) {
-      remaining[idx]!--;
-      skipped++;
-    } else {
+    if (duplicate[i]) skipped++;
+    else {
       toImport.push(r);
       money.push(rowMoney[i]!);
     }
@@ -212,7 +209,7 @@ async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): P
     const refused = new Set(newCategories.slice(room).map((c) => catKey(c.kind, c.name)));
     for (const r of toImport) {
       if (refused.has(catKey(r.kind, r.category))) {
-        errors.push({ row: r.row, message: `category "${r.category}" cannot be created: at most ${MAX_CATEGORIES} categories per user` });
+        errors.push(categoryRefused(r.row, r.category));
       }
     }
   }
@@ -254,10 +251,8 @@ async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSig
   }
 
   const ids = await allocateIds(tx, plan.toImport.length);
-  for (let start = 0; start < plan.toImport.length; start += INSERT_BATCH) {
-    // the client went away: the error ends the transaction, nothing is kept
-    checkSignal(signal);
-    const part = plan.toImport.slice(start, start + INSERT_BATCH);
+  for (let start = 0; start < plan.toImport.length; start += WRITE_PAGE) {
+    const part = plan.toImport.slice(start, start + WRITE_PAGE);
     const links: { transactionId: number; tagId: number }[] = [];
     const rows = part.map((r, i): BookedRow => {
       const id = ids[start + i]!;
@@ -282,8 +277,8 @@ async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSig
         createdAt: r.createdAt,
       };
     });
-    await insertRows(tx, userId, rows);
-    await linkTags(tx, links);
+    // the client went away: the error ends the transaction, nothing is kept
+    await writePage(tx, userId, rows, links, signal);
   }
 }
 
@@ -298,7 +293,7 @@ const createdOf = (plan: Plan) => (plan.newAccounts.length ? { accounts_created:
  * client went away) the work stops between batches and nothing is written (40001).
  */
 export async function importFile(db: Executor, userId: number, file: Uint8Array, dryRun: boolean, signal?: AbortSignal): Promise<ImportResult> {
-  const { rows, errors } = validateRecords(parseFile(decodeText(file)));
+  const { rows, errors } = validateRecords(await readLedgerFile(file, signal));
   checkSignal(signal);
   if (dryRun) {
     const plan = await planImport(db, userId, rows);

@@ -6,9 +6,9 @@ import { Errors } from '../../lib/errors.ts';
 import type { Authenticator } from '../../plugins/auth.ts';
 import type { TokenService, UserStateCache } from '../identity/index.ts';
 import type { AuthUser } from '../../types.ts';
-import { exportCategoryNames, exportPage, exportTags, userHasTags, type ExportRow } from './export-import.repo.ts';
+import { exportCategoryNames, exportPage, exportTags, userHasTags, type ExportRow } from './export.repo.ts';
 import { csvLines, EXPORT_COLUMNS, jsonRecord, NO_TAGS, type ExportPage } from './export.format.ts';
-import type { ExportParams, ExportPrepareBody, ExportPrepareResult, ExportQuery } from './export-import.schemas.ts';
+import type { ExportParams, ExportPrepareBody, ExportPrepareResult, ExportQuery } from './export.schemas.ts';
 
 export const EXPORT_TOKEN_TTL_S = 300;
 export const EXPORT_PURPOSE = 'export';

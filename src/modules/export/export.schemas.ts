@@ -38,25 +38,3 @@ export interface ExportParams {
   type: TransactionKind | 'transfer' | 'adjustment' | 'all';
   format: 'csv' | 'json';
 }
-
-export const ImportQuery = Type.Object({
-  dry_run: Type.Optional(Type.Boolean({ default: false, description: 'true: validate and count, write nothing, always 200' })),
-});
-
-export const ImportRowError = Type.Object({
-  row: Type.Integer({ description: 'row 1 is the first data row (after the CSV header; the first element of a JSON array)' }),
-  message: Type.String(),
-});
-
-export const ImportResult = Type.Object(
-  {
-    imported: Type.Integer(),
-    skipped: Type.Integer({ description: 'rows that duplicate transactions the caller already has' }),
-    errors: Type.Array(ImportRowError),
-    accounts_created: Type.Optional(
-      Type.Array(Type.String(), { description: 'names of the accounts the import created (or, in a dry run, would create); absent when none' }),
-    ),
-  },
-  { title: 'ImportResult' },
-);
-export type ImportResult = Static<typeof ImportResult>;

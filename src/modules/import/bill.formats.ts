@@ -116,19 +116,40 @@ export function sameHeader(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => headerKey(x) === headerKey(b[i]!));
 }
 
-/** The layout a record announces as a table header, or null when it is not one we know. */
-export function layoutOf(cells: string[], presets: PresetRef[]): Layout | null {
-  const columns = columnsOf(cells);
-  const has = (names: string[]) => names.every((n) => columns.has(n));
-  const header = headerCells(cells);
-  if (has(WECHAT_REQUIRED)) return { format: 'wechat', variant: 'wechat', columns, header, preset: null };
-  if (has(ALIPAY_APP_REQUIRED)) return { format: 'alipay', variant: 'alipay_app', columns, header, preset: null };
-  if (has(ALIPAY_WEB_REQUIRED)) return { format: 'alipay', variant: 'alipay_web', columns, header, preset: null };
-  const lower = new Map([...columns].map(([k, v]) => [k.toLowerCase(), v]));
-  if (LEDGER_REQUIRED.every((n) => lower.has(n))) return { format: 'ledger', variant: 'ledger', columns: lower, header, preset: null };
-  const preset = presets.find((p) => p.mapping.has_header !== false && sameHeader(p.header, header));
-  if (preset) return { format: 'mapped', variant: 'mapped', columns, header, preset };
+/** A record looked at as a table header: its columns by normalized name, and its cells as a preset saves them. */
+export interface HeaderCandidate {
+  columns: Map<string, number>;
+  header: string[];
+}
+
+export function headerCandidate(cells: string[]): HeaderCandidate {
+  return { columns: columnsOf(cells), header: headerCells(cells) };
+}
+
+const hasAll = (columns: Map<string, number>, names: string[]) => names.every((n) => columns.has(n));
+
+/** The table header of a WeChat Pay bill. */
+export function wechatLayout({ columns, header }: HeaderCandidate): Layout | null {
+  return hasAll(columns, WECHAT_REQUIRED) ? { format: 'wechat', variant: 'wechat', columns, header, preset: null } : null;
+}
+
+/** The table header of an Alipay bill: the app's export, or the older web export. */
+export function alipayLayout({ columns, header }: HeaderCandidate): Layout | null {
+  if (hasAll(columns, ALIPAY_APP_REQUIRED)) return { format: 'alipay', variant: 'alipay_app', columns, header, preset: null };
+  if (hasAll(columns, ALIPAY_WEB_REQUIRED)) return { format: 'alipay', variant: 'alipay_web', columns, header, preset: null };
   return null;
+}
+
+/** The header row of our own export, its column names in any case. */
+export function ledgerLayout({ columns, header }: HeaderCandidate): Layout | null {
+  const lower = new Map([...columns].map(([k, v]) => [k.toLowerCase(), v]));
+  return hasAll(lower, LEDGER_REQUIRED) ? { format: 'ledger', variant: 'ledger', columns: lower, header, preset: null } : null;
+}
+
+/** The header row of one of the person's column mappings (saved with a header). */
+export function mappedLayout({ columns, header }: HeaderCandidate, presets: PresetRef[]): Layout | null {
+  const preset = presets.find((p) => p.mapping.has_header !== false && sameHeader(p.header, header));
+  return preset ? { format: 'mapped', variant: 'mapped', columns, header, preset } : null;
 }
 
 /** Columns named by position, for a file without a header row. */

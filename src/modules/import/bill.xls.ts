@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import * as cptable from '@e965/xlsx/dist/cpexcel.full.mjs';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
-import { checkSignal } from '../import/index.ts';
+import { checkSignal } from './import.signal.ts';
 import { hostileFile, serialDateText, type SheetRow } from './bill.xlsx.ts';
 
 /*

@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import type { UploadLimits } from '../../config.ts';
 import { Errors } from '../../lib/errors.ts';
 import { isCompoundFile, xlsRows } from './bill.xls.ts';
-import { checkSignal } from '../import/index.ts';
+import { checkSignal } from './import.signal.ts';
 import { xlsxRows } from './bill.xlsx.ts';
 
 /*
@@ -32,14 +32,20 @@ export function sniff(buf: Uint8Array): Sniffed {
   if (buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04) return { container: 'xlsx', encoding: null };
   // old binary Excel (.xls); tab-separated text saved under an .xls name is read as text
   if (isCompoundFile(buf)) return { container: 'xls', encoding: null };
-  let encoding: Encoding;
-  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) encoding = 'utf-8';
-  else if (buf[0] === 0xff && buf[1] === 0xfe) encoding = 'utf-16le';
-  else if (buf[0] === 0xfe && buf[1] === 0xff) encoding = 'utf-16be';
-  else encoding = isUtf8(buf) ? 'utf-8' : 'gb18030';
-  const head = decodeHead(buf, encoding);
-  const first = /\S/.exec(head)?.[0];
+  const encoding = textEncoding(buf);
+  const first = /\S/.exec(decodeHead(buf, encoding))?.[0];
   return { container: first === '[' || first === '{' ? 'json' : 'csv', encoding };
+}
+
+/**
+ * The encoding of a text file: UTF-8 (with or without BOM) or UTF-16 with a BOM when the bytes say
+ * so, else GB18030, the superset of GBK that Excel writes on Chinese systems.
+ */
+export function textEncoding(buf: Uint8Array): Encoding {
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return 'utf-8';
+  if (buf[0] === 0xff && buf[1] === 0xfe) return 'utf-16le';
+  if (buf[0] === 0xfe && buf[1] === 0xff) return 'utf-16be';
+  return isUtf8(buf) ? 'utf-8' : 'gb18030';
 }
 
 /** The first few kilobytes as text (for sniffing and messages). */
@@ -47,9 +53,14 @@ export function decodeHead(buf: Uint8Array, encoding: Encoding, bytes = 4096): s
   return iconv.decode(Buffer.from(buf.subarray(0, bytes)), encoding).replace(/^\ufeff/, '');
 }
 
+/** A text file decoded whole, in the encoding its bytes tell (the BOM is not part of the text). */
+export function decodeText(buf: Uint8Array, encoding: Encoding = textEncoding(buf)): string {
+  return iconv.decode(Buffer.from(buf), encoding);
+}
+
 /** The whole file as text (small formats only: our own JSON export). */
 export function decodeAll(buf: Uint8Array, encoding: Encoding): string {
-  return iconv.decode(Buffer.from(buf), encoding).replace(/^\ufeff/, '');
+  return decodeText(buf, encoding).replace(/^\ufeff/, '');
 }
 
 function chunks(buf: Uint8Array): Readable {
@@ -87,10 +98,11 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: Rea
       bom: true,
       delimiter,
       relax_column_count: true,
-      relax_quotes: true,
+      // our own export is written by a CSV writer: a stray quote there is a broken file, not a bank's habit
+      relax_quotes: !opts.strict,
       skip_empty_lines: true,
       // one physical line of a bill is one record; a quoted field may still span lines
-      max_record_size: 1024 * 1024,
+      max_record_size: opts.strict ? undefined : 1024 * 1024,
     }),
   );
   let line = 0;
@@ -104,7 +116,7 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: Rea
       yield { line, cells };
     }
   } catch (err) {
-    if (err instanceof CsvError) throw Errors.field('file', `is not valid CSV after line ${line}: ${err.message}`);
+    if (err instanceof CsvError) throw Errors.field('file', opts.strict ? `is not valid CSV: ${err.message}` : `is not valid CSV after line ${line}: ${err.message}`);
     throw err;
   } finally {
     source.destroy();
@@ -123,6 +135,8 @@ export interface ReadLimits {
   signal?: AbortSignal;
   /** the field separator of a CSV file (detected or set in its mapping); default a comma */
   delimiter?: string;
+  /** quotes as a CSV writer puts them (our own export): a stray one refuses the file */
+  strict?: boolean;
 }
 
 export function fileRecords(buf: Uint8Array, s: Sniffed, opts: ReadLimits = {}): AsyncGenerator<FileRecord> {

@@ -1,5 +1,5 @@
 import type { SchedulerTask } from '../scheduler.ts';
-import { purgeExpired } from './bill-import.repo.ts';
+import { purgeExpired } from './bills.repo.ts';
 
 /** Import previews live a day: expired ones go with their rows. */
 export const importPurgeTask: SchedulerTask = {

@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { Errors } from '../../lib/errors.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
+import { dataFileFormat } from '../../plugins/metrics.ts';
 import { clientGone, readUpload } from '../../plugins/uploads.ts';
+import { FORMAT_TEXT } from '../export/index.ts';
+import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../idempotency/index.ts';
 import {
   BillQuery,
   CommitResult,
+  ImportQuery,
+  ImportResult,
   PatchBody,
   PatchResult,
   PresetCreateBody,
@@ -20,11 +26,11 @@ import {
   RuleOrderBody,
   RuleSchema,
   RuleUpdateBody,
-} from './bill-import.schemas.ts';
-import { type createBillImportService, PREVIEW_ROWS } from './bill-import.service.ts';
-import { BILL_MAX_ROWS } from './bill.parse.ts';
+} from './import.schemas.ts';
+import { type BillImportService, PREVIEW_ROWS } from './bills.service.ts';
+import { importFile } from './import.service.ts';
+import { BILL_MAX_ROWS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from './import.rows.ts';
 
-const BILL_MAX_BYTES = 20 * 1024 * 1024;
 
 const FORMATS_TEXT =
   'The format is found from the content, never the file name: a WeChat Pay bill (CSV in UTF-8 or the XLSX export: the account block, then ' +
@@ -33,8 +39,58 @@ const FORMATS_TEXT =
   '交易号, 商家订单号, 交易创建时间, …, 金额（元）, 收/支, 交易状态, 服务费（元）, 成功退款（元）, 备注, 资金状态), our own CSV or JSON export (`ledger`), ' +
   'or any CSV or XLSX whose header row equals the header of one of your column mappings (`mapped`; `preset_id` restricts detection to that one).';
 
-export default async function billImportRoutes(fastify: FastifyInstance, { billImport: service }: { billImport: ReturnType<typeof createBillImportService> }) {
+/** POST /api/import (our own CSV/JSON, all or nothing) and the bill previews, their rules and column mappings. */
+export default async function importRoutes(fastify: FastifyInstance, { billImport: service }: { billImport: BillImportService }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/api/import',
+    {
+      schema: {
+        summary: 'Import transactions from a CSV or JSON file (multipart field `file`)',
+        description:
+          `The file as the export writes it. ${FORMAT_TEXT} Import reads UTF-8 (with or without BOM) and GB18030/GBK, ` +
+          'recognised from the bytes, and CSV or JSON, recognised from the content. CSV needs a header row naming at least ' +
+          'date, kind, amount and category (note, tags, group_id, created_at, account, currency, to_account, to_amount and rate optional, other columns ignored; ' +
+          'the `\'` formula prefix is removed). A file without the account columns still imports: its rows go to the default account, amounts in its currency. ' +
+          'An `account` (or `to_account`) name the caller does not have is CREATED by the import (type other, in the row\'s `currency`, else the base currency, ' +
+          'opening balance 0 on the date of its first row) and the answer\'s `accounts_created` names it; archived accounts are matched by name as well. ' +
+          'Row errors of the money columns: a `currency` other than its account\'s, more decimals than that currency has, a row in a foreign currency ' +
+          'without `rate` and without a rate in the caller\'s rates on or before its date, a transfer without to_account, to the same account, or between ' +
+          'currencies without to_amount, a category on a transfer or an adjustment, a transfer or an adjustment in a group. ' +
+          `At most ${IMPORT_MAX_BYTES / 1048576} MiB and ${IMPORT_MAX_ROWS} rows (more: 41301). A file that is not CSV or JSON at all: 40001. ` +
+          'All or nothing: any invalid row answers 422 code 42203 with `errors: [{row, message}]` listing every bad row (row 1 = the first data row) and nothing is written. ' +
+          'A row counts as a duplicate (skipped) while the caller already has as many transactions with the same date, kind, amount, category, note and account ' +
+          'as the file holds so far; so importing the same file twice, or one\'s own export, adds nothing. Unknown category names are created with ' +
+          'the row\'s kind (refused past 200 categories per user), unknown tag names are created. A group_id is kept only when the caller is a member of ' +
+          'that live group; otherwise the row is imported as personal. created_at is kept when given, else the import time. ' +
+          '`?dry_run=true` answers 200 with what a real run would do and writes nothing: with invalid rows, `imported: 0, skipped: 0` and the `errors`. ' +
+          'An optional Idempotency-Key header (1 to 64 visible characters) replays the first answer for the same file and dry_run.',
+        consumes: ['multipart/form-data'],
+        querystring: ImportQuery,
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })) }),
+        response: { 200: ImportResult },
+      },
+    },
+    async (req, reply) => {
+      const user = userOf(req);
+      if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
+      const signal = clientGone(req, reply);
+      const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES } });
+      if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
+      const bytes = await readUpload(file);
+      const dryRun = req.query.dry_run === true;
+      const measured = app.metrics.importTimer(dryRun ? 'import_dry_run' : 'import', bytes.length);
+      const out = await withIdempotency(
+        app.db,
+        { userId: user.id, scope: 'import', key: req.headers['idempotency-key'], body: { file: bytes, dry_run: dryRun } },
+        async (tx) => ({ status: 200, body: await importFile(tx, user.id, bytes, dryRun, signal) }),
+      );
+      if (!out.replayed && !out.body.errors.length) measured(dataFileFormat(bytes), out.body.imported + out.body.skipped);
+      // only a 200 answer is ever stored and replayed
+      return reply.code(out.status as 200).send(out.body);
+    },
+  );
 
   app.post(
     '/api/import/bills',
@@ -50,7 +106,7 @@ export default async function billImportRoutes(fastify: FastifyInstance, { billI
           '(first match wins), then the suggestion from your history. A row whose source and external id are already in your books (or earlier in ' +
           'the file) is `duplicate`; a row without an id is a duplicate while your books already hold as many transactions with its date, kind, ' +
           `amount, category and note. The answer lists the first ${PREVIEW_ROWS} rows (\`total\` all of them; GET the preview for the others). ` +
-          `At most ${BILL_MAX_BYTES / 1048576} MiB and ${BILL_MAX_ROWS} rows (else 41301). A file of no known format: 42203 with \`recognised\` ` +
+          `At most ${IMPORT_MAX_BYTES / 1048576} MiB and ${BILL_MAX_ROWS} rows (else 41301). A file of no known format: 42203 with \`recognised\` ` +
           '(container, encoding, the line that looks like a header): map its columns (POST /api/import/presets) and send it again. ' +
           'Malformed rows: 42203 with `errors: [{row, message}]` (row 1 = the first data row under the header), nothing kept. ' +
           'Text is cleaned: control characters removed, a leading = + - @ (formula) removed. The preview is kept one day.',
@@ -64,7 +120,7 @@ export default async function billImportRoutes(fastify: FastifyInstance, { billI
       if (!req.isMultipart()) throw Errors.unsupportedMedia('send the file as multipart/form-data, field "file"');
       const signal = clientGone(req, reply);
       let presetId: number | null = req.query.preset_id ?? null;
-      const file = await req.file({ limits: { fileSize: BILL_MAX_BYTES } });
+      const file = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES } });
       if (!file || file.fieldname !== 'file') throw Errors.field('file', 'is required');
       const field = file.fields.preset_id as { value?: unknown } | undefined;
       if (presetId === null && field && typeof field.value === 'string' && field.value !== '') {

@@ -8,27 +8,27 @@ import * as books from '../books/index.ts';
 import { requireCategory, userTimezone } from '../books/index.ts';
 import { currencyInfo, requireCurrency, type CurrencyInfo } from '../../lib/currency.ts';
 import { cleanText } from '../../lib/text.ts';
-import type { PatchBody, PresetCreateBody, PresetUpdateBody, RuleCreateBody, RuleUpdateBody } from './bill-import.schemas.ts';
+import type { PatchBody, PresetCreateBody, PresetUpdateBody, RuleCreateBody, RuleUpdateBody } from './import.schemas.ts';
 import { headerCells } from './bill.formats.ts';
 import { headerKey } from './bill.text.ts';
 import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
 import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
-import { existingCounts as exportRepoExistingCounts, lockUserImports as exportRepoLockUserImports } from '../export-import/index.ts';
-import * as repo from './bill-import.repo.ts';
+import { duplicateCounter } from './import.duplicates.ts';
+import { fitToAccount, writePage } from './import.writer.ts';
+import { lockUserImports, type DupKey } from './import.repo.ts';
+import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
-import { readBill, type SeedRow } from './bill.parse.ts';
+import { readBill } from './bill.parse.ts';
+import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE, type SeedRow } from './import.rows.ts';
 import { ruleMatcher, type Rule } from './bill.rules.ts';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const PREVIEW_ROWS = 1000;
 export const MAX_RULES = 200;
 export const MAX_PRESETS = 50;
-const MAX_CATEGORIES = 200;
 const BATCH = 2000;
-/** rows written by one statement at commit */
-const WRITE_PAGE = 5000;
 /** category choices remembered while a bill is read */
 const CHOICE_CACHE = 5000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
@@ -106,9 +106,9 @@ async function writeRows(tx: Executor, userId: number, sessionId: number, format
         let from = given;
         let minor = r.cents;
         if (from === null) {
-          const fitted = books.fitHundredths(r.cents, account);
-          if (fitted === null) {
-            errors.push({ row: r.row, message: `amount must have at most ${account.digits} decimals in ${account.code}` });
+          const fitted = fitToAccount(r.cents, account);
+          if (typeof fitted === 'string') {
+            errors.push({ row: r.row, message: fitted });
             continue;
           }
           from = account;
@@ -152,8 +152,7 @@ async function writeRows(tx: Executor, userId: number, sessionId: number, format
       }
       if (errors.length >= 1000) break;
       if (errors.length) continue;
-      await books.insertRows(tx, userId, out);
-      await books.linkTags(tx, links);
+      await writePage(tx, userId, out, links);
       written.imported += out.length;
     }
   }
@@ -366,8 +365,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
       });
       /** the payments seen under each id: signature (time, amount, counterparty) -> the id it was stored under, and whether it was skipped */
       const seen = new Map<string, SeenPayment | SeenPayment[]>();
-      /** remaining count of id-less rows already in the books, by (date, kind, amount, category, note) */
-      const remaining = new Map<string, number>();
+      /** rows without an id: as many as the books already hold are duplicates */
+      const duplicates = duplicateCounter(db, userId);
       const liveAccounts = accounts.filter((a) => !a.archived);
       const currencyOf = new Map(liveAccounts.map((a) => [a.id, a.currency]));
       let source = '';
@@ -422,7 +421,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
             }
             const existing = await repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
             const rows: repo.PreviewRowInsert[] = [];
-            const countKeys: { key: string; idx: number }[] = [];
+            const counted: { key: DupKey; idx: number }[] = [];
             for (const [i, s] of seeds.entries()) {
               let decision = s.decision;
               let reason: string | null = s.reason;
@@ -485,29 +484,18 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 existingId,
                 type: s.type,
               };
-              if (s.externalId === null && decision === 'import' && categoryId !== null) {
-                countKeys.push({ key: `${accountId}\u0000${s.date}\u0000${s.kind}\u0000${s.cents}\u0000${categoryId}\u0000${s.note}`, idx: rows.length });
+              if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
+                counted.push({ key: { accountId, date: s.date, kind: s.kind, cents: s.cents, categoryId, note: s.note }, idx: rows.length });
               }
               rows.push(row);
             }
-            // rows without an id: today's rule, as many as the books already hold are duplicates
-            const unknown = [...new Set(countKeys.map((k) => k.key))].filter((k) => !remaining.has(k));
-            if (unknown.length) {
-              const keys = unknown.map((k) => {
-                const [accountId, date, kind, cents, categoryId, ...note] = k.split('\u0000');
-                return { accountId: Number(accountId), date: date!, kind: kind!, cents: Number(cents), categoryId: Number(categoryId), note: note.join('\u0000') };
-              });
-              const counts = await exportRepoExistingCounts(db, userId, keys);
-              unknown.forEach((k, i) => remaining.set(k, counts[i]!));
-            }
-            for (const { key, idx } of countKeys) {
-              const left = remaining.get(key) ?? 0;
-              if (left > 0) {
-                remaining.set(key, left - 1);
+            const duplicate = await duplicates(counted.map((c) => c.key));
+            counted.forEach(({ idx }, i) => {
+              if (duplicate[i]) {
                 rows[idx]!.decision = 'duplicate';
                 rows[idx]!.reason = 'duplicate';
               }
-            }
+            });
             await repo.insertRows(db, session.id, rows);
           },
         });
@@ -547,14 +535,14 @@ export function createBillImportService({ db, clock, config }: Deps) {
         const s = await repo.lockOwnSession(tx, userId, id);
         if (!s) throw Errors.notFound('import preview');
         if (s.status === 'committed') throw Errors.conflict('this import was already committed');
-        await exportRepoLockUserImports(tx, userId);
+        await lockUserImports(tx, userId);
         const source = s.format === 'ledger' ? null : s.source;
         if (source) await repo.markNewDuplicates(tx, userId, s.id, source);
         await repo.markInFileDuplicates(tx, s.id);
         const cats = await repo.userCategories(tx, userId);
         const refused = await repo.createNamedCategories(tx, userId, s.id, MAX_CATEGORIES - cats.length);
         const errors = [
-          ...refused.map((r) => ({ row: r.row, message: `category "${r.name}" cannot be created: at most ${MAX_CATEGORIES} categories per user` })),
+          ...refused.map((r) => categoryRefused(r.row, r.name)),
           ...(await repo.invalidRows(tx, userId, s.id)),
         ].sort((a, b) => a.row - b.row);
         if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
-import { checkSignal } from '../import/index.ts';
+import { checkSignal } from './import.signal.ts';
 
 /*
  * An XLSX workbook read as a hostile file. The zip's central directory is checked before anything

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { currencyInfo, formatMinor, toMajorUnits } from '../../lib/currency.ts';
 import { toMajor } from '../../lib/money.ts';
-import type { ExportRow } from './export-import.repo.ts';
+import type { ExportRow } from './export.repo.ts';
 
 /*
  * How exported rows are written: CSV cells and lines, JSON records. Pure functions of the rows,
@@ -100,3 +100,14 @@ export function jsonRecord(r: ExportRow, tags: string[], category: string) {
     rate: r.rate ?? null,
   };
 }
+
+/** Our own CSV and JSON file, as the export writes it and the import reads it. */
+export const FORMAT_TEXT =
+  'CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; ' +
+  'kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` CNY, `1200` JPY; an adjustment\'s ' +
+  'amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC, ' +
+  '`account` the name of the account the money left or arrived in (empty for a group row recorded for another payer), `currency` its ISO 4217 code, ' +
+  '`to_account` and `to_amount` (in the receiving account\'s currency) for transfers only, `rate` the base-currency units per unit of `currency` ' +
+  'used at booking (empty in the base currency). A transfer\'s fee is an expense row of its own. A text cell (category, note, tags, accounts) ' +
+  'starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `\'` so that spreadsheets do not run it as a formula. ' +
+  'JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null).';

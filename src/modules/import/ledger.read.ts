@@ -1,22 +1,29 @@
-import { parse as parseCsv, CsvError } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
 import { isValidDate } from '../../lib/dates.ts';
 import { currencyInfo, parseMinor, parseRate, rateText } from '../../lib/currency.ts';
-import type { TransactionKind } from '../../lib/domain.ts';
+import { isCategoryKind, type TransactionKind } from '../../lib/domain.ts';
 import { AppError, Errors } from '../../lib/errors.ts';
 import { parseAmount } from '../../lib/money.ts';
-import { FORMULA_START } from './export.format.ts';
+import { FORMULA_START } from '../export/index.ts';
+import type { Layout } from './bill.formats.ts';
+import { csvRecords, decodeAll, decodeHead, textEncoding, type Encoding, type FileRecord } from './bill.read.ts';
+import { IMPORT_MAX_ROWS, MAX_LISTED_ERRORS, tooManyRows as tooManyBillRows, type BillOutcome, type Detected, type ReadOptions, type SeedRow } from './import.rows.ts';
 
 /*
- * Reading an import file, without a database: the bytes decoded to text, the text parsed as CSV
- * or JSON into records, and every record checked into a row ready to write (or an error naming
- * all of its problems).
+ * Our own export (CSV or JSON), read one way wherever it arrives: POST /api/import reads the whole
+ * file with readLedgerFile; the bill preview finds the same header among a file's first records
+ * (CSV, XLSX) and hands the records under it to the same record builder and the same checks.
+ * Every record is checked into a row ready to write, or an error naming all of its problems.
  */
 
-export const IMPORT_MAX_ROWS = 100_000;
+export { IMPORT_MAX_ROWS };
 const MAX_TAGS = 10;
 const REQUIRED_COLUMNS = ['date', 'kind', 'amount', 'category'] as const;
 const OPTIONAL_COLUMNS = ['note', 'tags', 'group_id', 'created_at', 'account', 'currency', 'to_account', 'to_amount', 'rate'] as const;
+/**
+ * The columns a preview reads: a preview books each row in the account the person picks (and in its
+ * currency), so the money columns are not read there; POST /api/import reads them all.
+ */
+const PREVIEW_COLUMNS = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at'] as const;
 /** amounts without a `currency` cell are read with 2 decimals and fitted to their account's currency when written */
 const CENTS = { code: 'XXX', digits: 2, name: '' };
 const DECIMAL = /^-?\d{1,15}(\.\d{1,3})?$/;
@@ -56,43 +63,70 @@ export interface RowError {
   message: string;
 }
 
-/**
- * The file's text: UTF-8 (with or without BOM; UTF-16 with a BOM) when the bytes decode as such,
- * else GB18030, the superset of GBK that Excel writes on Chinese systems.
- */
-export function decodeText(buf: Uint8Array): string {
-  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return new TextDecoder('utf-8').decode(buf);
-  if (buf[0] === 0xff && buf[1] === 0xfe) return iconv.decode(Buffer.from(buf.subarray(2)), 'utf-16le');
-  if (buf[0] === 0xfe && buf[1] === 0xff) return iconv.decode(Buffer.from(buf.subarray(2)), 'utf-16be');
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-  } catch {
-    return iconv.decode(Buffer.from(buf), 'gb18030');
-  }
-}
-
 export interface ParsedFile {
   source: 'csv' | 'json';
   records: Record<string, unknown>[];
+}
+
+/** Where the known columns stand in a header row, and how many cells the header has. */
+export interface LedgerHeader {
+  columns: (readonly [string, number])[];
+  width: number;
+  /** cells past the header count only when they hold something (a spreadsheet re-saving the file pads rows) */
+  padded: boolean;
 }
 
 function tooManyRows(): AppError {
   return Errors.tooLarge(`too many rows: an import holds at most ${IMPORT_MAX_ROWS}`);
 }
 
-/** CSV (header row required) or a JSON array, told apart by the first visible character. */
-export function parseFile(text: string): ParsedFile {
-  const body = text.replace(/^\ufeff/, '');
-  const first = /\S/.exec(body)?.[0];
-  if (first === undefined) throw Errors.field('file', 'is empty');
-  if (first === '[' || first === '{') return { source: 'json', records: parseJson(body) };
-  return { source: 'csv', records: parseCsvRecords(body) };
+/** One data line as a record of the header's known columns; cells past the header mark it (`$extra`). */
+export function ledgerRecord(cells: string[], header: LedgerHeader): Record<string, unknown> {
+  const rec: Record<string, unknown> = {};
+  for (const [name, i] of header.columns) rec[name] = cells[i] ?? '';
+  const extra = cells.length > header.width && (!header.padded || cells.slice(header.width).some((c) => c !== ''));
+  if (extra) rec.$extra = cells.length - header.width;
+  return rec;
 }
 
-function parseJson(text: string): Record<string, unknown>[] {
+const blank = (cells: string[]) => cells.every((c) => c.trim() === '');
+
+/**
+ * The records under a header: rows of empty cells (spreadsheets leave them behind) are dropped,
+ * more than IMPORT_MAX_ROWS refuse the file. Without a header (it was refused) the lines are only
+ * counted: a file too long is refused as such first.
+ */
+async function ledgerRows(it: AsyncIterator<FileRecord>, header: LedgerHeader | null, tooMany: () => AppError): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  let n = 0;
+  for (;;) {
+    const next = await it.next();
+    if (next.done) break;
+    const cells = next.value.cells;
+    if (blank(cells)) continue;
+    if (++n > IMPORT_MAX_ROWS) throw tooMany();
+    if (header) records.push(ledgerRecord(cells, header));
+  }
+  return records;
+}
+
+/** The header row of a file sent to POST /api/import: every required column, no known column twice. */
+function importHeader(cells: string[]): LedgerHeader | AppError {
+  const header = cells.map((h) => h.trim().toLowerCase());
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length) {
+    return Errors.field('file', `needs a header row naming the columns ${REQUIRED_COLUMNS.join(', ')} (optional: ${OPTIONAL_COLUMNS.join(', ')}); missing: ${missing.join(', ')}`);
+  }
+  const known = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS] as string[];
+  for (const c of known) if (header.indexOf(c) !== header.lastIndexOf(c)) return Errors.field('file', `names the column ${c} twice`);
+  return { columns: known.map((name) => [name, header.indexOf(name)] as const).filter(([, i]) => i >= 0), width: header.length, padded: false };
+}
+
+/** A JSON export: one array of objects. */
+function ledgerJson(buf: Uint8Array, encoding: Encoding): Record<string, unknown>[] {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(decodeAll(buf, encoding));
   } catch {
     throw Errors.field('file', 'is not valid JSON');
   }
@@ -101,38 +135,33 @@ function parseJson(text: string): Record<string, unknown>[] {
   return data as Record<string, unknown>[];
 }
 
-function parseCsvRecords(text: string): Record<string, unknown>[] {
-  let lines: string[][];
-  let kept = 0;
+/** The first visible character of a text file (its first kilobytes are enough unless they are all blank). */
+function firstVisible(buf: Uint8Array, encoding: Encoding): string | undefined {
+  return /\S/.exec(decodeHead(buf, encoding))?.[0] ?? (buf.length > 4096 ? /\S/.exec(decodeAll(buf, encoding))?.[0] : undefined);
+}
+
+/**
+ * Our own export from its bytes, the reader of POST /api/import: UTF-8 (with or without BOM),
+ * UTF-16 with a BOM, else GB18030; a JSON array or CSV with a header row, told apart by the first
+ * visible character. A file that is neither: 40001 naming the problem; too many rows: 41301.
+ */
+export async function readLedgerFile(buf: Uint8Array, signal?: AbortSignal): Promise<ParsedFile> {
+  const encoding = textEncoding(buf);
+  const first = firstVisible(buf, encoding);
+  if (first === undefined) throw Errors.field('file', 'is empty');
+  if (first === '[' || first === '{') return { source: 'json', records: ledgerJson(buf, encoding) };
+  const it = csvRecords(buf, encoding, { strict: true, signal });
   try {
-    lines = parseCsv(text, {
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // rows of empty cells (spreadsheets leave them behind) are dropped; the count stops at the limit
-      on_record: (cells: string[]) => {
-        if (cells.every((c) => c.trim() === '')) return null;
-        if (++kept > IMPORT_MAX_ROWS + 1) throw tooManyRows();
-        return cells;
-      },
-    }) as string[][];
-  } catch (err) {
-    if (err instanceof CsvError) throw Errors.field('file', `is not valid CSV: ${err.message}`);
-    throw err;
+    let head = await it.next();
+    while (!head.done && blank(head.value.cells)) head = await it.next();
+    const header = importHeader(head.done ? [] : head.value.cells);
+    // the whole file is read before a bad header is named: a file too long or broken further down says so first
+    const records = await ledgerRows(it, header instanceof AppError ? null : header, tooManyRows);
+    if (header instanceof AppError) throw header;
+    return { source: 'csv', records };
+  } finally {
+    await it.return(undefined);
   }
-  const header = (lines[0] ?? []).map((h) => h.trim().toLowerCase());
-  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length) {
-    throw Errors.field('file', `needs a header row naming the columns ${REQUIRED_COLUMNS.join(', ')} (optional: ${OPTIONAL_COLUMNS.join(', ')}); missing: ${missing.join(', ')}`);
-  }
-  const known = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS] as string[];
-  for (const c of known) if (header.indexOf(c) !== header.lastIndexOf(c)) throw Errors.field('file', `names the column ${c} twice`);
-  const columns = known.map((name) => [name, header.indexOf(name)] as const).filter(([, i]) => i >= 0);
-  return lines.slice(1).map((cells) => {
-    const rec: Record<string, unknown> = {};
-    for (const [name, i] of columns) rec[name] = cells[i] ?? '';
-    if (cells.length > header.length) rec.$extra = cells.length - header.length;
-    return rec;
-  });
 }
 
 /** Undoes the export's formula neutralization: one leading apostrophe before (apostrophes and) = + - @ tab or CR. */
@@ -265,4 +294,71 @@ export function validateRecords(file: ParsedFile): { rows: ImportRow[]; errors: 
     }
   });
   return { rows, errors };
+}
+
+// ---- our own export in a bill preview ----
+
+function ledgerSeed(r: ImportRow): SeedRow {
+  // transfers and adjustments of our own export name accounts: Import & export (/api/import) keeps them
+  const accountRow = !isCategoryKind(r.kind);
+  return {
+    row: r.row,
+    date: r.date,
+    kind: isCategoryKind(r.kind) ? r.kind : 'transfer',
+    cents: r.cents,
+    counterparty: '',
+    note: r.note,
+    externalId: null,
+    method: '',
+    toMethod: null,
+    decision: accountRow ? 'skip' : 'import',
+    reason: accountRow ? 'ledger_transfer' : null,
+    refund: false,
+    refundOfRow: null,
+    categoryName: r.category,
+    tags: r.tags,
+    groupId: r.groupId,
+    createdAt: r.createdAt,
+    type: '',
+    time: '',
+    currency: null,
+  };
+}
+
+async function emitLedger(records: Record<string, unknown>[], source: 'csv' | 'json', detected: Detected, opts: ReadOptions): Promise<BillOutcome> {
+  const { rows, errors } = validateRecords({ source, records });
+  const batchSize = opts.batchSize ?? 2000;
+  for (let i = 0; i < rows.length; i += batchSize) await opts.onRows(rows.slice(i, i + batchSize).map(ledgerSeed));
+  return {
+    detected,
+    rows: records.length,
+    errors: errors.slice(0, MAX_LISTED_ERRORS),
+    errorCount: errors.length,
+    refundLinks: new Map(),
+    refundsOfSkipped: [],
+    unpairedRefunds: [],
+    ignored: [],
+  };
+}
+
+/** The header a bill preview found (ledgerLayout): the columns a preview reads, trailing cells tolerated. */
+function previewHeader(layout: Layout): LedgerHeader {
+  const columns = PREVIEW_COLUMNS.flatMap((k) => {
+    const i = layout.columns.get(k);
+    return i === undefined ? [] : [[k, i] as const];
+  });
+  return { columns, width: layout.header.length, padded: true };
+}
+
+/** The rows of our own CSV export under the header a preview found, as seed rows. */
+export async function readLedgerRows(it: AsyncIterator<FileRecord>, layout: Layout, detected: Detected, opts: ReadOptions): Promise<BillOutcome> {
+  return emitLedger(await ledgerRows(it, previewHeader(layout), tooManyBillRows), 'csv', detected, opts);
+}
+
+/** Our own JSON export in a preview, as seed rows. */
+export async function readLedgerJson(buf: Uint8Array, encoding: Encoding, opts: ReadOptions): Promise<BillOutcome> {
+  const records = ledgerJson(buf, encoding);
+  const detected: Detected = { format: 'ledger', source: 'ledger', container: 'json', encoding, header: [], presetId: null };
+  opts.onDetected?.(detected);
+  return emitLedger(records, 'json', detected, opts);
 }

@@ -223,3 +223,27 @@ export const PresetCreateBody = Type.Object({
 export type PresetCreateBody = Static<typeof PresetCreateBody>;
 export const PresetUpdateBody = Type.Partial(PresetCreateBody);
 export type PresetUpdateBody = Static<typeof PresetUpdateBody>;
+
+// ---- POST /api/import: our own CSV/JSON, all or nothing ----
+
+export const ImportQuery = Type.Object({
+  dry_run: Type.Optional(Type.Boolean({ default: false, description: 'true: validate and count, write nothing, always 200' })),
+});
+
+export const ImportRowError = Type.Object({
+  row: Type.Integer({ description: 'row 1 is the first data row (after the CSV header; the first element of a JSON array)' }),
+  message: Type.String(),
+});
+
+export const ImportResult = Type.Object(
+  {
+    imported: Type.Integer(),
+    skipped: Type.Integer({ description: 'rows that duplicate transactions the caller already has' }),
+    errors: Type.Array(ImportRowError),
+    accounts_created: Type.Optional(
+      Type.Array(Type.String(), { description: 'names of the accounts the import created (or, in a dry run, would create); absent when none' }),
+    ),
+  },
+  { title: 'ImportResult' },
+);
+export type ImportResult = Static<typeof ImportResult>;
