@@ -9,8 +9,8 @@ const routes: RouteRecordRaw[] = [
   { path: '/signin', name: 'signin', component: () => import('./views/SignInView.vue'), meta: { public: true, title: 'signin.title' } },
   { path: '/books', name: 'books', component: BooksView, meta: { title: 'nav.books', grouped: true } },
   // statistics (ECharts) and administration load on demand
-  { path: '/stats', name: 'stats', component: () => import('./views/stats/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
-  { path: '/accounts', name: 'accounts', component: () => import('./views/accounts/AccountsView.vue'), meta: { title: 'nav.accounts' } },
+  { path: '/stats', name: 'stats', component: () => import('./features/stats/components/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
+  { path: '/accounts', name: 'accounts', component: () => import('./features/accounts/components/AccountsView.vue'), meta: { title: 'nav.accounts' } },
   { path: '/budget', name: 'budget', component: () => import('./views/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
   { path: '/recurring', name: 'recurring', component: () => import('./views/RecurringView.vue'), meta: { title: 'nav.recurring' } },
   { path: '/categories', name: 'categories', component: () => import('./views/CategoriesView.vue'), meta: { title: 'nav.categories' } },
