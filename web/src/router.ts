@@ -11,9 +11,9 @@ const routes: RouteRecordRaw[] = [
   // statistics (ECharts) and administration load on demand
   { path: '/stats', name: 'stats', component: () => import('./features/stats/components/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
   { path: '/accounts', name: 'accounts', component: () => import('./features/accounts/components/AccountsView.vue'), meta: { title: 'nav.accounts' } },
-  { path: '/budget', name: 'budget', component: () => import('./views/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
+  { path: '/budget', name: 'budget', component: () => import('./features/budget/components/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
   { path: '/recurring', name: 'recurring', component: () => import('./views/RecurringView.vue'), meta: { title: 'nav.recurring' } },
-  { path: '/categories', name: 'categories', component: () => import('./views/CategoriesView.vue'), meta: { title: 'nav.categories' } },
+  { path: '/categories', name: 'categories', component: () => import('./features/categories/components/CategoriesView.vue'), meta: { title: 'nav.categories' } },
   { path: '/groups/:id(\\d+)/settings', name: 'groupSettings', component: () => import('./views/groups/GroupSettingsView.vue'), meta: { title: 'nav.groupSettings' } },
   { path: '/groups/:id(\\d+)/balances', name: 'balances', component: () => import('./views/groups/BalancesView.vue'), meta: { title: 'nav.balances' } },
   { path: '/groups', name: 'groups', component: () => import('./views/GroupsView.vue'), meta: { title: 'nav.groups' } },

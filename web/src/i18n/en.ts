@@ -102,15 +102,6 @@ export default {
     deleteConfirm: 'Delete this transaction of {amount} on {date}?', deleted: 'Transaction deleted',
     loadMore: 'Show more ({shown} of {total})', allShown: 'All {n} shown',
   },
-  budget: {
-    byCategory: 'Budget by category', carryTotal: 'Carry what remains into next month', carryLine: 'Carry over to next month', carriedIn: '{amount} carried in',
-    noLines: 'No category budgets yet. Give your main spending categories a limit to see at a glance where you overspend.', lineLeft: '{amount} left', lineOver: '{amount} over',
-    lineUsed: '{name}: {n}% used', lineSpent: '{spent} spent of {available}', removeLine: 'Remove the budget of “{name}”', lineRemoved: 'Category budget removed',
-    amountIn: 'Limit ({currency})', addLine: 'Add',
-    title: 'Budget', titleGroup: 'Budget · {name}', personal: 'Personal budget', groupBudget: 'Group budget', myShare: 'My share in this group',
-    ownerOnly: 'Only the group owner sets the group budget.', amount: 'Budget', spent: 'Spent', remaining: 'Remaining', notSet: 'Not set',
-    used: '{n}% used', forMonth: 'Budget for the month', clear: 'Clear', saved: 'Budget saved', cleared: 'Budget cleared',
-  },
   recurring: {
     add: '+ Add', intro: 'Rent, subscriptions or salary: the transactions are created automatically on their dates. A paused bill skips the dates it was paused over.',
     empty: 'No recurring bills yet.', newTitle: 'New recurring bill', editTitle: 'Edit recurring bill',
@@ -122,14 +113,6 @@ export default {
     from: 'from {date}', until: 'until {date}', next: 'next {date}', isPaused: 'paused', pause: 'Pause', resume: 'Resume',
     paused: 'Paused', resumed: 'Resumed', deleted: 'Deleted', deleteTitle: 'Delete recurring bill',
     deleteConfirm: 'Delete this recurring bill? Transactions it already created stay.',
-  },
-  categories: {
-    categories: 'Categories', tags: 'Tags', addCategory: '+ Category', addTag: '+ Tag', newCategory: 'New category', newTag: 'New tag',
-    rename: 'Rename', renamed: 'Renamed', colorSaved: 'Color saved', colorOf: 'Color of {name}', moveUp: 'Move {name} up', moveDown: 'Move {name} down',
-    noneOfKind: 'No categories of this kind.', noTags: 'No tags yet. Tags mark transactions across categories, e.g. #travel.',
-    deleteNamed: 'Delete “{name}”', deleteHint: 'Transactions, recurring bills and saved filters using this category can be moved to another category of the same kind first.',
-    itsTransactions: 'Its transactions', doNotMove: 'Do not move (only if the category is unused)', moveTo: 'Move them to {name}',
-    deleteTag: 'Delete tag', deleteTagConfirm: 'Delete the tag #{name}? It is removed from its transactions.', tagDeleted: 'Tag deleted',
   },
   groups: {
     balances: 'Balances & settle up', dissolveUnsettled: '“{name}” still has balances that are not settled. Dissolve it anyway? The balances stay readable but can no longer be settled here.', dissolveAnyway: 'Dissolve anyway',

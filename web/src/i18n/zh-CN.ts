@@ -102,15 +102,6 @@ export default {
     deleteConfirm: '删除 {date} 这笔 {amount} 的账目？', deleted: '账目已删除',
     loadMore: '加载更多（已显示 {shown} / {total}）', allShown: '已显示全部 {n} 条',
   },
-  budget: {
-    byCategory: '分类预算', carryTotal: '月底剩余结转到下个月', carryLine: '剩余结转到下月', carriedIn: '上月结转 {amount}',
-    noLines: '还没有分类预算。给常花钱的分类定个额度，超支一目了然。', lineLeft: '还剩 {amount}', lineOver: '超支 {amount}',
-    lineUsed: '{name}已用 {n}%', lineSpent: '已花 {spent} / 可用 {available}', removeLine: '删除“{name}”的分类预算', lineRemoved: '分类预算已删除',
-    amountIn: '额度（{currency}）', addLine: '添加',
-    title: '预算', titleGroup: '预算 · {name}', personal: '个人预算', groupBudget: '群组预算', myShare: '我在本群的预算',
-    ownerOnly: '只有群主可以设置群组预算。', amount: '预算', spent: '已花', remaining: '剩余', notSet: '未设置',
-    used: '已用 {n}%', forMonth: '本月预算', clear: '清除', saved: '预算已保存', cleared: '预算已清除',
-  },
   recurring: {
     add: '+ 新增', intro: '房租、会员订阅或工资：到期自动记账。暂停期间的日期会被跳过。',
     empty: '还没有周期账单。', newTitle: '新增周期账单', editTitle: '编辑周期账单',
@@ -122,14 +113,6 @@ export default {
     from: '自 {date} 起', until: '至 {date}', next: '下次 {date}', isPaused: '已暂停', pause: '暂停', resume: '恢复',
     paused: '已暂停', resumed: '已恢复', deleted: '已删除', deleteTitle: '删除周期账单',
     deleteConfirm: '删除这个周期账单？已生成的账目会保留。',
-  },
-  categories: {
-    categories: '分类', tags: '标签', addCategory: '+ 分类', addTag: '+ 标签', newCategory: '新建分类', newTag: '新建标签',
-    rename: '重命名', renamed: '已重命名', colorSaved: '颜色已保存', colorOf: '“{name}”的颜色', moveUp: '上移“{name}”', moveDown: '下移“{name}”',
-    noneOfKind: '这一类还没有分类。', noTags: '还没有标签。标签可以跨分类标记账目，例如 #旅行。',
-    deleteNamed: '删除“{name}”', deleteHint: '使用该分类的账目、周期账单和常用筛选，可以先转移到同类型的另一个分类。',
-    itsTransactions: '它的账目', doNotMove: '不转移（仅当该分类未被使用时）', moveTo: '转移到“{name}”',
-    deleteTag: '删除标签', deleteTagConfirm: '删除标签 #{name}？它会从相关账目中移除。', tagDeleted: '标签已删除',
   },
   groups: {
     balances: '分账与结算', dissolveUnsettled: '“{name}”还有没结清的账。仍要解散吗？账目还能查看，但之后不能在这里结算了。', dissolveAnyway: '仍然解散',
