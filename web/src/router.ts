@@ -2,7 +2,7 @@ import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
 import { session, loadMe, loadGroups, loadConfig, isAdmin } from './stores/session';
 import { getTokens } from './api/client';
 import { client } from './api/client';
-import BooksView from './views/books/BooksView.vue';
+import BooksView from './features/books/components/BooksView.vue';
 
 const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/books' },

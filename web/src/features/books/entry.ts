@@ -1,8 +1,8 @@
 // The fields shared by a transaction and a recurring rule, and the suggestion as one types.
 import { ref, watch, type Ref } from 'vue';
-import { client, ok } from '../../api/client';
 import type { Kind, Suggestion } from '../../api/types';
 import { validAmount } from '../../lib/dates';
+import { suggest } from '../entry/api';
 
 export interface Entry {
   kind: Kind;
@@ -34,9 +34,7 @@ export function useSuggestions(entry: Ref<Entry>, picked: Ref<boolean>) {
       timer = setTimeout(async () => {
         const mine = ++seq;
         try {
-          const res = await ok(
-            client.GET('/api/categories/suggest', { params: { query: { kind, note: note.trim() || undefined, amount: hasAmount ? amount.trim() : undefined } } }),
-          );
+          const res = await suggest(kind, note.trim(), hasAmount ? amount.trim() : undefined);
           if (mine !== seq) return;
           suggestions.value = res.list;
           if (res.preselect !== null && !picked.value) entry.value.category_id = res.preselect;
