@@ -21,17 +21,16 @@ export const useBooksStore = defineStore('books', () => {
     async (): Promise<TransactionPage | null> => (filters ? api.fetchPage(listQuery(filters, groupId, 1, PAGE_SIZE)) : null),
     null,
   );
-  /** rows of the pages after the first */
-  const later = ref<Transaction[]>([]);
+  // what is on screen: replaced all at once when the first page of a new choice answers, so that
+  // rows of the earlier choice never stand beside those of the new one
+  const rows = ref<Transaction[]>([]);
+  const total = ref(0);
+  const sums = ref<TransactionPage['sums'] | null>(null);
   /** the pages shown; 0 while a new choice is read */
   const page = ref(0);
-  const laterTotal = ref<number | null>(null);
   const loadingMore = ref(false);
   const moreError = ref<unknown>(null);
 
-  const rows = computed(() => [...(first.data.value?.list ?? []), ...later.value]);
-  const total = computed(() => laterTotal.value ?? first.data.value?.total ?? 0);
-  const sums = computed(() => first.data.value?.sums ?? null);
   const loading = computed(() => first.loading.value || loadingMore.value);
   const error = computed(() => moreError.value ?? first.error.value);
 
@@ -43,19 +42,21 @@ export const useBooksStore = defineStore('books', () => {
     page.value = 0;
     moreError.value = null;
     await first.load();
-    if (mine !== choice || first.error.value) return;
-    later.value = [];
-    laterTotal.value = null;
+    const res = first.data.value;
+    if (mine !== choice || first.error.value || !res) return;
+    rows.value = res.list;
+    total.value = res.total;
+    sums.value = res.sums;
     page.value = 1;
   }
 
   /** Forgets the rows of an earlier visit, so that a new one starts from an empty list. */
   function clear(): void {
     choice++;
-    first.data.value = null;
     first.error.value = null;
-    later.value = [];
-    laterTotal.value = null;
+    rows.value = [];
+    total.value = 0;
+    sums.value = null;
     page.value = 0;
     moreError.value = null;
   }
@@ -69,8 +70,8 @@ export const useBooksStore = defineStore('books', () => {
       const res = await api.fetchPage(listQuery(filters, groupId, page.value + 1, PAGE_SIZE));
       if (mine !== choice) return;
       const seen = new Set(rows.value.map((r) => r.id));
-      later.value = [...later.value, ...res.list.filter((r) => !seen.has(r.id))];
-      laterTotal.value = res.total;
+      rows.value = [...rows.value, ...res.list.filter((r) => !seen.has(r.id))];
+      total.value = res.total;
       page.value++;
     } catch (err) {
       if (mine === choice) moreError.value = err;
