@@ -2,21 +2,21 @@ import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
 import { session, loadMe, loadGroups, loadConfig, isAdmin } from './stores/session';
 import { getTokens } from './api/client';
 import { client } from './api/client';
-import BooksView from './views/books/BooksView.vue';
+import BooksView from './features/books/components/BooksView.vue';
 
 const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/books' },
   { path: '/signin', name: 'signin', component: () => import('./views/SignInView.vue'), meta: { public: true, title: 'signin.title' } },
   { path: '/books', name: 'books', component: BooksView, meta: { title: 'nav.books', grouped: true } },
   // statistics (ECharts) and administration load on demand
-  { path: '/stats', name: 'stats', component: () => import('./views/stats/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
-  { path: '/accounts', name: 'accounts', component: () => import('./views/accounts/AccountsView.vue'), meta: { title: 'nav.accounts' } },
-  { path: '/budget', name: 'budget', component: () => import('./views/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
+  { path: '/stats', name: 'stats', component: () => import('./features/stats/components/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
+  { path: '/accounts', name: 'accounts', component: () => import('./features/accounts/components/AccountsView.vue'), meta: { title: 'nav.accounts' } },
+  { path: '/budget', name: 'budget', component: () => import('./features/budget/components/BudgetView.vue'), meta: { title: 'nav.budget', grouped: true } },
   { path: '/recurring', name: 'recurring', component: () => import('./views/RecurringView.vue'), meta: { title: 'nav.recurring' } },
-  { path: '/categories', name: 'categories', component: () => import('./views/CategoriesView.vue'), meta: { title: 'nav.categories' } },
-  { path: '/groups/:id(\\d+)/settings', name: 'groupSettings', component: () => import('./views/groups/GroupSettingsView.vue'), meta: { title: 'nav.groupSettings' } },
-  { path: '/groups/:id(\\d+)/balances', name: 'balances', component: () => import('./views/groups/BalancesView.vue'), meta: { title: 'nav.balances' } },
-  { path: '/groups', name: 'groups', component: () => import('./views/GroupsView.vue'), meta: { title: 'nav.groups' } },
+  { path: '/categories', name: 'categories', component: () => import('./features/categories/components/CategoriesView.vue'), meta: { title: 'nav.categories' } },
+  { path: '/groups/:id(\\d+)/settings', name: 'groupSettings', component: () => import('./features/groups/components/GroupSettingsView.vue'), meta: { title: 'nav.groupSettings' } },
+  { path: '/groups/:id(\\d+)/balances', name: 'balances', component: () => import('./features/groups/components/BalancesView.vue'), meta: { title: 'nav.balances' } },
+  { path: '/groups', name: 'groups', component: () => import('./features/groups/components/GroupsView.vue'), meta: { title: 'nav.groups' } },
   { path: '/notifications', name: 'notifications', component: () => import('./views/NotificationsView.vue'), meta: { title: 'nav.notifications' } },
   { path: '/feedback', name: 'feedback', component: () => import('./views/FeedbackView.vue'), meta: { title: 'nav.feedback' } },
   { path: '/import', name: 'billImport', component: () => import('./views/import/BillImportView.vue'), meta: { title: 'nav.billImport' } },

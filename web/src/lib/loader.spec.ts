@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLoader } from './loader';
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
-  return { promise, resolve, reject };
-}
+import { deferred } from './deferred';
 
 describe('createLoader', () => {
   it('keeps the answer of the latest read when an older one answers last', async () => {

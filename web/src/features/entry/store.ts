@@ -4,7 +4,7 @@ import { defineStore } from 'pinia';
 import { idempotencyKey, ClientError } from '../../api/client';
 import type { Category, Suggestion, Transaction } from '../../api/types';
 import { validAmount } from '../../lib/dates';
-import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../../views/books/split';
+import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../books/split';
 import * as api from './api';
 import { categoryForConcept, conceptByKey, conceptOf, parseQuickEntry } from './parser';
 
