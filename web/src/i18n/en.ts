@@ -133,18 +133,6 @@ export default {
     trend: 'Trend ({type})', trendLabel: '{type} over the period', chartType: 'Chart type', bar: 'Bars', line: 'Line', asTable: 'Show as a table',
     axisDay: 'Day', axisMonth: 'Month', axisAmount: 'Amount ({symbol})', budgetOf: 'Budget of {month}', largest: 'Largest single {type}',
   },
-  recurring: {
-    add: '+ Add', intro: 'Rent, subscriptions or salary: the transactions are created automatically on their dates. A paused bill skips the dates it was paused over.',
-    empty: 'No recurring bills yet.', newTitle: 'New recurring bill', editTitle: 'Edit recurring bill',
-    freq: { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', yearly: 'Yearly' },
-    every: {
-      daily: 'every day | every day | every {n} days', weekly: 'every week | every week | every {n} weeks',
-      monthly: 'every month | every month | every {n} months', yearly: 'every year | every year | every {n} years',
-    },
-    from: 'from {date}', until: 'until {date}', next: 'next {date}', isPaused: 'paused', pause: 'Pause', resume: 'Resume',
-    paused: 'Paused', resumed: 'Resumed', deleted: 'Deleted', deleteTitle: 'Delete recurring bill',
-    deleteConfirm: 'Delete this recurring bill? Transactions it already created stay.',
-  },
   categories: {
     categories: 'Categories', tags: 'Tags', addCategory: '+ Category', addTag: '+ Tag', newCategory: 'New category', newTag: 'New tag',
     rename: 'Rename', renamed: 'Renamed', colorSaved: 'Color saved', colorOf: 'Color of {name}', moveUp: 'Move {name} up', moveDown: 'Move {name} down',

@@ -133,18 +133,6 @@ export default {
     trend: '{type}趋势', trendLabel: '本期{type}走势', chartType: '图表类型', bar: '柱状', line: '折线', asTable: '以表格显示',
     axisDay: '日期', axisMonth: '月份', axisAmount: '金额（{symbol}）', budgetOf: '{month}预算', largest: '单笔最大{type}',
   },
-  recurring: {
-    add: '+ 新增', intro: '房租、会员订阅或工资：到期自动记账。暂停期间的日期会被跳过。',
-    empty: '还没有周期账单。', newTitle: '新增周期账单', editTitle: '编辑周期账单',
-    freq: { daily: '每天', weekly: '每周', monthly: '每月', yearly: '每年' },
-    every: {
-      daily: '每天 | 每天 | 每 {n} 天', weekly: '每周 | 每周 | 每 {n} 周',
-      monthly: '每月 | 每月 | 每 {n} 个月', yearly: '每年 | 每年 | 每 {n} 年',
-    },
-    from: '自 {date} 起', until: '至 {date}', next: '下次 {date}', isPaused: '已暂停', pause: '暂停', resume: '恢复',
-    paused: '已暂停', resumed: '已恢复', deleted: '已删除', deleteTitle: '删除周期账单',
-    deleteConfirm: '删除这个周期账单？已生成的账目会保留。',
-  },
   categories: {
     categories: '分类', tags: '标签', addCategory: '+ 分类', addTag: '+ 标签', newCategory: '新建分类', newTag: '新建标签',
     rename: '重命名', renamed: '已重命名', colorSaved: '颜色已保存', colorOf: '“{name}”的颜色', moveUp: '上移“{name}”', moveDown: '下移“{name}”',
