@@ -170,17 +170,6 @@ export default {
     from: 'From', to: 'To', recorded: 'Payment recorded', history: 'Payments', noHistory: 'No payments yet.', paid: '{from} paid {to} {amount}', paidYou: '{from} paid you {amount}', youPaid: 'You paid {to} {amount}',
     confirmed: 'confirmed', confirm: 'Confirm', confirmedToast: 'Payment confirmed', waiting: 'awaiting confirmation', takeBack: 'Take back', takenBack: 'Payment taken back',
   },
-  notices: {
-    important: 'Important', gotIt: 'Got it', all: 'All', scope: 'Kind', scopes: { system: 'Announcement', group: 'Group notice', personal: 'Personal' },
-    readAll: 'Mark all read', none: 'No notifications.', unread: 'Unread', pinned: 'Pinned', markRead: 'Mark read',
-    publishTitle: 'Publish a notification', editTitle: 'Edit notification', publish: 'Publish', published: 'Notification published', saved: 'Notification saved',
-    link: 'Link (optional)', image: 'Image URL (optional)', publishAt: 'Publish at (empty: now)', expireAt: 'Expires at (empty: never)', strongHint: 'Important (pops up)',
-  },
-  feedback: {
-    send: 'Send feedback', submit: 'Send', placeholder: 'What works, what does not, what you miss…', contactHint: 'Optional: how to reach you',
-    thanks: 'Thank you! Your feedback was sent.', yours: 'Your feedback', none: 'You have not sent any feedback yet.', reply: 'Reply',
-    status: { pending: 'Pending', replied: 'Replied', closed: 'Closed' },
-  },
   data: {
     export: 'Export', format: 'Format', csv: 'CSV (opens in Excel)', download: 'Download', import: 'Import',
     importHint: 'A CSV or JSON file as exported here. Rows you already have are skipped; unknown categories are created. If any row is invalid, nothing is imported.',

@@ -170,17 +170,6 @@ export default {
     from: '付款人', to: '收款人', recorded: '还款已记录', history: '还款记录', noHistory: '还没有还款记录。', paid: '{from} 付给 {to} {amount}', paidYou: '{from} 付给你 {amount}', youPaid: '你付给 {to} {amount}',
     confirmed: '已确认', confirm: '确认收到', confirmedToast: '已确认还款', waiting: '等待对方确认', takeBack: '撤回', takenBack: '还款已撤回',
   },
-  notices: {
-    important: '重要通知', gotIt: '知道了', all: '全部', scope: '类型', scopes: { system: '系统公告', group: '群公告', personal: '个人消息' },
-    readAll: '全部标为已读', none: '没有消息。', unread: '未读', pinned: '置顶', markRead: '标为已读',
-    publishTitle: '发布消息', editTitle: '编辑消息', publish: '发布', published: '消息已发布', saved: '消息已保存',
-    link: '链接（可不填）', image: '图片地址（可不填）', publishAt: '发布时间（留空：立即）', expireAt: '过期时间（留空：永不）', strongHint: '重要（弹窗提醒）',
-  },
-  feedback: {
-    send: '提交反馈', submit: '提交', placeholder: '哪里好用、哪里不好用、还想要什么……', contactHint: '可不填：怎么联系你',
-    thanks: '谢谢！反馈已提交。', yours: '我的反馈', none: '你还没有提交过反馈。', reply: '回复',
-    status: { pending: '待处理', replied: '已回复', closed: '已关闭' },
-  },
   data: {
     export: '导出', format: '格式', csv: 'CSV（可用 Excel 打开）', download: '下载', import: '导入',
     importHint: '导入从这里导出的 CSV 或 JSON 文件。已有的账目会跳过，未知的分类会自动新建。只要有一行无效，就不会导入任何内容。',

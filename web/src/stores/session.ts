@@ -6,6 +6,9 @@ import type { Category, ClientConfig, Group, Me, Tag } from '../api/types';
 import { todayIn } from '../lib/dates';
 import { beforeSignOut } from '../features/offline/signout';
 
+/** The shell's hook for a session the service ended (a final 401): back to sign-in. */
+export { onSignedOut } from '../api/client';
+
 const GROUP = 'ledger.group';
 
 export const session = reactive({

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
+import { deferred } from '../../lib/deferred';
 import type { RecurringRule } from '../../api/types';
 
 const api = vi.hoisted(() => ({
@@ -15,11 +16,6 @@ vi.mock('../../stores/accounts', () => accounts);
 import { useRecurringStore } from './store';
 
 const rule = (id: number, active = true) => ({ id, active }) as RecurringRule;
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((res) => { resolve = res; });
-  return { promise, resolve };
-}
 
 describe('the recurring store', () => {
   beforeEach(() => {
