@@ -26,7 +26,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/profile', name: 'profile', component: () => import('./views/ProfileView.vue'), meta: { title: 'nav.profile' } },
   { path: '/me', name: 'me', component: () => import('./views/MeView.vue'), meta: { title: 'nav.me' } },
   { path: '/rates', name: 'rates', component: () => import('./features/rates/components/RatesView.vue'), meta: { title: 'rates.title' } },
-  { path: '/admin/:tab?', name: 'admin', component: () => import('./views/admin/AdminView.vue'), meta: { title: 'nav.admin', admin: true } },
+  { path: '/admin/:tab?', name: 'admin', component: () => import('./features/admin/components/AdminView.vue'), meta: { title: 'nav.admin', admin: true } },
   { path: '/:rest(.*)*', redirect: '/books' },
 ];
 

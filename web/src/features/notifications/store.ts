@@ -2,23 +2,18 @@
 // that pop up once, reading them, and publishing one. The store owns loading, errors, answers that
 // arrive after a newer request (dropped), and the refresh after a change; views call it, not the API.
 import { defineStore } from 'pinia';
-import { computed, ref } from 'vue';
+import { ref } from 'vue';
 import type { Notification } from '../../api/types';
-import { createLoader } from '../../lib/loader';
+import { createPager } from '../../lib/pager';
 import { shell } from '../../stores/shell';
 import { notificationsApi, type NoticeBody, type Scope } from './api';
 
-export const PAGE_SIZE = 20;
+export { PAGE_SIZE } from '../../lib/pager';
 
 export const useNotificationsStore = defineStore('notifications', () => {
-  const page = ref(1);
   const scope = ref<'' | Scope>('');
-  const page$ = createLoader(
-    () => notificationsApi.list({ ...(scope.value ? { scope: scope.value } : {}), page: page.value, pageSize: PAGE_SIZE }),
-    { list: [] as Notification[], total: 0 },
-  );
-  const list = computed(() => page$.data.value.list);
-  const total = computed(() => page$.data.value.total);
+  const pager = createPager((page, pageSize) => notificationsApi.list({ ...(scope.value ? { scope: scope.value } : {}), page, pageSize }));
+  const { list, load } = pager;
 
   /** important notices not yet shown in this tab: each pops up once */
   const strong = ref<Notification[]>([]);
@@ -38,14 +33,9 @@ export const useNotificationsStore = defineStore('notifications', () => {
     }
   }
 
-  async function goTo(p: number): Promise<void> {
-    page.value = p;
-    await page$.load();
-  }
-
   async function filter(s: '' | Scope): Promise<void> {
     scope.value = s;
-    await goTo(1);
+    await pager.goTo(1);
   }
 
   /** Marks one read (harmless when it already is) and refreshes what shows it. */
@@ -53,12 +43,12 @@ export const useNotificationsStore = defineStore('notifications', () => {
     const on = list.value.find((n) => n.id === id);
     if (on) on.read = true;
     await notificationsApi.markRead(id);
-    await Promise.all([list.value.length ? page$.load() : Promise.resolve(), refreshBadge()]);
+    await Promise.all([list.value.length ? load() : Promise.resolve(), refreshBadge()]);
   }
 
   async function readAll(): Promise<void> {
     await notificationsApi.readAll();
-    await Promise.all([page$.load(), refreshBadge()]);
+    await Promise.all([load(), refreshBadge()]);
   }
 
   /** Closes the pop-up of important notices: they count as read. */
@@ -73,11 +63,8 @@ export const useNotificationsStore = defineStore('notifications', () => {
   async function publish(body: NoticeBody, id?: number): Promise<void> {
     if (id === undefined) await notificationsApi.publish(body);
     else await notificationsApi.update(id, body);
-    await Promise.all([page$.loaded.value ? page$.load() : Promise.resolve(), refreshBadge()]);
+    await Promise.all([pager.loaded.value ? load() : Promise.resolve(), refreshBadge()]);
   }
 
-  return {
-    page, scope, list, total, loading: page$.loading, error: page$.error, loaded: page$.loaded, strong,
-    load: page$.load, goTo, filter, refreshBadge, markRead, readAll, closeStrong, publish,
-  };
+  return { ...pager, scope, strong, filter, refreshBadge, markRead, readAll, closeStrong, publish };
 });
