@@ -6,7 +6,7 @@ import BooksView from './views/books/BooksView.vue';
 
 const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/books' },
-  { path: '/signin', name: 'signin', component: () => import('./views/SignInView.vue'), meta: { public: true, title: 'signin.title' } },
+  { path: '/signin', name: 'signin', component: () => import('./features/identity/components/SignInView.vue'), meta: { public: true, title: 'signin.title' } },
   { path: '/books', name: 'books', component: BooksView, meta: { title: 'nav.books', grouped: true } },
   // statistics (ECharts) and administration load on demand
   { path: '/stats', name: 'stats', component: () => import('./views/stats/StatsView.vue'), meta: { title: 'nav.stats', grouped: true } },
@@ -22,9 +22,9 @@ const routes: RouteRecordRaw[] = [
   { path: '/import', name: 'billImport', component: () => import('./views/import/BillImportView.vue'), meta: { title: 'nav.billImport' } },
   { path: '/import/rules', name: 'importRules', component: () => import('./views/import/ImportRulesView.vue'), meta: { title: 'nav.importRules' } },
   { path: '/data', name: 'data', component: () => import('./views/DataView.vue'), meta: { title: 'nav.data' } },
-  { path: '/security', name: 'security', component: () => import('./views/SecurityView.vue'), meta: { title: 'nav.security' } },
-  { path: '/profile', name: 'profile', component: () => import('./views/ProfileView.vue'), meta: { title: 'nav.profile' } },
-  { path: '/me', name: 'me', component: () => import('./views/MeView.vue'), meta: { title: 'nav.me' } },
+  { path: '/security', name: 'security', component: () => import('./features/identity/components/SecurityView.vue'), meta: { title: 'nav.security' } },
+  { path: '/profile', name: 'profile', component: () => import('./features/identity/components/ProfileView.vue'), meta: { title: 'nav.profile' } },
+  { path: '/me', name: 'me', component: () => import('./features/identity/components/MeView.vue'), meta: { title: 'nav.me' } },
   { path: '/rates', name: 'rates', component: () => import('./features/rates/components/RatesView.vue'), meta: { title: 'rates.title' } },
   { path: '/admin/:tab?', name: 'admin', component: () => import('./features/admin/components/AdminView.vue'), meta: { title: 'nav.admin', admin: true } },
   { path: '/:rest(.*)*', redirect: '/books' },

@@ -1,8 +1,9 @@
 // Passkeys through the browser's WebAuthn API: the server's JSON options go to
 // @simplewebauthn/browser, which answers with the JSON the server verifies.
 import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
-import { client, ok, ClientError } from '../api/client';
-import type { Passkey } from '../api/types';
+import { ClientError } from '../../api/client';
+import type { Passkey } from '../../api/types';
+import { identityApi, type TokenPair } from './api';
 
 export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
 
@@ -15,15 +16,15 @@ function fromBrowser(err: unknown): never {
 /** Adds a passkey to the signed-in account. */
 export async function addPasskey(name: string): Promise<Passkey> {
   if (!passkeysSupported()) throw new ClientError('errors.passkeyUnsupported');
-  const optionsJSON = await ok(client.POST('/api/auth/passkeys/register/options'));
+  const optionsJSON = await identityApi.passkeyRegisterOptions();
   const credential = await startRegistration({ optionsJSON: optionsJSON as never }).catch(fromBrowser);
-  return ok(client.POST('/api/auth/passkeys/register/verify', { body: { credential: credential as never, ...(name ? { name } : {}) } }));
+  return identityApi.passkeyRegisterVerify(credential, name);
 }
 
 /** Signs in with a discoverable passkey: the authenticator offers this site's credentials. */
-export async function passkeySignIn() {
+export async function passkeySignIn(): Promise<TokenPair> {
   if (!passkeysSupported()) throw new ClientError('errors.passkeyUnsupported');
-  const optionsJSON = await ok(client.POST('/api/auth/passkeys/login/options'));
+  const optionsJSON = await identityApi.passkeyLoginOptions();
   const credential = await startAuthentication({ optionsJSON: optionsJSON as never }).catch(fromBrowser);
-  return ok(client.POST('/api/auth/passkeys/login/verify', { body: { credential: credential as never } }));
+  return identityApi.passkeyLoginVerify(credential);
 }
