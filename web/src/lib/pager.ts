@@ -1,7 +1,7 @@
 // One page of a paged list on the shared loader: the page shown, its rows and the total, and going
 // to another page. A read started earlier that answers after a later one is dropped.
 import { computed, ref, type ComputedRef, type Ref } from 'vue';
-import { createLoader } from './loader';
+import { createLoader, type Loader } from './loader';
 
 export const PAGE_SIZE = 20;
 
@@ -20,6 +20,15 @@ export interface Pager<T> {
   /** reads the page shown again */
   load: () => Promise<void>;
   goTo: (page: number) => Promise<void>;
+  /** back to nothing read, on the first page */
+  forget: () => void;
+}
+
+/** Puts a loader back to nothing read (the session that read it has ended). */
+export function forgetLoader<T>(loader: Loader<T>, initial: T): void {
+  loader.data.value = initial;
+  loader.loaded.value = false;
+  loader.error.value = null;
 }
 
 export function createPager<T>(read: (page: number, pageSize: number) => Promise<Page<T>>): Pager<T> {
@@ -38,5 +47,9 @@ export function createPager<T>(read: (page: number, pageSize: number) => Promise
     loaded: loader.loaded,
     load: loader.load,
     goTo,
+    forget: () => {
+      page.value = 1;
+      forgetLoader(loader, { list: [], total: 0 });
+    },
   };
 }

@@ -3,6 +3,7 @@
 import { computed, reactive } from 'vue';
 import { client, ok, clearSession, getTokens, setTokens } from '../api/client';
 import { identityApi } from '../features/identity/api';
+import { forgetSessionData } from '../lib/session-end';
 import type { Category, ClientConfig, Group, Me, Tag } from '../api/types';
 import { todayIn } from '../lib/dates';
 import { beforeSignOut } from '../features/offline/signout';
@@ -86,6 +87,7 @@ export function forgetSession(): void {
 
 /** Drops the local state (tokens are cleared by the caller or by the API layer). */
 export function resetSession(): void {
+  forgetSessionData();
   session.me = null;
   session.groups = [];
   session.groupId = null;

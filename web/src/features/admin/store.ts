@@ -4,7 +4,8 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { AdminUser, Dashboard, Health, LogDay, LogFile, Notification, TrackStats } from '../../api/types';
 import { createLoader } from '../../lib/loader';
-import { createPager } from '../../lib/pager';
+import { createPager, forgetLoader } from '../../lib/pager';
+import { onSessionEnd } from '../../lib/session-end';
 import { loadConfig } from '../../stores/session';
 import { adminApi, type FeedbackStatus, type LogQuery, type ShownConfig, type UserQuery } from './api';
 
@@ -21,12 +22,17 @@ export const useAdminDashboardStore = defineStore('admin-dashboard', () => {
   const dashboard = createLoader<Dashboard | null>(() => adminApi.dashboard(), null);
   const health = createLoader<Health | null>(() => adminApi.health(), null);
   const load = () => Promise.all([dashboard.load(), health.load()]).then(() => undefined);
+  onSessionEnd(() => {
+    forgetLoader(dashboard, null);
+    forgetLoader(health, null);
+  });
   return { dashboard: dashboard.data, health: health.data, error: dashboard.error, loading: dashboard.loading, load };
 });
 
 export const useAdminUsersStore = defineStore('admin-users', () => {
   const query = ref<UserQuery>({ keyword: '', status: 'all' });
   const pager = createPager((page, size) => adminApi.users(query.value, page, size));
+  onSessionEnd(pager.forget);
   /** shows the first page of the users matching q */
   const search = (q: UserQuery) => ((query.value = { ...q }), pager.goTo(1));
   const change = (fn: () => Promise<unknown>) => changeThenRead(fn, pager.load);
@@ -42,6 +48,7 @@ export const useAdminUsersStore = defineStore('admin-users', () => {
 export const useAdminFeedbackStore = defineStore('admin-feedback', () => {
   const status = ref<'' | FeedbackStatus>('pending');
   const pager = createPager((page, size) => adminApi.feedback(status.value, page, size));
+  onSessionEnd(pager.forget);
   const filter = (s: '' | FeedbackStatus) => ((status.value = s), pager.goTo(1));
   const setStatus = (id: number, next: FeedbackStatus) => changeThenRead(() => adminApi.setFeedbackStatus(id, next), pager.load);
   async function reply(id: number, text: string): Promise<void> {
@@ -54,6 +61,7 @@ export const useAdminFeedbackStore = defineStore('admin-feedback', () => {
 export const useAdminNoticesStore = defineStore('admin-notices', () => {
   const scope = ref<'' | Notification['scope']>('');
   const pager = createPager((page, size) => adminApi.notices(scope.value, page, size));
+  onSessionEnd(pager.forget);
   const filter = (s: '' | Notification['scope']) => ((scope.value = s), pager.goTo(1));
   const change = (fn: () => Promise<unknown>) => changeThenRead(fn, pager.load);
   return {
@@ -79,6 +87,7 @@ export const useAdminConfigStore = defineStore('admin-config', () => {
 
 export const useAdminBackupsStore = defineStore('admin-backups', () => {
   const pager = createPager((page, size) => adminApi.backups(page, size));
+  onSessionEnd(pager.forget);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watching = false;
   /** whether a backup was running when the list was last read: the list then looks again by itself */
@@ -115,8 +124,13 @@ export const useAdminBackupsStore = defineStore('admin-backups', () => {
 export const useAdminLogsStore = defineStore('admin-logs', () => {
   const files = createLoader<LogFile[]>(() => adminApi.logFiles(), []);
   const days = createLoader<LogDay[]>(() => adminApi.logDays(), []);
+  onSessionEnd(() => {
+    forgetLoader(files, []);
+    forgetLoader(days, []);
+  });
   const query = ref<LogQuery>({ date: '', level: '', keyword: '' });
   const pager = createPager((page, size) => adminApi.logs(query.value, page, size));
+  onSessionEnd(pager.forget);
   /** the files and the last days' counts; the query starts on the latest day with entries */
   async function open(): Promise<LogQuery> {
     await Promise.all([files.load(), days.load()]);
@@ -128,8 +142,10 @@ export const useAdminLogsStore = defineStore('admin-logs', () => {
 
 export const useAdminTrackStore = defineStore('admin-track', () => {
   const stats = createLoader<TrackStats | null>(() => adminApi.trackStats(), null);
+  onSessionEnd(() => forgetLoader(stats, null));
   const eventType = ref('');
   const pager = createPager((page, size) => adminApi.track(eventType.value, page, size));
+  onSessionEnd(pager.forget);
   const search = (type: string) => ((eventType.value = type), pager.goTo(1));
   return { ...pager, stats: stats.data, statsError: stats.error, loadStats: stats.load, eventType, search };
 });

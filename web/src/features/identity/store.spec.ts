@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { ApiToken, SessionInfo } from '../../api/types';
 import { deferred } from '../../lib/deferred';
+import { forgetSessionData } from '../../lib/session-end';
 
 const api = vi.hoisted(() => ({
   passkeys: vi.fn(),
@@ -55,6 +56,17 @@ describe('the identity store', () => {
     await store.revokeToken(5);
     expect(store.fresh).toBe(null);
     expect(store.tokens).toEqual([]);
+  });
+
+  it('forgets the new token and the lists when the session ends', async () => {
+    api.createToken.mockResolvedValueOnce({ id: 5, token: 'secret' });
+    api.tokens.mockResolvedValueOnce([token(5)]);
+    const store = useIdentityStore();
+    await store.createToken('ci', 'read', 30);
+    forgetSessionData();
+    expect(store.fresh).toBe(null);
+    expect(store.tokens).toEqual([]);
+    expect(store.sessions).toEqual([]);
   });
 
   it('keeps the sessions of the latest read', async () => {

@@ -6,6 +6,8 @@ import { computed, ref } from 'vue';
 import { ClientError } from '../../api/client';
 import type { ApiToken, NewApiToken, Passkey, SessionInfo } from '../../api/types';
 import { createLoader } from '../../lib/loader';
+import { forgetLoader } from '../../lib/pager';
+import { onSessionEnd } from '../../lib/session-end';
 import { forgetSession, loadMe, session, signIn } from '../../stores/session';
 import { identityApi, type ProfileChange, type TokenPair } from './api';
 import { addPasskey, passkeySignIn } from './passkeys';
@@ -51,6 +53,12 @@ export const useIdentityStore = defineStore('identity', () => {
   const tokens = createLoader<ApiToken[]>(() => identityApi.tokens(), []);
   /** the token just made: its secret is shown once */
   const fresh = ref<NewApiToken | null>(null);
+  onSessionEnd(() => {
+    fresh.value = null;
+    forgetLoader(passkeys, []);
+    forgetLoader(sessions, []);
+    forgetLoader(tokens, []);
+  });
 
   /** The person (their sign-in methods) and the three lists. Rejects when the person cannot be read. */
   async function loadSecurity(): Promise<void> {

@@ -9,6 +9,8 @@ import type { Category } from '../../api/types';
 import { categories as loadCategories, invalidateLists } from '../../stores/session';
 import { invalidateAccounts, loadAccounts } from '../../stores/accounts';
 import { createLoader } from '../../lib/loader';
+import { forgetLoader } from '../../lib/pager';
+import { onSessionEnd } from '../../lib/session-end';
 import { safeLink } from '../../lib/links';
 import { importApi, type BulkSet, type Decision, type ExportRequest, type PresetInput, type RowsPatch, type RuleInput } from './api';
 import type { CommitResult, ImportRule, Preset, Preview, PreviewRow, Recognised } from './types';
@@ -49,6 +51,11 @@ export const useBillImportStore = defineStore('bill-import', () => {
   /** rows whose correction became a rule */
   const ruled = ref<Set<number>>(new Set());
   let pageSeq = 0;
+  onSessionEnd(() => {
+    restart();
+    header.value = [];
+    cats.value = [];
+  });
 
   const rows = computed<PreviewRow[]>(() => preview.value?.rows ?? []);
   const summary = computed(() => preview.value?.summary ?? null);
@@ -211,6 +218,11 @@ export const useImportRulesStore = defineStore('import-rules', () => {
   const rules = createLoader<ImportRule[]>(() => importApi.rules(), []);
   const presets = createLoader<Preset[]>(() => importApi.presets(), []);
   const cats = ref<Category[]>([]);
+  onSessionEnd(() => {
+    forgetLoader(rules, []);
+    forgetLoader(presets, []);
+    cats.value = [];
+  });
 
   async function load(): Promise<void> {
     cats.value = await loadCategories();
@@ -260,6 +272,9 @@ export interface LedgerImport {
 /** Our own files: preparing an export, and importing (or checking) a CSV or JSON file written by it. */
 export const useLedgerFilesStore = defineStore('ledger-files', () => {
   const last = ref<LedgerImport | null>(null);
+  onSessionEnd(() => {
+    last.value = null;
+  });
 
   /** the address the export can be downloaded from, for this caller only */
   async function exportUrl(request: ExportRequest): Promise<string> {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { deferred } from '../../lib/deferred';
+import { forgetSessionData } from '../../lib/session-end';
 import type { Notification } from '../../api/types';
 import { shell } from '../../stores/shell';
 
@@ -67,6 +68,22 @@ describe('the notifications store', () => {
     await store.refreshBadge();
     expect(store.strong).toEqual([]);
     expect(shell.unread).toBe(1);
+  });
+
+  it('forgets the page, the badge and the notices already shown when the session ends', async () => {
+    api.list.mockResolvedValueOnce(page(notice(1)));
+    api.unreadCount.mockResolvedValue({ count: 1, strong: [notice(7)] });
+    const store = useNotificationsStore();
+    await store.filter('personal');
+    await store.refreshBadge();
+    forgetSessionData();
+    expect(store.list).toEqual([]);
+    expect(store.scope).toBe('');
+    expect(store.strong).toEqual([]);
+    expect(shell.unread).toBe(0);
+    // the next person is shown their own important notices, even one with the same id
+    await store.refreshBadge();
+    expect(store.strong.map((n) => n.id)).toEqual([7]);
   });
 
   it('keeps the badge when the count cannot be read', async () => {

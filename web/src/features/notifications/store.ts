@@ -5,8 +5,9 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { Notification } from '../../api/types';
 import { createPager } from '../../lib/pager';
+import { onSessionEnd } from '../../lib/session-end';
 import { shell } from '../../stores/shell';
-import { notificationsApi, type NoticeBody, type Scope } from './api';
+import { notificationsApi, type NoticeFields, type Scope } from './api';
 
 export { PAGE_SIZE } from '../../lib/pager';
 
@@ -19,6 +20,13 @@ export const useNotificationsStore = defineStore('notifications', () => {
   const strong = ref<Notification[]>([]);
   const shown = new Set<number>();
   let badgeSeq = 0;
+  onSessionEnd(() => {
+    pager.forget();
+    scope.value = '';
+    strong.value = [];
+    shown.clear();
+    shell.unread = 0;
+  });
 
   /** Reads the unread count (and any new important notice). A failure leaves the badge as it was. */
   async function refreshBadge(): Promise<void> {
@@ -60,7 +68,7 @@ export const useNotificationsStore = defineStore('notifications', () => {
   }
 
   /** Publishes a notice, or saves the one with this id, then refreshes what may show it. */
-  async function publish(body: NoticeBody, id?: number): Promise<void> {
+  async function publish(body: NoticeFields, id?: number): Promise<void> {
     if (id === undefined) await notificationsApi.publish(body);
     else await notificationsApi.update(id, body);
     await Promise.all([pager.loaded.value ? load() : Promise.resolve(), refreshBadge()]);

@@ -4,11 +4,15 @@
 import { defineStore } from 'pinia';
 import type { RecurringInput, RecurringRule } from '../../api/types';
 import { createLoader } from '../../lib/loader';
+import { forgetLoader } from '../../lib/pager';
+import { onSessionEnd } from '../../lib/session-end';
 import { loadAccounts } from '../../stores/accounts';
 import { recurringApi, type RuleUpdate } from './api';
 
 export const useRecurringStore = defineStore('recurring', () => {
-  const { data: rules, loading, error, loaded, load } = createLoader<RecurringRule[]>(() => recurringApi.list(), []);
+  const rules$ = createLoader<RecurringRule[]>(() => recurringApi.list(), []);
+  const { data: rules, loading, error, loaded, load } = rules$;
+  onSessionEnd(() => forgetLoader(rules$, []));
 
   async function create(body: RecurringInput): Promise<void> {
     await recurringApi.create(body);
