@@ -1,6 +1,7 @@
-// A promise with its resolve handle outside, for store specs that answer requests out of order.
-export function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+// A promise settled from outside, for store specs that answer reads out of order.
+export function deferred<T>() {
   let resolve!: (v: T) => void;
-  const promise = new Promise<T>((res) => { resolve = res; });
-  return { promise, resolve };
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
 }
