@@ -2,9 +2,14 @@
 // server's public configuration, and cached categories and tags. Nothing else is global.
 import { computed, reactive } from 'vue';
 import { client, ok, clearSession, getTokens, setTokens } from '../api/client';
+import { identityApi } from '../features/identity/api';
+import { forgetSessionData } from '../lib/session-end';
 import type { Category, ClientConfig, Group, Me, Tag } from '../api/types';
 import { todayIn } from '../lib/dates';
 import { beforeSignOut } from '../features/offline/signout';
+
+/** The shell's hook for a session the service ended (a final 401): back to sign-in. */
+export { onSignedOut } from '../api/client';
 
 const GROUP = 'ledger.group';
 
@@ -28,7 +33,7 @@ export function today(): string {
 }
 
 export async function loadConfig(): Promise<ClientConfig> {
-  session.config = await ok(client.GET('/api/config'));
+  session.config = await identityApi.config();
   return session.config;
 }
 
@@ -47,7 +52,7 @@ export async function loadGroups(): Promise<Group[]> {
 }
 
 export async function loadMe(): Promise<Me> {
-  session.me = await ok(client.GET('/api/me'));
+  session.me = await identityApi.me();
   return session.me;
 }
 
@@ -74,8 +79,15 @@ export async function signIn(call: Promise<{ access_token: string; refresh_token
   await Promise.all([loadMe(), loadGroups()]);
 }
 
+/** Forgets this device's tokens and state after the service ended the session (sign out everywhere). */
+export function forgetSession(): void {
+  clearSession();
+  resetSession();
+}
+
 /** Drops the local state (tokens are cleared by the caller or by the API layer). */
 export function resetSession(): void {
+  forgetSessionData();
   session.me = null;
   session.groups = [];
   session.groupId = null;
@@ -90,6 +102,6 @@ export async function signOut(): Promise<boolean> {
   const t = getTokens();
   clearSession();
   resetSession();
-  if (t) await client.POST('/api/auth/logout', { body: { refresh_token: t.refresh_token } }).catch(() => undefined);
+  if (t) await identityApi.logout(t.refresh_token).catch(() => undefined);
   return true;
 }

@@ -1,55 +1,78 @@
-// The notifications the reader sees: one page of them, the unread badge, and reading them. The
-// store owns loading, errors, answers that arrive after a newer request (dropped), and the refresh
-// after a change; views call it, not the API.
-import { reactive } from 'vue';
+// The notifications the reader sees: one page of them, the unread badge with the important notices
+// that pop up once, reading them, and publishing one. The store owns loading, errors, answers that
+// arrive after a newer request (dropped), and the refresh after a change; views call it, not the API.
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
 import type { Notification } from '../../api/types';
-import { describeError } from '../../i18n';
+import { createPager } from '../../lib/pager';
+import { onSessionEnd } from '../../lib/session-end';
 import { shell } from '../../stores/shell';
-import { notificationsApi, type Scope } from './api';
+import { notificationsApi, type NoticeFields, type Scope } from './api';
 
-export const PAGE_SIZE = 20;
+export { PAGE_SIZE } from '../../lib/pager';
 
-export const notificationsStore = reactive({
-  list: [] as Notification[],
-  total: 0,
-  page: 1,
-  scope: '' as '' | Scope,
-  loading: false,
-  error: '',
-  /** the number of the latest list request: an older answer is stale */
-  seq: 0,
+export const useNotificationsStore = defineStore('notifications', () => {
+  const scope = ref<'' | Scope>('');
+  const pager = createPager((page, pageSize) => notificationsApi.list({ ...(scope.value ? { scope: scope.value } : {}), page, pageSize }));
+  const { list, load } = pager;
 
-  async load(): Promise<void> {
-    const seq = ++this.seq;
-    this.loading = true;
-    try {
-      const res = await notificationsApi.list({ ...(this.scope ? { scope: this.scope } : {}), page: this.page, pageSize: PAGE_SIZE });
-      if (seq !== this.seq) return;
-      this.list = res.list;
-      this.total = res.total;
-      this.error = '';
-    } catch (err) {
-      if (seq === this.seq) this.error = describeError(err);
-    } finally {
-      if (seq === this.seq) this.loading = false;
-    }
-  },
+  /** important notices not yet shown in this tab: each pops up once */
+  const strong = ref<Notification[]>([]);
+  const shown = new Set<number>();
+  let badgeSeq = 0;
+  onSessionEnd(() => {
+    pager.forget();
+    scope.value = '';
+    strong.value = [];
+    shown.clear();
+    shell.unread = 0;
+  });
 
-  async refreshBadge(): Promise<void> {
+  /** Reads the unread count (and any new important notice). A failure leaves the badge as it was. */
+  async function refreshBadge(): Promise<void> {
+    const mine = ++badgeSeq;
     const res = await notificationsApi.unreadCount().catch(() => null);
-    if (res) shell.unread = res.count;
-  },
+    if (!res || mine !== badgeSeq) return;
+    shell.unread = res.count;
+    const fresh = res.strong.filter((n) => !shown.has(n.id));
+    if (fresh.length) {
+      for (const n of fresh) shown.add(n.id);
+      strong.value = fresh;
+    }
+  }
+
+  async function filter(s: '' | Scope): Promise<void> {
+    scope.value = s;
+    await pager.goTo(1);
+  }
 
   /** Marks one read (harmless when it already is) and refreshes what shows it. */
-  async markRead(id: number): Promise<void> {
-    const shown = this.list.find((n) => n.id === id);
-    if (shown) shown.read = true;
+  async function markRead(id: number): Promise<void> {
+    const on = list.value.find((n) => n.id === id);
+    if (on) on.read = true;
     await notificationsApi.markRead(id);
-    await Promise.all([this.list.length ? this.load() : Promise.resolve(), this.refreshBadge()]);
-  },
+    await Promise.all([list.value.length ? load() : Promise.resolve(), refreshBadge()]);
+  }
 
-  async readAll(): Promise<void> {
+  async function readAll(): Promise<void> {
     await notificationsApi.readAll();
-    await Promise.all([this.load(), this.refreshBadge()]);
-  },
+    await Promise.all([load(), refreshBadge()]);
+  }
+
+  /** Closes the pop-up of important notices: they count as read. */
+  async function closeStrong(): Promise<void> {
+    const closing = strong.value;
+    strong.value = [];
+    await Promise.all(closing.map((n) => notificationsApi.markRead(n.id).catch(() => undefined)));
+    await refreshBadge();
+  }
+
+  /** Publishes a notice, or saves the one with this id, then refreshes what may show it. */
+  async function publish(body: NoticeFields, id?: number): Promise<void> {
+    if (id === undefined) await notificationsApi.publish(body);
+    else await notificationsApi.update(id, body);
+    await Promise.all([pager.loaded.value ? load() : Promise.resolve(), refreshBadge()]);
+  }
+
+  return { ...pager, scope, strong, filter, refreshBadge, markRead, readAll, closeStrong, publish };
 });

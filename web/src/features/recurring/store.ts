@@ -1,43 +1,34 @@
 // The reader's recurring rules: loading, errors, a stale answer dropped, and a reload after every
-// change. Views call the store, not the API.
-import { reactive } from 'vue';
+// change; a new rule that books its past dates moves account balances, which are read again.
+// Views call the store, not the API.
+import { defineStore } from 'pinia';
 import type { RecurringInput, RecurringRule } from '../../api/types';
-import { describeError } from '../../i18n';
+import { createLoader } from '../../lib/loader';
+import { forgetLoader } from '../../lib/pager';
+import { onSessionEnd } from '../../lib/session-end';
+import { loadAccounts } from '../../stores/accounts';
 import { recurringApi, type RuleUpdate } from './api';
 
-export const recurringStore = reactive({
-  rules: [] as RecurringRule[],
-  loading: false,
-  error: '',
-  seq: 0,
+export const useRecurringStore = defineStore('recurring', () => {
+  const rules$ = createLoader<RecurringRule[]>(() => recurringApi.list(), []);
+  const { data: rules, loading, error, loaded, load } = rules$;
+  onSessionEnd(() => forgetLoader(rules$, []));
 
-  async load(): Promise<void> {
-    const seq = ++this.seq;
-    this.loading = true;
-    try {
-      const list = await recurringApi.list();
-      if (seq !== this.seq) return;
-      this.rules = list;
-      this.error = '';
-    } catch (err) {
-      if (seq === this.seq) this.error = describeError(err);
-    } finally {
-      if (seq === this.seq) this.loading = false;
-    }
-  },
-
-  async create(body: RecurringInput): Promise<void> {
+  async function create(body: RecurringInput): Promise<void> {
     await recurringApi.create(body);
-    await this.load();
-  },
+    if (body.book_past) void loadAccounts(true).catch(() => undefined);
+    await load();
+  }
 
-  async update(id: number, body: RuleUpdate): Promise<void> {
+  async function update(id: number, body: RuleUpdate): Promise<void> {
     await recurringApi.update(id, body);
-    await this.load();
-  },
+    await load();
+  }
 
-  async remove(id: number): Promise<void> {
+  async function remove(id: number): Promise<void> {
     await recurringApi.remove(id);
-    await this.load();
-  },
+    await load();
+  }
+
+  return { rules, loading, error, loaded, load, create, update, remove };
 });
