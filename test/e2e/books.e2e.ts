@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
+import { axeViolations, screenshotPath, serverAndBrowser, until, type Tab } from './harness.ts';
 
 describe('books in the browser (desktop, English)', () => {
   const live = serverAndBrowser(3110);
@@ -118,7 +118,7 @@ describe('books in the browser (desktop, English)', () => {
     await page().locator('[data-testid="trend"] canvas').waitFor();
     await accessible('statistics');
     await until(async () => (await page().locator('.toast').count()) === 0, 'the toasts to go');
-    await page().screenshot({ path: 'docs/screenshots/desktop.png' });
+    await page().screenshot({ path: screenshotPath('desktop.png') });
     const legend = await page().locator('ul.legend li').allInnerTexts();
     assert.ok(legend.length > 1);
     for (const line of legend) assert.match(line, /¥[\d,.]+\s+[\d.]+%/);

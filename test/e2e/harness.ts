@@ -1,7 +1,7 @@
 // Starts the real server (embedded database, a fresh data folder) and Debian's Chromium for the
 // browser tests, and collects what a page logs so that a test can insist on a clean console.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
@@ -177,6 +177,26 @@ export async function signInPassword(page: Page, username: string, password: str
   await form.locator('input[name="password"]').fill(password);
   await form.locator('button[type="submit"]').click();
   await page.waitForURL(/\/books/);
+}
+
+let shotsDir: string | undefined;
+
+/**
+ * Where the screenshot `name` is written. With E2E_SCREENSHOTS=1 it is docs/screenshots/, the
+ * pictures of the README; otherwise a temporary folder removed when the run ends, so that a run
+ * leaves the checkout as it found it.
+ */
+export function screenshotPath(name: string): string {
+  if (process.env.E2E_SCREENSHOTS === '1') {
+    mkdirSync('docs/screenshots', { recursive: true });
+    return path.join('docs/screenshots', name);
+  }
+  if (!shotsDir) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-e2e-shots-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    shotsDir = dir;
+  }
+  return path.join(shotsDir, name);
 }
 
 /** Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`. */

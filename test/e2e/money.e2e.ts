@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
+import { PHONE, axeViolations, screenshotPath, serverAndBrowser, until, type Tab } from './harness.ts';
 
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).replace(/\s+/g, ' ');
 const rowOf = (page: Page, name: string) => page.locator('[data-testid="account-row"]', { hasText: name });
@@ -153,7 +153,7 @@ describe('money in the browser', () => {
       await line.getByRole('progressbar').waitFor();
       await until(async () => (await line.innerText()).includes('还剩 ¥300.00'), '分类预算');
       await screen('预算');
-      await page().screenshot({ path: 'docs/screenshots/phone-budget-categories.png' });
+      await page().screenshot({ path: screenshotPath('phone-budget-categories.png') });
     });
 
     it('left nothing in the console', () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
+import { PHONE, axeViolations, screenshotPath, serverAndBrowser, until, type Tab } from './harness.ts';
 
 /** Words of two or more Latin letters, except names that are not English prose (file formats, units, and the
  * language switch naming English in English). */
@@ -38,7 +38,7 @@ describe('the client in Chinese at phone size', () => {
     const tabs = page().getByRole('navigation', { name: '主要栏目' });
     assert.deepEqual((await tabs.locator('a, button').allInnerTexts()).map((x) => x.trim()), ['账本', '统计', '记一笔', '预算', '我的']);
     await screen('账本');
-    await page().screenshot({ path: 'docs/screenshots/phone.png' });
+    await page().screenshot({ path: screenshotPath('phone.png') });
   });
 
   it('adds, edits and deletes from the tab bar, with errors from the Chinese catalogue', async () => {
