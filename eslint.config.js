@@ -28,6 +28,12 @@ export default tseslint.config(
     plugins: { house: boundaries },
     rules: { 'house/module-boundaries': 'error' },
   },
+  {
+    // the web client shares server code only through the pure src/lib/
+    files: ['web/src/**/*.ts'],
+    plugins: { house: boundaries },
+    rules: { 'house/module-boundaries': 'error' },
+  },
 );
 
 /** Drizzle calls and raw SQL (template or string) that write the tables of the books. */

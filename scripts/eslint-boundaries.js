@@ -1,12 +1,16 @@
 // The house rules the linter enforces (docs/architecture.md):
 // - a feature module is used through its public face: from outside src/modules/<name>/, only
 //   src/modules/<name>/index.ts may be imported, never its repo, service or schemas directly;
-// - src/lib/ is pure: it imports no database code, no feature module, no plugin and no configuration.
+// - src/lib/ is pure: it imports no database code, no feature module, no plugin and no configuration;
+// - the web client shares server code only through src/lib/: it never imports a module, plugin,
+//   the database layer or the configuration, which would pull server code into the browser bundle.
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const modulesDir = path.join(root, 'src', 'modules');
 const libDir = path.join(root, 'src', 'lib');
+const serverDir = path.join(root, 'src');
+const webDir = path.join(root, 'web');
 
 /** the feature module a file belongs to (src/modules/<name>/...), or null */
 function moduleOf(file) {
@@ -28,6 +32,12 @@ function check(context, node, source) {
   if (!source || typeof source.value !== 'string') return;
   const spec = source.value;
   const file = context.filename;
+  if (inside(webDir, file)) {
+    if (!spec.startsWith('.')) return;
+    const target = path.resolve(path.dirname(file), spec);
+    if (inside(serverDir, target) && !inside(libDir, target)) context.report({ node: source, messageId: 'webServer', data: { spec } });
+    return;
+  }
   if (inside(libDir, file)) {
     if (DATABASE_PACKAGES.test(spec)) {
       context.report({ node: source, messageId: 'libImpure', data: { spec } });
@@ -50,10 +60,11 @@ function check(context, node, source) {
 const rule = {
   meta: {
     type: 'problem',
-    docs: { description: 'feature modules are imported through their index.ts; src/lib is pure' },
+    docs: { description: 'feature modules are imported through their index.ts; src/lib is pure; the web client shares only src/lib' },
     messages: {
       internal: "'{{spec}}' reaches into the {{module}} module: import its public face, '{{module}}/index.ts'",
       libImpure: "src/lib holds pure helpers: '{{spec}}' is database, module, plugin or configuration code",
+      webServer: "the web client imports server code only from src/lib: move the pure part of '{{spec}}' there",
     },
     schema: [],
   },

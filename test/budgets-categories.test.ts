@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accounts } from '../src/db/schema/index.ts';
-import { assertError, build, type Client, createCategory, createTransaction, createUser, expectOk, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import { aliceAndBob, assertError, build, type Client, createCategory, createTransaction, expectOk, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -18,10 +18,7 @@ describe('budgets per category, with carry-over', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    asAlice = t.as(alice);
-    asBob = t.as(bob);
+    ({ alice, bob, asAlice, asBob } = await aliceAndBob(t));
     food = (await firstCategory(t.db, alice.id, 'expense')).id;
     trips = (await createCategory(t.db, alice.id, { name: 'Trips', kind: 'expense', sort: 99 })).id;
     salary = (await firstCategory(t.db, alice.id, 'income')).id;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { categories, recurringRules, savedFilters, transactions } from '../src/db/schema/index.ts';
 import { DEFAULT_CATEGORIES } from '../src/modules/categories/categories.defaults.ts';
-import { assertError, build, type Client, createCategory, createTransaction, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import { aliceAndBob, assertError, build, type Client, createCategory, createTransaction, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -16,10 +16,7 @@ describe('categories', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    asAlice = t.as(alice);
-    asBob = t.as(bob);
+    ({ alice, bob, asAlice, asBob } = await aliceAndBob(t));
   });
   after(async () => t.close());
 

@@ -7,6 +7,7 @@ import {
   assertError,
   build,
   type Client,
+  createAccount,
   createCategory,
   createTransaction,
   createUser,
@@ -19,11 +20,6 @@ import {
 } from './helpers/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function addAccount(t: TestApp, userId: number, name: string, currency = 'CNY', sort = 1) {
-  const [row] = await t.db.insert(accounts).values({ userId, name, type: 'debit_card', currency, openingDate: '2026-01-01', sort }).returning();
-  return row!;
-}
 
 describe('export and import with accounts, currencies and transfers', () => {
   let t: TestApp;
@@ -44,8 +40,8 @@ describe('export and import with accounts, currencies and transfers', () => {
     const food = (await firstCategory(t.db, alice.id, 'expense')).id;
     const trips = (await createCategory(t.db, alice.id, { name: 'Trips', kind: 'expense' })).id;
     cash = (await accountsOf(alice.id)).find((a) => a.isDefault)!.id;
-    bank = (await addAccount(t, alice.id, 'Bank', 'CNY', 1)).id;
-    wallet = (await addAccount(t, alice.id, 'Dollars', 'USD', 2)).id;
+    bank = (await createAccount(t.db, alice.id, { name: 'Bank' })).id;
+    wallet = (await createAccount(t.db, alice.id, { name: 'Dollars', currency: 'USD', sort: 2 })).id;
     const row = (o: Parameters<typeof createTransaction>[2]) => createTransaction(t.db, alice.id, o);
     await row({ date: '2026-03-02', amountCents: 10000, categoryId: food, accountId: cash, note: 'lunch' });
     const tr = await row({ kind: 'transfer', date: '2026-03-03', amountCents: 30000, accountId: bank, toAccountId: cash, toAmount: 30000, toCurrency: 'CNY', note: 'atm' });
@@ -162,7 +158,7 @@ describe('export and import with accounts, currencies and transfers', () => {
   it('fits amounts to the account currency, converts foreign rows at the given rate or the user\'s rate, and refuses what cannot be booked', async () => {
     const erin = await createUser(t.db);
     const asErin = t.as(erin);
-    const yen = await addAccount(t, erin.id, 'Yen', 'JPY');
+    const yen = await createAccount(t.db, erin.id, { name: 'Yen', currency: 'JPY' });
     // a rate the import finds for rows without one
     await query(t.db, sql`insert into exchange_rates (user_id, currency, date, rate) values (${erin.id}, 'JPY', '2026-01-01', '0.05')`);
     const ok = [

@@ -6,6 +6,7 @@ import { createTokenService } from '../src/modules/identity/index.ts';
 import { EXPORT_PAGE, exportPages } from '../src/modules/export/export.service.ts';
 import {
   addMember,
+  aliceAndBob,
   assertError,
   build,
   bulkTransactions,
@@ -37,9 +38,7 @@ describe('export', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    asAlice = t.as(alice);
+    ({ alice, bob, asAlice } = await aliceAndBob(t));
     food = (await firstCategory(t.db, alice.id, 'expense')).id;
     salary = (await firstCategory(t.db, alice.id, 'income')).id;
     const group = await createGroup(t.db, bob.id);

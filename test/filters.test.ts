@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { savedFilters } from '../src/db/schema/index.ts';
-import { addMember, assertError, build, type Client, createCategory, createGroup, createTag, createUser, type TestApp, type UserRow } from './helpers/index.ts';
+import { addMember, aliceAndBob, assertError, build, type Client, createCategory, createGroup, createTag, createUser, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('saved filters', () => {
   let t: TestApp;
@@ -17,10 +17,7 @@ describe('saved filters', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    a = t.as(alice);
-    b = t.as(bob);
+    ({ alice, bob, asAlice: a, asBob: b } = await aliceAndBob(t));
     cat1 = (await createCategory(t.db, alice.id, { name: 'F one' })).id;
     cat2 = (await createCategory(t.db, alice.id, { name: 'F two', kind: 'income' })).id;
     tag1 = (await createTag(t.db, alice.id, { name: 'ftag' })).id;

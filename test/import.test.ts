@@ -8,6 +8,7 @@ import type { AppError } from '../src/lib/errors.ts';
 import { importFile } from '../src/modules/import/import.service.ts';
 import {
   addMember,
+  aliceAndBob,
   assertError,
   build,
   bulkTransactions,
@@ -34,9 +35,7 @@ describe('import', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    asAlice = t.as(alice);
+    ({ alice, bob, asAlice } = await aliceAndBob(t));
   });
   after(async () => t.close());
 

@@ -4,7 +4,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { accounts, transactions } from '../src/db/schema/index.ts';
 import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
-import { assertError, build, type Client, createUser, expectOk, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import { aliceAndBob, assertError, build, type Client, expectOk, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 /** A 40001 about `field`. */
 function refused(res: Parameters<typeof assertError>[0], field: string): void {
@@ -35,9 +35,7 @@ describe('recurring rules: accounts, transfers and past occurrences', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    asAlice = t.as(alice);
+    ({ alice, bob, asAlice } = await aliceAndBob(t));
     food = (await firstCategory(t.db, alice.id, 'expense')).id;
     cash = await defaultOf(alice.id);
     bank = await openAccount(asAlice, 'Bank');

@@ -6,6 +6,7 @@ import { addDays, todayIn } from '../src/lib/dates.ts';
 import { recurringTask } from '../src/modules/recurring/recurring.task.ts';
 import {
   addMember,
+  aliceAndBob,
   assertError,
   build,
   type Client,
@@ -32,10 +33,7 @@ describe('recurring rules', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    asAlice = t.as(alice);
-    asBob = t.as(bob);
+    ({ alice, bob, asAlice, asBob } = await aliceAndBob(t));
     food = (await firstCategory(t.db, alice.id, 'expense')).id;
     salary = (await firstCategory(t.db, alice.id, 'income')).id;
   });

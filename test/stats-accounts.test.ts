@@ -3,13 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { accounts } from '../src/db/schema/index.ts';
 import {
   addMember,
+  aliceAndBob,
   assertError,
   build,
   type Client,
+  createAccount,
   createCategory,
   createGroup,
   createTransaction,
-  createUser,
   expectOk,
   firstCategory,
   type TestApp,
@@ -17,12 +18,6 @@ import {
 } from './helpers/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** One more account of the user, straight into the table. */
-async function addAccount(t: TestApp, userId: number, name: string, currency = 'CNY', sort = 1) {
-  const [row] = await t.db.insert(accounts).values({ userId, name, type: 'debit_card', currency, openingDate: '2026-01-01', sort }).returning();
-  return row!;
-}
 
 /**
  * Statistics only ever count income and expense: transfers (and their amounts on both sides) and
@@ -46,18 +41,15 @@ describe('statistics, budgets and list sums with accounts, transfers and adjustm
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    asAlice = t.as(alice);
-    asBob = t.as(bob);
+    ({ alice, bob, asAlice, asBob } = await aliceAndBob(t));
     food = (await firstCategory(t.db, alice.id, 'expense')).id;
     salary = (await firstCategory(t.db, alice.id, 'income')).id;
     shopping = (await createCategory(t.db, alice.id, { name: 'Trips', kind: 'expense' })).id;
     const own = (await t.db.select().from(accounts)).filter((a) => a.userId === alice.id);
     cash = own.find((a) => a.isDefault)!.id;
-    bank = (await addAccount(t, alice.id, 'Bank', 'CNY', 1)).id;
-    wallet = (await addAccount(t, alice.id, 'Dollars', 'USD', 2)).id;
-    bobBank = (await addAccount(t, bob.id, 'Bob bank')).id;
+    bank = (await createAccount(t.db, alice.id, { name: 'Bank' })).id;
+    wallet = (await createAccount(t.db, alice.id, { name: 'Dollars', currency: 'USD', sort: 2 })).id;
+    bobBank = (await createAccount(t.db, bob.id, { name: 'Bob bank' })).id;
 
     const row = (o: Parameters<typeof createTransaction>[2]) => createTransaction(t.db, alice.id, o);
     await row({ date: '2026-03-02', amountCents: 10000, categoryId: food, accountId: cash });

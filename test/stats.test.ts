@@ -6,6 +6,7 @@ import { periodRange, todayIn } from '../src/lib/dates.ts';
 import { changePercent, elapsedDays, percentOf } from '../src/modules/stats/stats.service.ts';
 import {
   addMember,
+  aliceAndBob,
   build,
   type Client,
   createCategory,
@@ -66,11 +67,8 @@ describe('statistics', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
+    ({ alice, bob, asAlice, asBob } = await aliceAndBob(t));
     carol = await createUser(t.db);
-    asAlice = t.as(alice);
-    asBob = t.as(bob);
     asCarol = t.as(carol);
     food = (await createCategory(t.db, alice.id, { name: 'S-Food', color: '#AA0000' })).id;
     transport = (await createCategory(t.db, alice.id, { name: 'S-Transport', color: '#00AA00' })).id;

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { tags, transactionTags } from '../src/db/schema/index.ts';
 import { isUniqueViolation } from '../src/db/errors.ts';
 import { updateTag } from '../src/modules/tags/tags.repo.ts';
-import { assertError, build, type Client, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import { aliceAndBob, assertError, build, type Client, createTag, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
 
 describe('tags', () => {
   let t: TestApp;
@@ -15,10 +15,7 @@ describe('tags', () => {
 
   before(async () => {
     t = await build();
-    alice = await createUser(t.db);
-    bob = await createUser(t.db);
-    a = t.as(alice);
-    b = t.as(bob);
+    ({ alice, bob, asAlice: a, asBob: b } = await aliceAndBob(t));
   });
   after(async () => t.close());
 

@@ -2,23 +2,14 @@
 // that signs the other browser out, a passkey on Chromium's virtual authenticator, and an API
 // token used by a script.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openTab, startServer, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { serverAndBrowser, signInPassword, type Tab } from './harness.ts';
 
 const PORT = 3231;
 const USERNAME = `alice_${process.pid}`;
 const FIRST = 'correct horse battery staple';
 const SECOND = 'a different long passphrase';
-
-async function passwordSignIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/signin');
-  const form = page.getByTestId('password-form');
-  await form.locator('input[name="username"]').fill(username);
-  await form.locator('input[name="password"]').fill(password);
-  await form.locator('button[type="submit"]').click();
-  await page.waitForURL(/\/books/);
-}
 
 async function signOut(page: Page): Promise<void> {
   await page.goto('/me');
@@ -30,18 +21,11 @@ async function signOut(page: Page): Promise<void> {
 const realProblems = (tab: Tab) => tab.problems.filter((p) => !/status of (401|422)/.test(p));
 
 describe('accounts in the browser', () => {
-  let server: Server;
-  let browser: Browser;
+  // passkeys need a secure context: http://localhost is one, and PUBLIC_URL names it
+  const live = serverAndBrowser(PORT, { PUBLIC_URL: `http://localhost:${PORT}` }, 'localhost');
   let a: Tab;
   before(async () => {
-    // passkeys need a secure context: http://localhost is one, and PUBLIC_URL names it
-    server = await startServer(PORT, { PUBLIC_URL: `http://localhost:${PORT}` }, 'localhost');
-    browser = await launchBrowser();
-    a = await openTab(browser, server.base);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    a = await live.openTab();
   });
 
   it('registers, signs out, and signs in again with the password', async () => {
@@ -63,15 +47,15 @@ describe('accounts in the browser', () => {
     await again.locator('input[name="password"]').fill('wrong password here');
     await again.locator('button[type="submit"]').click();
     await a.page.locator('[role="alert"]').filter({ hasText: /username or password is wrong/i }).waitFor();
-    await passwordSignIn(a.page, USERNAME.toUpperCase(), FIRST);
+    await signInPassword(a.page, USERNAME.toUpperCase(), FIRST);
     await a.page.goto('/security');
     await a.page.getByTestId('failed-sign-ins').filter({ hasText: /1 failed sign-in attempt/ }).waitFor();
   });
 
   it('changes the password and signs the other browser out', async () => {
-    const b = await openTab(browser, server.base);
+    const b = await live.openTab();
     try {
-      await passwordSignIn(b.page, USERNAME, FIRST);
+      await signInPassword(b.page, USERNAME, FIRST);
       await a.page.goto('/security');
       const form = a.page.getByTestId('password-form');
       await form.locator('input[name="current_password"]').fill(FIRST);
@@ -85,7 +69,7 @@ describe('accounts in the browser', () => {
       // this one goes on, and the new password is the one that works
       await a.page.goto('/books');
       assert.match(a.page.url(), /\/books/);
-      await passwordSignIn(b.page, USERNAME, SECOND);
+      await signInPassword(b.page, USERNAME, SECOND);
     } finally {
       await b.context.close();
     }
@@ -120,12 +104,12 @@ describe('accounts in the browser', () => {
     assert.match(token, /^lgr_[0-9A-Za-z]{36}$/);
 
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const me = await fetch(`${server.base}/api/me`, { headers });
+    const me = await fetch(`${live.server.base}/api/me`, { headers });
     assert.equal(me.status, 200);
     assert.equal(((await me.json()) as { username: string }).username, USERNAME);
-    const tag = await fetch(`${server.base}/api/tags`, { method: 'POST', headers, body: JSON.stringify({ name: 'from a script' }) });
+    const tag = await fetch(`${live.server.base}/api/tags`, { method: 'POST', headers, body: JSON.stringify({ name: 'from a script' }) });
     assert.equal(tag.status, 201);
-    const admin = await fetch(`${server.base}/api/me/tokens`, { headers });
+    const admin = await fetch(`${live.server.base}/api/me/tokens`, { headers });
     assert.equal(admin.status, 403, 'a token cannot manage tokens');
 
     // the list shows it was used; revoking it stops the script
@@ -136,7 +120,7 @@ describe('accounts in the browser', () => {
     await a.page.locator('#ask-form').waitFor();
     await a.page.locator('button[form="ask-form"]').click();
     await list.getByText('No API tokens.').waitFor();
-    assert.equal((await fetch(`${server.base}/api/me`, { headers })).status, 401);
+    assert.equal((await fetch(`${live.server.base}/api/me`, { headers })).status, 401);
     assert.deepEqual(realProblems(a), []);
   });
 });

@@ -1,29 +1,21 @@
 // The administrator's pages, feedback answered by the administrator, and an important notice
 // that pops up for a user, every screen checked with axe.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { ADMIN_OPENID, axeViolations, launchBrowser, openTab, signInWechat, startServer, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import { ADMIN_OPENID, axeViolations, serverAndBrowser, signInWechat, type Tab } from './harness.ts';
 
 describe('administration and notices in the browser', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3130);
   let admin: Tab;
   let carol: Tab;
 
   before(async () => {
-    server = await startServer(3130);
-    browser = await launchBrowser();
-    admin = await openTab(browser, server.base);
-    carol = await openTab(browser, server.base);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    admin = await live.openTab();
+    carol = await live.openTab();
   });
 
   it('shows the WeChat form only when the service offers WeChat sign-in', async () => {
-    const config = await (await fetch(`${server.base}/api/config`)).json();
+    const config = await (await fetch(`${live.server.base}/api/config`)).json();
     assert.deepEqual(config.auth_methods, ['password', 'wechat', 'demo']);
     await carol.page.goto('/signin');
     await carol.page.locator('input[name="code"]').waitFor();

@@ -4,9 +4,9 @@
 // of no known layout and with a malformed row; the rules page; once in Chinese on a phone.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
 
 const PORT = 3160;
 const fixture = (name: string) => `test/fixtures/bills/${name}`;
@@ -81,26 +81,10 @@ async function previewCommitAgain(page: Page, file: string, opts: { format: RegE
 }
 
 describe('bill import in the browser', () => {
-  let server: Server;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer(PORT);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function user(openid: string, opts: { locale?: string; viewport?: { width: number; height: number } } = {}) {
-    const tab = await openTab(browser, server.base, opts);
-    await signInWechat(tab.page, openid);
-    return tab;
-  }
+  const live = serverAndBrowser(PORT);
 
   it('a WeChat Pay CSV: preview, bulk edit, a rule, commit, again; then the rules page', async () => {
-    const tab = await user('bill-wechat-csv');
+    const tab = await live.signedInTab('bill-wechat-csv');
     const { page } = tab;
     await page.goto('/data');
     await page.getByRole('link', { name: 'Import bills' }).first().click();
@@ -142,7 +126,7 @@ describe('bill import in the browser', () => {
   });
 
   it('a WeChat Pay XLSX', async () => {
-    const tab = await user('bill-wechat-xlsx');
+    const tab = await live.signedInTab('bill-wechat-xlsx');
     await choose(tab.page, fixture('wechat.xlsx'));
     await previewCommitAgain(tab.page, fixture('wechat.xlsx'), { format: /WeChat Pay bill/, rows: 15, lang: 'en' });
     assert.deepEqual(realProblems(tab), []);
@@ -150,7 +134,7 @@ describe('bill import in the browser', () => {
   });
 
   it('an Alipay web export (GB18030)', async () => {
-    const tab = await user('bill-alipay-web');
+    const tab = await live.signedInTab('bill-alipay-web');
     await choose(tab.page, fixture('alipay-web.csv'));
     await previewCommitAgain(tab.page, fixture('alipay-web.csv'), { format: /Alipay bill/, rows: 6, lang: 'en' });
     assert.deepEqual(realProblems(tab), []);
@@ -158,7 +142,7 @@ describe('bill import in the browser', () => {
   });
 
   it('a bank CSV: the columns mapped and saved, then the same header read with the saved mapping', async () => {
-    const tab = await user('bill-bank');
+    const tab = await live.signedInTab('bill-bank');
     const { page } = tab;
     await choose(page, fixture('bank.csv'));
     await page.getByTestId('bill-recognised').filter({ hasText: '记账日期 | 货币 | 交易金额' }).waitFor();
@@ -181,7 +165,7 @@ describe('bill import in the browser', () => {
   });
 
   it('clear errors: too large, no known layout, a malformed row', async () => {
-    const tab = await user('bill-errors');
+    const tab = await live.signedInTab('bill-errors');
     const { page } = tab;
     await choose(page, { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(21 * 1024 * 1024, 0x41) });
     await page.getByTestId('bill-error').getByText('The file is too large: at most 20 MB and 100,000 rows.').waitFor();
@@ -198,7 +182,7 @@ describe('bill import in the browser', () => {
   });
 
   it('in Chinese on a phone: an Alipay app bill', async () => {
-    const tab = await user('bill-alipay-zh', { locale: 'zh-CN', viewport: PHONE });
+    const tab = await live.signedInTab('bill-alipay-zh', { locale: 'zh-CN', viewport: PHONE });
     const { page } = tab;
     await page.goto('/me');
     await page.getByRole('link', { name: '导入账单' }).click();

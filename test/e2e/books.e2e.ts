@@ -3,24 +3,16 @@
 // export and re-import. Every screen is checked with axe; the console must stay clean.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openTab, startServer, until, type Server, type Tab } from './harness.ts';
+import { axeViolations, screenshotPath, serverAndBrowser, until, type Tab } from './harness.ts';
 
 describe('books in the browser (desktop, English)', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3110);
   let tab: Tab;
 
   before(async () => {
-    server = await startServer(3110);
-    browser = await launchBrowser();
-    tab = await openTab(browser, server.base);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    tab = await live.openTab();
   });
 
   const page = () => tab.page;
@@ -126,7 +118,7 @@ describe('books in the browser (desktop, English)', () => {
     await page().locator('[data-testid="trend"] canvas').waitFor();
     await accessible('statistics');
     await until(async () => (await page().locator('.toast').count()) === 0, 'the toasts to go');
-    await page().screenshot({ path: 'docs/screenshots/desktop.png' });
+    await page().screenshot({ path: screenshotPath('desktop.png') });
     const legend = await page().locator('ul.legend li').allInnerTexts();
     assert.ok(legend.length > 1);
     for (const line of legend) assert.match(line, /¥[\d,.]+\s+[\d.]+%/);

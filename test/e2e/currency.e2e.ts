@@ -4,9 +4,9 @@
 // add form of the New button), once in Chinese on a phone (the add form of the tab bar). An administrator
 // turns the daily fetch of rates on.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_OPENID, PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ADMIN_OPENID, PHONE, axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
 
 const PORT = 3251;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -33,24 +33,13 @@ async function addUsdAccount(page: Page, name: string, save: string) {
 }
 
 describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
-  let server: Server;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer(PORT);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const live = serverAndBrowser(PORT);
 
   describe('in English on a desktop', () => {
     let tab: Tab;
     const page = () => tab.page;
     before(async () => {
-      tab = await openTab(browser, server.base, { locale: 'en-US' });
-      await signInWechat(page(), `fx-en-${process.pid}`);
+      tab = await live.signedInTab(`fx-en-${process.pid}`, { locale: 'en-US' });
     });
 
     it('shows the base currency in the profile', async () => {
@@ -122,8 +111,7 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
     let tab: Tab;
     const page = () => tab.page;
     before(async () => {
-      tab = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
-      await signInWechat(page(), `fx-zh-${process.pid}`);
+      tab = await live.signedInTab(`fx-zh-${process.pid}`, { locale: 'zh-CN', viewport: PHONE });
     });
 
     async function screen(name: string) {
@@ -169,7 +157,7 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
 
   describe('an administrator', () => {
     it('turns the daily fetch of exchange rates on', async () => {
-      const tab = await openTab(browser, server.base, { locale: 'en-US' });
+      const tab = await live.openTab({ locale: 'en-US' });
       try {
         await signInWechat(tab.page, ADMIN_OPENID);
         await tab.page.goto('/admin/config');
@@ -177,7 +165,7 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
         await form.getByTestId('rates-fetch-status').filter({ hasText: 'No rates have been fetched yet.' }).waitFor();
         assert.equal(await form.getByTestId('rates-fetch-on').isChecked(), false);
         await form.getByTestId('rates-fetch-on').check();
-        const url = `${server.base}/nothing-here.xml`;
+        const url = `${live.server.base}/nothing-here.xml`;
         await form.getByTestId('rates-fetch-url').fill(url);
         await form.getByTestId('rates-fetch-save').click();
         await tab.page.getByText('Daily exchange rates saved.').waitFor();

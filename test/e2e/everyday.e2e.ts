@@ -4,9 +4,9 @@
 // them read when followed; a monthly savings transfer is set up from the recurring page, which asks
 // about the dates before today.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
 
 /** A call to the API as the person signed in on `page`. */
 async function api<T = unknown>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
@@ -29,8 +29,7 @@ async function api<T = unknown>(page: Page, method: string, url: string, body?: 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 describe('notices in the reader\'s language, and recurring transfers', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3193);
   let en: Tab;
   let zh: Tab;
   let groupId = 0;
@@ -38,22 +37,14 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
   let zhId = 0;
 
   before(async () => {
-    server = await startServer(3193);
-    browser = await launchBrowser();
-    en = await openTab(browser, server.base, { locale: 'en-US' });
-    zh = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
-    await signInWechat(en.page, `everyday-en-${process.pid}`);
-    await signInWechat(zh.page, `everyday-zh-${process.pid}`);
+    en = await live.signedInTab(`everyday-en-${process.pid}`, { locale: 'en-US' });
+    zh = await live.signedInTab(`everyday-zh-${process.pid}`, { locale: 'zh-CN', viewport: PHONE });
     enId = (await api<{ id: number }>(en.page, 'PUT', '/api/me', { nickname: 'Alex' })).id;
     zhId = (await api<{ id: number }>(zh.page, 'PUT', '/api/me', { nickname: '小李' })).id;
     const g = await api<{ id: number; invite_code: string }>(en.page, 'POST', '/api/groups', { name: 'Flat', split_costs: true });
     groupId = g.id;
     await api(en.page, 'PUT', `/api/groups/${groupId}`, { notify_threshold: 1 });
     await api(zh.page, 'POST', '/api/groups/join', { invite_code: g.invite_code });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('a shared expense reaches the Chinese reader in Chinese, with yuan in Chinese format and a named link that marks it read', async () => {

@@ -2,25 +2,17 @@
 // record together, see one category line per name in the group statistics, a recurring bill
 // made while the group is on screen stays personal, and after leaving, the records name no "#id".
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import { axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
 
 describe('a group shared by two browsers', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3120);
   let alice: Tab;
   let bob: Tab;
 
   before(async () => {
-    server = await startServer(3120);
-    browser = await launchBrowser();
-    alice = await openTab(browser, server.base);
-    bob = await openTab(browser, server.base);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    alice = await live.openTab();
+    bob = await live.openTab();
   });
 
   async function quickAdd(tab: Tab, amount: string, note: string) {

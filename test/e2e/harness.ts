@@ -1,9 +1,10 @@
 // Starts the real server (embedded database, a fresh data folder) and Debian's Chromium for the
 // browser tests, and collects what a page logs so that a test can insist on a clean console.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { entryArgs } from '../helpers/entry.ts';
@@ -86,7 +87,12 @@ export interface Tab {
   problems: string[];
 }
 
-export async function openTab(browser: Browser, base: string, opts: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Tab> {
+export interface TabOptions {
+  locale?: string;
+  viewport?: { width: number; height: number };
+}
+
+export async function openTab(browser: Browser, base: string, opts: TabOptions = {}): Promise<Tab> {
   const context = await browser.newContext({
     baseURL: base,
     locale: opts.locale ?? 'en-US',
@@ -103,6 +109,50 @@ export async function openTab(browser: Browser, base: string, opts: { locale?: s
   return { context, page, problems };
 }
 
+/** The server and the browser of a describe block, with tabs on them. */
+export interface Live {
+  readonly server: Server;
+  readonly browser: Browser;
+  /** a new tab in a context of its own (a person of its own) */
+  openTab(opts?: TabOptions): Promise<Tab>;
+  /** a new tab, signed in with WeChat as `openid` */
+  signedInTab(openid: string, opts?: TabOptions): Promise<Tab>;
+}
+
+/**
+ * Starts the server (as `startServer`) and the browser before the tests of the describe block it
+ * is called in, and stops them after them. Hooks the block registers later run after the start.
+ */
+export function serverAndBrowser(port: number, env: Record<string, string> = {}, host?: string): Live {
+  let server: Server | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startServer(port, env, host);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const live: Live = {
+    get server() {
+      if (!server) throw new Error('the server is not started yet: use it in a test or a later hook');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the browser is not started yet: use it in a test or a later hook');
+      return browser;
+    },
+    openTab: (opts) => openTab(live.browser, live.server.base, opts),
+    async signedInTab(openid, opts) {
+      const tab = await live.openTab(opts);
+      await signInWechat(tab.page, openid);
+      return tab;
+    },
+  };
+  return live;
+}
+
 /** Serious or critical accessibility violations on the page as it is now. */
 export async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
@@ -117,6 +167,36 @@ export async function signInWechat(page: Page, openid: string): Promise<void> {
   await page.locator('input[name="code"]').fill(`ok-${openid}`);
   await page.getByTestId('wechat-form').locator('button[type="submit"]').click();
   await page.waitForURL(/\/books/);
+}
+
+/** Signs in with a username and password through the sign-in page. */
+export async function signInPassword(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/signin');
+  const form = page.getByTestId('password-form');
+  await form.locator('input[name="username"]').fill(username);
+  await form.locator('input[name="password"]').fill(password);
+  await form.locator('button[type="submit"]').click();
+  await page.waitForURL(/\/books/);
+}
+
+let shotsDir: string | undefined;
+
+/**
+ * Where the screenshot `name` is written. With E2E_SCREENSHOTS=1 it is docs/screenshots/, the
+ * pictures of the README; otherwise a temporary folder removed when the run ends, so that a run
+ * leaves the checkout as it found it.
+ */
+export function screenshotPath(name: string): string {
+  if (process.env.E2E_SCREENSHOTS === '1') {
+    mkdirSync('docs/screenshots', { recursive: true });
+    return path.join('docs/screenshots', name);
+  }
+  if (!shotsDir) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-e2e-shots-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    shotsDir = dir;
+  }
+  return path.join(shotsDir, name);
 }
 
 /** Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`. */

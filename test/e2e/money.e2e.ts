@@ -1,33 +1,22 @@
 // Accounts, transfers, net worth and budgets by category in the browser: once in English on a
 // desktop, once in Chinese on a phone.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PHONE, axeViolations, screenshotPath, serverAndBrowser, until, type Tab } from './harness.ts';
 
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).replace(/\s+/g, ' ');
 const rowOf = (page: Page, name: string) => page.locator('[data-testid="account-row"]', { hasText: name });
 const balanceOf = async (page: Page, name: string) => (await rowOf(page, name).getByTestId('account-balance').innerText()).trim();
 
 describe('money in the browser', () => {
-  let server: Server;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer(3155);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const live = serverAndBrowser(3155);
 
   describe('in English on a desktop', () => {
     let tab: Tab;
     const page = () => tab.page;
     before(async () => {
-      tab = await openTab(browser, server.base, { locale: 'en-US' });
-      await signInWechat(page(), `money-en-${process.pid}`);
+      tab = await live.signedInTab(`money-en-${process.pid}`, { locale: 'en-US' });
     });
 
     it('creates an account and sees its balance and the net worth', async () => {
@@ -117,8 +106,7 @@ describe('money in the browser', () => {
     let tab: Tab;
     const page = () => tab.page;
     before(async () => {
-      tab = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
-      await signInWechat(page(), `money-zh-${process.pid}`);
+      tab = await live.signedInTab(`money-zh-${process.pid}`, { locale: 'zh-CN', viewport: PHONE });
     });
 
     async function screen(name: string) {
@@ -165,7 +153,7 @@ describe('money in the browser', () => {
       await line.getByRole('progressbar').waitFor();
       await until(async () => (await line.innerText()).includes('还剩 ¥300.00'), '分类预算');
       await screen('预算');
-      await page().screenshot({ path: 'docs/screenshots/phone-budget-categories.png' });
+      await page().screenshot({ path: screenshotPath('phone-budget-categories.png') });
     });
 
     it('left nothing in the console', () => {

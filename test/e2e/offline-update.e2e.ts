@@ -5,26 +5,20 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { webRoot } from '../../src/plugins/web.ts';
-import { launchBrowser, openTab, signInWechat, startServer, type Server, type Tab } from './harness.ts';
+import { serverAndBrowser, signInWechat, type Tab } from './harness.ts';
 
 describe('the update prompt (desktop, English)', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3152);
   let tab: Tab;
   const sw = path.join(webRoot, 'sw.js');
   const original = readFileSync(sw);
 
   before(async () => {
-    server = await startServer(3152);
-    browser = await launchBrowser();
-    tab = await openTab(browser, server.base);
+    tab = await live.openTab();
   });
   after(async () => {
     writeFileSync(sw, original);
-    await browser?.close();
-    await server?.stop();
   });
 
   it('offers the new version, never reloads over an open form, reloads once it is closed', async () => {

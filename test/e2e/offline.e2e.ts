@@ -4,9 +4,9 @@
 // (also when the connection is cut after the server answered), a refused one stays visible until
 // it is fixed, and signing out leaves nothing of the first person for the next one.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Route } from 'playwright-core';
-import { DESKTOP, PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { Route } from 'playwright-core';
+import { DESKTOP, PHONE, axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
 
 interface Words {
   locale: string;
@@ -87,8 +87,7 @@ function dayOfThisMonth(day: number): string {
 
 function scenario(w: Words, port: number) {
   describe(`offline app (${w.locale}, ${w.viewport.width} px)`, () => {
-    let server: Server;
-    let browser: Browser;
+    const live = serverAndBrowser(port);
     let tab: Tab;
     const page = () => tab.page;
     const main = () => page().locator('main');
@@ -104,20 +103,14 @@ function scenario(w: Words, port: number) {
     const tag = w.locale === 'en-US' ? 'en' : 'zh';
 
     before(async () => {
-      server = await startServer(port);
-      browser = await launchBrowser();
-      tab = await openTab(browser, server.base, { locale: w.locale, viewport: w.viewport });
-      A = api(server.base);
+      tab = await live.openTab({ locale: w.locale, viewport: w.viewport });
+      A = api(live.server.base);
       userA = await A.login(`offline-${tag}-a`);
       const cats = ((await A.call('GET', '/api/categories?kind=expense')) as { list: { id: number; name: string }[] }).list;
       ({ id: food, name: foodName } = cats[0]!);
       ({ id: other, name: otherName } = cats[1]!);
       rowA = (await A.call('POST', '/api/transactions', { kind: 'expense', amount: '40', category_id: food, date: dayOfThisMonth(2), note: 'row A' })).id as number;
       rowB = (await A.call('POST', '/api/transactions', { kind: 'expense', amount: '50', category_id: food, date: dayOfThisMonth(3), note: 'row B' })).id as number;
-    });
-    after(async () => {
-      await browser?.close();
-      await server?.stop();
     });
 
     async function addInDialog(amount: string, note: string, categoryLabel?: string) {

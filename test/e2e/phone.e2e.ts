@@ -3,8 +3,8 @@
 // category's rows without the click of the same tap landing on the next page.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_OPENID, PHONE, launchBrowser, signInWechat, startServer, until, type Server } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { ADMIN_OPENID, PHONE, serverAndBrowser, signInWechat, until } from './harness.ts';
 
 const PORT = 3253;
 
@@ -49,17 +49,7 @@ async function phoneProblems(page: Page, where: string): Promise<string[]> {
 }
 
 describe('every screen at phone size', () => {
-  let server: Server;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startServer(PORT);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const live = serverAndBrowser(PORT);
 
   for (const locale of ['zh-CN', 'en-US'] as const) {
     describe(`in ${locale}`, () => {
@@ -68,7 +58,7 @@ describe('every screen at phone size', () => {
       const problems: string[] = [];
 
       before(async () => {
-        const context = await browser.newContext({ baseURL: server.base, locale, viewport: PHONE, hasTouch: true, isMobile: true });
+        const context = await live.browser.newContext({ baseURL: live.server.base, locale, viewport: PHONE, hasTouch: true, isMobile: true });
         context.setDefaultTimeout(15_000);
         page = await context.newPage();
         await page.goto('/signin');

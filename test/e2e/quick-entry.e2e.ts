@@ -1,9 +1,9 @@
 // Recording in seconds, in both languages: a line of text read into the add form and shown part by
 // part before saving, the n key and Enter on a desktop, the tab bar on a phone, and refunds.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { PHONE, axeViolations, launchBrowser, openTab, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
 
 /** Creates an account through the API with the page's own session (a setup step, not what is tested). */
 async function addAccount(page: Page, name: string, type: string): Promise<void> {
@@ -22,28 +22,26 @@ async function addAccount(page: Page, name: string, type: string): Promise<void>
   assert.equal(status, 201);
 }
 
+/** Signs in with the demo (its button named `demo`), adds an account and waits for the books again. */
+async function demoWithAccount(page: Page, demo: string, name: string, type: string): Promise<void> {
+  await page.goto('/signin');
+  await page.getByRole('button', { name: demo }).click();
+  await page.waitForURL(/\/books$/);
+  await page.locator('[data-testid="tx-row"]').first().waitFor();
+  await addAccount(page, name, type);
+  await page.reload();
+  await page.locator('[data-testid="tx-row"]').first().waitFor();
+}
+
 describe('quick entry in English on a desktop', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3187);
   let tab: Tab;
   const page = () => tab.page;
   const main = () => page().locator('main');
 
   before(async () => {
-    server = await startServer(3187);
-    browser = await launchBrowser();
-    tab = await openTab(browser, server.base);
-    await page().goto('/signin');
-    await page().getByRole('button', { name: 'Try the demo' }).click();
-    await page().waitForURL(/\/books$/);
-    await page().locator('[data-testid="tx-row"]').first().waitFor();
-    await addAccount(page(), 'Visa', 'credit_card');
-    await page().reload();
-    await page().locator('[data-testid="tx-row"]').first().waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    tab = await live.openTab();
+    await demoWithAccount(page(), 'Try the demo', 'Visa', 'credit_card');
   });
 
   it('n opens the form with the amount focused, and Enter saves', async () => {
@@ -164,26 +162,13 @@ describe('quick entry in English on a desktop', () => {
 });
 
 describe('quick entry in Chinese on a phone', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3188);
   let tab: Tab;
   const page = () => tab.page;
 
   before(async () => {
-    server = await startServer(3188);
-    browser = await launchBrowser();
-    tab = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
-    await page().goto('/signin');
-    await page().getByRole('button', { name: '体验一下' }).click();
-    await page().waitForURL(/\/books$/);
-    await page().locator('[data-testid="tx-row"]').first().waitFor();
-    await addAccount(page(), '微信', 'e_wallet');
-    await page().reload();
-    await page().locator('[data-testid="tx-row"]').first().waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    tab = await live.openTab({ locale: 'zh-CN', viewport: PHONE });
+    await demoWithAccount(page(), '体验一下', '微信', 'e_wallet');
   });
 
   async function line(text: string, expect: Record<string, string>) {

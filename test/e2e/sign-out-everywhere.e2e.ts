@@ -1,61 +1,42 @@
 // "Sign out everywhere" in the browser: on a phone in Chinese, after a confirmation, every
 // session (this one and another browser's) ends and every API token stops working.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openTab, PHONE, startServer, type Server, type Tab } from './harness.ts';
+import { describe, it } from 'node:test';
+import { PHONE, serverAndBrowser, signInPassword, type Tab } from './harness.ts';
 
 const PORT = 3245;
 const USERNAME = `everywhere_${process.pid}`;
 const PASSWORD = 'correct horse battery staple';
 
-async function passwordSignIn(page: Page): Promise<void> {
-  await page.goto('/signin');
-  const form = page.getByTestId('password-form');
-  await form.locator('input[name="username"]').fill(USERNAME);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.locator('button[type="submit"]').click();
-  await page.waitForURL(/\/books/);
-}
-
 /** Console problems other than the requests refused on purpose (an ended session: 401). */
 const realProblems = (tab: Tab) => tab.problems.filter((p) => !/status of 401/.test(p));
 
 describe('sign out everywhere in the browser', () => {
-  let server: Server;
-  let browser: Browser;
-  before(async () => {
-    server = await startServer(PORT);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const live = serverAndBrowser(PORT);
 
   it('ends every session and revokes API tokens, after a confirmation, on a 390 px phone in Chinese', async () => {
-    const registered = await fetch(`${server.base}/api/auth/register`, {
+    const registered = await fetch(`${live.server.base}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
     });
     assert.equal(registered.status, 200);
     const { access_token } = (await registered.json()) as { access_token: string };
-    const made = await fetch(`${server.base}/api/me/tokens`, {
+    const made = await fetch(`${live.server.base}/api/me/tokens`, {
       method: 'POST',
       headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'script', scopes: ['read'] }),
     });
     assert.equal(made.status, 201);
     const { token } = (await made.json()) as { token: string };
-    const tokenWorks = async () => (await fetch(`${server.base}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const tokenWorks = async () => (await fetch(`${live.server.base}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status;
     assert.equal(await tokenWorks(), 200);
 
-    const phone = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
-    const other = await openTab(browser, server.base);
+    const phone = await live.openTab({ locale: 'zh-CN', viewport: PHONE });
+    const other = await live.openTab();
     try {
-      await passwordSignIn(phone.page);
-      await passwordSignIn(other.page);
+      await signInPassword(phone.page, USERNAME, PASSWORD);
+      await signInPassword(other.page, USERNAME, PASSWORD);
       await phone.page.goto('/security');
       const button = phone.page.getByTestId('sign-out-everywhere');
       await button.waitFor();
@@ -82,7 +63,7 @@ describe('sign out everywhere in the browser', () => {
       await phone.page.goto('/security');
       await phone.page.waitForURL(/\/signin/);
       // and the password still signs in
-      await passwordSignIn(phone.page);
+      await signInPassword(phone.page, USERNAME, PASSWORD);
       assert.deepEqual(realProblems(phone), []);
       assert.deepEqual(realProblems(other), []);
     } finally {

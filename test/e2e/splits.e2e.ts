@@ -3,26 +3,18 @@
 // first confirms the payment. The setting that a group splits its costs: offered when a group is
 // created and in the group's settings, in English on a desktop and in Chinese on a 390 px phone.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { PHONE, axeViolations, launchBrowser, openTab, signInWechat, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import { PHONE, axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
 
 describe('splitting a group expense and settling up in two browsers', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3170);
   let alice: Tab;
   let bob: Tab;
   let groupId = 0;
 
   before(async () => {
-    server = await startServer(3170);
-    browser = await launchBrowser();
-    alice = await openTab(browser, server.base);
-    bob = await openTab(browser, server.base);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    alice = await live.openTab();
+    bob = await live.openTab();
   });
 
   it('creates a group that the other browser joins', async () => {
@@ -158,7 +150,7 @@ describe('splitting a group expense and settling up in two browsers', () => {
   });
 
   it('offers the setting in Chinese on a 390 px phone: on when creating, off in the settings', async () => {
-    const tab = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
+    const tab = await live.openTab({ locale: 'zh-CN', viewport: PHONE });
     try {
       const page = tab.page;
       await signInWechat(page, 'chen');

@@ -1,9 +1,9 @@
 // The whole flow once more in Chinese on a 390 px phone: the bottom tab bar, every screen free of
 // English words and of serious accessibility violations, and the catalogue's Chinese errors.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { PHONE, axeViolations, launchBrowser, openTab, startServer, until, type Server, type Tab } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PHONE, axeViolations, screenshotPath, serverAndBrowser, until, type Tab } from './harness.ts';
 
 /** Words of two or more Latin letters, except names that are not English prose (file formats, units, and the
  * language switch naming English in English). */
@@ -13,19 +13,12 @@ async function englishWords(page: Page): Promise<string[]> {
 }
 
 describe('the client in Chinese at phone size', () => {
-  let server: Server;
-  let browser: Browser;
+  const live = serverAndBrowser(3140);
   let tab: Tab;
   const page = () => tab.page;
 
   before(async () => {
-    server = await startServer(3140);
-    browser = await launchBrowser();
-    tab = await openTab(browser, server.base, { locale: 'zh-CN', viewport: PHONE });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+    tab = await live.openTab({ locale: 'zh-CN', viewport: PHONE });
   });
 
   async function screen(name: string) {
@@ -45,7 +38,7 @@ describe('the client in Chinese at phone size', () => {
     const tabs = page().getByRole('navigation', { name: '主要栏目' });
     assert.deepEqual((await tabs.locator('a, button').allInnerTexts()).map((x) => x.trim()), ['账本', '统计', '记一笔', '预算', '我的']);
     await screen('账本');
-    await page().screenshot({ path: 'docs/screenshots/phone.png' });
+    await page().screenshot({ path: screenshotPath('phone.png') });
   });
 
   it('adds, edits and deletes from the tab bar, with errors from the Chinese catalogue', async () => {

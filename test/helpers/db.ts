@@ -67,17 +67,27 @@ export async function pgServerAnswers(): Promise<boolean> {
   }
 }
 
-/** A blank database (no tables at all) on PG_SERVER, and how to drop it. */
-export async function blankPgDatabase(prefix = 'ledger_blank'): Promise<{ url: string; drop(): Promise<void> }> {
+/** A database of its own on PG_SERVER: its name, its URL, and how to drop it (connections or not). */
+export interface PgDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A blank database (no tables at all) on PG_SERVER, named `<prefix>_<pid>_<random>`. */
+export async function blankPgDatabase(prefix = 'ledger_blank'): Promise<PgDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_SERVER });
   await admin.connect();
   await admin.query(`create database "${name}"`);
   await admin.end();
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${name}`;
+  return pgDatabase(name);
+}
+
+function pgDatabase(name: string): PgDatabase {
   return {
-    url: url.toString(),
+    name,
+    url: pgDatabaseUrl(name),
     async drop() {
       const c = new pg.Client({ connectionString: PG_SERVER });
       await c.connect();
@@ -100,7 +110,7 @@ function pgDatabaseUrl(name: string): string {
  * advisory lock, and every test database is then a file copy of it instead of a run of all
  * migrations. Commits of test databases do not wait for the disk (nothing here survives a crash).
  */
-async function clonePgTemplate(template: string): Promise<{ url: string; drop(): Promise<void> }> {
+async function clonePgTemplate(template: string): Promise<PgDatabase> {
   const name = `ledger_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_SERVER });
   await admin.connect();
@@ -130,15 +140,7 @@ async function clonePgTemplate(template: string): Promise<{ url: string; drop():
   } finally {
     await admin.end();
   }
-  return {
-    url: pgDatabaseUrl(name),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_SERVER });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    },
-  };
+  return pgDatabase(name);
 }
 
 /**

@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
+import { blankPgDatabase, type PgDatabase } from '../helpers/db.ts';
 import { entryArgs } from '../helpers/entry.ts';
 
 /** The PostgreSQL server the suite uses for databases of its own (created and dropped per test). */
-export const PG_SERVER = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+export { PG_SERVER, pgServerAnswers as pgAnswers } from '../helpers/db.ts';
+export type OwnDatabase = PgDatabase;
+
 export const REDIS = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 export const JWT_SECRET = 'resilience-suite-secret-0123456789abcdefghijklmnop';
 /** this suite's ports: 3320 to 3399 */
@@ -14,44 +17,8 @@ export const BASE_PORT = 3320;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function pgAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_SERVER, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
-export interface OwnDatabase {
-  name: string;
-  url: string;
-  drop(): Promise<void>;
-}
-
 /** A uniquely named, empty database on the PostgreSQL server; `drop` removes it (connections or not). */
-export async function createPgDatabase(prefix: string): Promise<OwnDatabase> {
-  const name = `ledger_${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_SERVER });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_SERVER });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    },
-  };
-}
+export const createPgDatabase = (prefix: string): Promise<OwnDatabase> => blankPgDatabase(`ledger_${prefix}`);
 
 /** Runs one statement on a database of its own and closes the connection. */
 export async function sqlOn<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { noteScorer, scoreCategories, type HistoryItem } from '../../src/modules/categories/categories.suggest.ts';
+import { noteScorer, scoreCategories, type HistoryItem } from '../../src/lib/category-suggest.ts';
 
 // A bill scores thousands of notes against one history: the prepared scorer must give exactly the
 // scores of scoring each note on its own.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { amountCloseness, fallbackScore, noteSimilarity, scoreCategories, type HistoryItem } from '../../src/modules/categories/categories.suggest.ts';
+import { amountCloseness, fallbackScore, noteSimilarity, scoreCategories, type HistoryItem } from '../../src/lib/category-suggest.ts';
 
 describe('suggestion scoring (pure)', () => {
   it('measures note similarity by character bigrams, for Chinese and Latin text', () => {

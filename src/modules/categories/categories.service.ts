@@ -18,7 +18,7 @@ import {
   type SuggestResult,
 } from './categories.schemas.ts';
 import { categoryForConcept, conceptOf } from '../../lib/quick-entry/index.ts';
-import { confidentChoice, fallbackScore, LEXICON_SCORE, scoreCategories, SUGGEST_LIMIT, SUGGEST_WINDOW } from './categories.suggest.ts';
+import { confidentChoice, fallbackScore, LEXICON_SCORE, scoreCategories, SUGGEST_LIMIT, SUGGEST_WINDOW } from '../../lib/category-suggest.ts';
 
 export function toCategory(row: CategoryRow): CategoryView {
   return {

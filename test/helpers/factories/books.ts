@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { query, type Executor } from '../../../src/db/client.ts';
-import { categories, tags, transactions, transactionTags } from '../../../src/db/schema/index.ts';
+import { accounts, categories, tags, transactions, transactionTags } from '../../../src/db/schema/index.ts';
 import { defaultAccount } from '../../../src/modules/books/index.ts';
 import { unique } from './seq.ts';
 
@@ -14,6 +14,15 @@ export async function createCategory(db: Executor, userId: number, overrides: Pa
   const [row] = await db
     .insert(categories)
     .values({ userId, name: `cat${unique()}`, color: '#123456', kind: 'expense', ...overrides })
+    .returning();
+  return row!;
+}
+
+/** One more account of the user, straight into the table: a debit card in CNY opened on 2026-01-01, sorted first, unless told. */
+export async function createAccount(db: Executor, userId: number, overrides: Partial<typeof accounts.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(accounts)
+    .values({ userId, name: `acct${unique()}`.slice(0, 30), type: 'debit_card', currency: 'CNY', openingDate: '2026-01-01', sort: 1, ...overrides })
     .returning();
   return row!;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../../src/db/client.ts';
 import { refreshTokens, users } from '../../../src/db/schema/index.ts';
 import { setUpNewUser } from '../../../src/modules/identity/index.ts';
+import type { Client } from '../http.ts';
 import { unique } from './seq.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -15,6 +16,13 @@ export async function createUser(db: Executor, overrides: Partial<typeof users.$
     .returning();
   await setUpNewUser(db, user!);
   return user!;
+}
+
+/** Two users, Alice and Bob, each with requests in their own name: the owner and the stranger of most tests. */
+export async function aliceAndBob(t: { db: Executor; as(user: UserRow): Client }): Promise<{ alice: UserRow; bob: UserRow; asAlice: Client; asBob: Client }> {
+  const alice = await createUser(t.db);
+  const bob = await createUser(t.db);
+  return { alice, bob, asAlice: t.as(alice), asBob: t.as(bob) };
 }
 
 export async function createAdmin(db: Executor, overrides: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {

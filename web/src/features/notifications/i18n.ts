@@ -1,47 +1,31 @@
 import type { FeatureCatalogue } from '../../i18n/catalogues';
 
-// Notices the service writes name a message (`split.expense`); it is looked up here as
-// noticeKeys.<key with "_" for ".">, with its params. Money params arrive formatted for the reader.
+// Notices the service writes name a message (`split.expense`); its title and body are looked up
+// here as noticeTitles.<key with "_" for "."> and noticeBodies.<same>, with its params. Money
+// params arrive formatted for the reader; a note param is shown through notices.notePart.
 export default {
   en: {
-    noticeKeys: {
-      feedback_replied: {
-        title: 'Your feedback has a reply',
-        body: '{reply}',
-      },
-      split_expense: {
-        title: '{group}: a new shared expense',
-        body: '{who} recorded {amount}{note}. Your share is {share}.',
-      },
-      split_income: {
-        title: '{group}: a new shared income',
-        body: '{who} recorded an income of {amount}{note}. Your share is {share}.',
-      },
-      settlement_paid_you: {
-        title: '{group}: a payment to you',
-        body: '{who} recorded paying you {amount}. Please confirm you received it.',
-      },
-      settlement_received: {
-        title: '{group}: a payment recorded',
-        body: '{who} recorded receiving {amount} from you.',
-      },
-      settlement_confirmed: {
-        title: '{group}: payment confirmed',
-        body: '{who} confirmed receiving your {amount}.',
-      },
-      budget_exceeded: {
-        title: 'Over budget for {month}',
-        body: 'You have spent {spent} this month, more than your budget of {amount}.',
-      },
-      backup_completed: {
-        title: 'Backup completed',
-        body: 'The backup {name} is ready to download ({size}).',
-      },
-      backup_failed: {
-        title: 'Backup failed',
-        body: 'The backup {name} could not be written. The server log tells why.',
-      },
-      note: ' ({note})',
+    noticeTitles: {
+      feedback_replied: 'Your feedback has a reply',
+      split_expense: '{group}: a new shared expense',
+      split_income: '{group}: a new shared income',
+      settlement_paid_you: '{group}: a payment to you',
+      settlement_received: '{group}: a payment recorded',
+      settlement_confirmed: '{group}: payment confirmed',
+      budget_exceeded: 'Over budget for {month}',
+      backup_completed: 'Backup completed',
+      backup_failed: 'Backup failed',
+    },
+    noticeBodies: {
+      feedback_replied: '{reply}',
+      split_expense: '{who} recorded {amount}{note}. Your share is {share}.',
+      split_income: '{who} recorded an income of {amount}{note}. Your share is {share}.',
+      settlement_paid_you: '{who} recorded paying you {amount}. Please confirm you received it.',
+      settlement_received: '{who} recorded receiving {amount} from you.',
+      settlement_confirmed: '{who} confirmed receiving your {amount}.',
+      budget_exceeded: 'You have spent {spent} this month, more than your budget of {amount}.',
+      backup_completed: 'The backup {name} is ready to download ({size}).',
+      backup_failed: 'The backup {name} could not be written. The server log tells why.',
     },
     noticeLinks: {
       feedback: 'See your feedback',
@@ -51,6 +35,7 @@ export default {
       other: 'Open',
     },
     notices: {
+      notePart: ' ({note})',
       important: 'Important',
       gotIt: 'Got it',
       all: 'All',
@@ -78,44 +63,27 @@ export default {
     },
   },
   'zh-CN': {
-    noticeKeys: {
-      feedback_replied: {
-        title: '你的反馈有了回复',
-        body: '{reply}',
-      },
-      split_expense: {
-        title: '{group}：新的共同支出',
-        body: '{who}记了一笔{amount}{note}，你分摊{share}。',
-      },
-      split_income: {
-        title: '{group}：新的共同收入',
-        body: '{who}记了一笔{amount}的收入{note}，你分得{share}。',
-      },
-      settlement_paid_you: {
-        title: '{group}：有人还款给你',
-        body: '{who}记录了付给你的{amount}，收到后请确认。',
-      },
-      settlement_received: {
-        title: '{group}：还款已记下',
-        body: '{who}记录了收到你付的{amount}。',
-      },
-      settlement_confirmed: {
-        title: '{group}：还款已确认',
-        body: '{who}确认收到了你付的{amount}。',
-      },
-      budget_exceeded: {
-        title: '{month}预算超支了',
-        body: '本月已花{spent}，超过了{amount}的预算。',
-      },
-      backup_completed: {
-        title: '备份已完成',
-        body: '备份文件{name}已可下载（{size}）。',
-      },
-      backup_failed: {
-        title: '备份失败',
-        body: '备份文件{name}没能写成，原因请看服务器日志。',
-      },
-      note: '（{note}）',
+    noticeTitles: {
+      feedback_replied: '你的反馈有了回复',
+      split_expense: '{group}：新的共同支出',
+      split_income: '{group}：新的共同收入',
+      settlement_paid_you: '{group}：有人还款给你',
+      settlement_received: '{group}：还款已记下',
+      settlement_confirmed: '{group}：还款已确认',
+      budget_exceeded: '{month}预算超支了',
+      backup_completed: '备份已完成',
+      backup_failed: '备份失败',
+    },
+    noticeBodies: {
+      feedback_replied: '{reply}',
+      split_expense: '{who}记了一笔{amount}{note}，你分摊{share}。',
+      split_income: '{who}记了一笔{amount}的收入{note}，你分得{share}。',
+      settlement_paid_you: '{who}记录了付给你的{amount}，收到后请确认。',
+      settlement_received: '{who}记录了收到你付的{amount}。',
+      settlement_confirmed: '{who}确认收到了你付的{amount}。',
+      budget_exceeded: '本月已花{spent}，超过了{amount}的预算。',
+      backup_completed: '备份文件{name}已可下载（{size}）。',
+      backup_failed: '备份文件{name}没能写成，原因请看服务器日志。',
     },
     noticeLinks: {
       feedback: '查看我的反馈',
@@ -125,6 +93,7 @@ export default {
       other: '打开',
     },
     notices: {
+      notePart: '（{note}）',
       important: '重要通知',
       gotIt: '知道了',
       all: '全部',

@@ -13,8 +13,8 @@ export interface Rendered {
 
 const MONEY = ['amount', 'share', 'spent'];
 
-/** The catalogue path of a notice key: `split.expense` is noticeKeys.split_expense. */
-export const keyPath = (key: string) => `noticeKeys.${key.replace(/\./g, '_')}`;
+/** A notice key as a catalogue key: `split.expense` is split_expense in noticeTitles and noticeBodies. */
+const messageKey = (key: string) => key.replace(/\./g, '_');
 
 /** The params as the message shows them: money with the currency for the locale, months and sizes in its words. */
 export function displayParams(params: Record<string, unknown>, locale: AppLocale, t: Translate): Record<string, unknown> {
@@ -25,14 +25,15 @@ export function displayParams(params: Record<string, unknown>, locale: AppLocale
   }
   if (typeof params.month === 'string') out.month = formatMonth(params.month, locale);
   if (typeof params.size === 'number') out.size = formatBytes(params.size, locale);
-  out.note = typeof params.note === 'string' && params.note ? t('noticeKeys.note', { note: params.note }) : '';
+  out.note = typeof params.note === 'string' && params.note ? t('notices.notePart', { note: params.note }) : '';
   return out;
 }
 
 export function renderNotice(n: Pick<Notification, 'title' | 'content' | 'key' | 'params'>, locale: AppLocale, t: Translate, te: Exists): Rendered {
-  if (!n.key || !te(`${keyPath(n.key)}.title`)) return { title: n.title, content: n.content };
+  const key = n.key ? messageKey(n.key) : null;
+  if (!key || !te(`noticeTitles.${key}`)) return { title: n.title, content: n.content };
   const p = displayParams(n.params ?? {}, locale, t);
-  return { title: t(`${keyPath(n.key)}.title`, p), content: t(`${keyPath(n.key)}.body`, p) };
+  return { title: t(`noticeTitles.${key}`, p), content: t(`noticeBodies.${key}`, p) };
 }
 
 /** What a link to an in-app route is called: the page it opens. */

@@ -4,7 +4,7 @@
 // note, and the first categories in the person's order to complete the list.
 import type { Category, Transaction, TransactionPage } from '../../api/types';
 import { categoryForConcept, conceptOf } from '../../../../src/lib/quick-entry/index.ts';
-import { confidentChoice, fallbackScore, LEXICON_SCORE, scoreCategories, SUGGEST_LIMIT, type HistoryItem } from '../../../../src/modules/categories/categories.suggest.ts';
+import { confidentChoice, fallbackScore, LEXICON_SCORE, scoreCategories, SUGGEST_LIMIT, type HistoryItem } from '../../../../src/lib/category-suggest.ts';
 import type { OfflineDb } from './db';
 
 const DAY_MS = 86_400_000;
