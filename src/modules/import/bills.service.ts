@@ -15,13 +15,12 @@ import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
 import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
 import { duplicateCounter } from './import.duplicates.ts';
-import { fitToAccount, writePage } from './import.writer.ts';
 import { lockUserImports, type DupKey } from './import.repo.ts';
 import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
 import { readBill } from './bill.parse.ts';
-import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE, type SeedRow } from './import.rows.ts';
+import { categoryRefused, MAX_CATEGORIES, type SeedRow } from './import.rows.ts';
 import { ruleMatcher, type Rule } from './bill.rules.ts';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +28,8 @@ export const PREVIEW_ROWS = 1000;
 export const MAX_RULES = 200;
 export const MAX_PRESETS = 50;
 const BATCH = 2000;
+/** a bill of this many rows refreshes the statistics of the session rows */
+const ANALYZE_ROWS = 2000;
 /** category choices remembered while a bill is read */
 const CHOICE_CACHE = 5000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
@@ -66,98 +67,24 @@ function billCurrency(format: string): CurrencyInfo | null {
 }
 
 /**
- * Writes the session's rows to import as transactions, through the books' one-statement insert, a
- * page of rows at a time (memory does not grow with the bill): each amount is read in its bill's
- * currency and booked in its account's (a 28.00 yuan payment from a yen account is so many whole
- * yen at the yen's rate, and 28.00 yuan in a yuan base), converted once with the currency rules of
- * the books. Refunds of a purchase of the same file are written last, pointing to it. A row that
- * cannot be booked (a rate missing, more decimals than the account's currency has) refuses the
- * commit with its reason (42203); the caller's transaction then writes nothing.
+ * Writes the session's rows to import as transactions, in one statement of the books writer
+ * (insertSelected), straight from the session's table: nothing of the bill passes through memory.
+ * Each amount is read in its bill's currency and booked in its account's (a 28.00 yuan payment from
+ * a yen account is so many whole yen at the yen's rate, and 28.00 yuan in a yuan base), converted
+ * once with the integer rules of the books. Refunds of a purchase of the same file point to it. A
+ * row that cannot be booked (a rate missing, more decimals than the account's currency has) refuses
+ * the commit with its reason (42203), and nothing is written.
  */
 async function writeRows(tx: Executor, userId: number, sessionId: number, format: string, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
   const base = await books.baseCurrencyOf(tx, userId);
   const given = billCurrency(format);
-  const rates = new Map<string, Promise<string | null>>();
-  const rateOf = (code: string, date: string) => {
-    const key = `${code} ${date}`;
-    let r = rates.get(key);
-    if (!r) rates.set(key, (r = books.rateOn(tx, userId, code, date)));
-    return r;
-  };
-  const wanted = await repo.purchasesOfRefunds(tx, sessionId);
-  const lastRow = await repo.lastRow(tx, sessionId);
-  const idOfRow = new Map<number, number>();
-  const tagIds = await repo.tagsOfRows(tx, userId, sessionId);
-  const errors: { row: number; message: string }[] = [];
-  const written = { imported: 0, transfers: 0, refunds: 0 };
-  for (const refunds of [false, true]) {
-    for (let from = 1; from <= lastRow; from += WRITE_PAGE) {
-      const rows = await repo.rowsToWrite(tx, userId, sessionId, { from, to: from + WRITE_PAGE - 1, refunds });
-      if (!rows.length) continue;
-      const ids = await books.allocateIds(tx, rows.length);
-      const out: books.BookedRow[] = [];
-      const links: { transactionId: number; tagId: number }[] = [];
-      for (const [i, r] of rows.entries()) {
-        const account = currencyInfo(r.currency);
-        if (!account) {
-          errors.push({ row: r.row, message: `the account's currency ${r.currency} can no longer be booked` });
-          continue;
-        }
-        let from = given;
-        let minor = r.cents;
-        if (from === null) {
-          const fitted = fitToAccount(r.cents, account);
-          if (typeof fitted === 'string') {
-            errors.push({ row: r.row, message: fitted });
-            continue;
-          }
-          from = account;
-          minor = fitted;
-        }
-        const outcome = await books.priceIn(minor, from, account, base, r.date, rateOf);
-        if (!outcome.ok) {
-          errors.push({ row: r.row, message: outcome.reason });
-          continue;
-        }
-        if (errors.length) continue;
-        const id = ids[i]!;
-        if (wanted.has(r.row)) idOfRow.set(r.row, id);
-        for (const t of r.tags) links.push({ transactionId: id, tagId: tagIds.get(t)! });
-        const p = outcome.priced;
-        const refundOf = r.refundOfId ?? (r.refundOfRow !== null ? (idOfRow.get(r.refundOfRow) ?? r.purchaseExistingId) : null);
-        const sign = refundOf !== null ? -1 : 1;
-        const transfer = r.kind === 'transfer';
-        out.push({
-          id,
-          kind: r.kind,
-          amount: sign * p.minor,
-          categoryId: transfer ? null : r.categoryId,
-          note: r.note,
-          date: r.date,
-          groupId: r.groupId,
-          accountId: r.accountId,
-          currency: account.code,
-          baseAmount: sign * p.baseAmount,
-          rate: p.rate,
-          toAccountId: transfer ? r.toAccountId : null,
-          toAmount: transfer ? p.minor : null,
-          toCurrency: transfer ? r.toCurrency : null,
-          source,
-          externalId: r.externalId,
-          refundOf,
-          createdAt: r.originalCreatedAt,
-        });
-        if (transfer) written.transfers++;
-        if (refundOf !== null) written.refunds++;
-      }
-      if (errors.length >= 1000) break;
-      if (errors.length) continue;
-      await writePage(tx, userId, out, links);
-      written.imported += out.length;
-    }
-  }
-  if (errors.length) throw Errors.importRejected(errors.sort((a, b) => a.row - b.row).slice(0, 1000));
-  return written;
+  const codes = new Set([base.code, ...(given ? [given.code] : []), ...(await repo.userAccounts(tx, userId)).map((a) => a.currency)]);
+  const currencies = [...codes].map((c) => currencyInfo(c)).filter((c): c is CurrencyInfo => c !== undefined);
+  // the tags the rows name, created when missing
+  await repo.tagsOfRows(tx, userId, sessionId);
+  const out = await books.insertSelected(tx, userId, repo.rowsToWriteSql(userId, sessionId, source, given?.code ?? null), currencies);
+  if (out.errors.length) throw Errors.importRejected(out.errors);
+  return { imported: out.written, transfers: out.transfers, refunds: out.refunds };
 }
 
 export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
@@ -500,6 +427,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
           },
         });
         if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
+        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         source = outcome.detected.source;
         // refunds: with their purchase in the file, or in the books
         await repo.linkRefunds(db, session.id, [...outcome.refundLinks]);
