@@ -249,6 +249,7 @@ function notAfter(p: PurchaseRef, r: RefundRef): boolean {
 }
 
 export function pairRefunds(purchases: PurchaseRef[], refunds: RefundRef[]): Map<number, PurchaseRef> {
+  if (!refunds.length) return new Map();
   const byId = new Map<string, PurchaseRef>();
   const byMerchant = new Map<string, PurchaseRef>();
   const byCounterparty = new Map<string, PurchaseRef[]>();

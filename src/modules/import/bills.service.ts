@@ -113,9 +113,26 @@ export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
 
 /** A payment seen under an external id: the digest of its signature, the id it was stored under, whether it was skipped. */
 interface SeenPayment {
-  sig: string;
+  sig: number;
   id: string;
   skipped: boolean;
+}
+
+/**
+ * A 53-bit digest of a payment's signature (cyrb53), to tell payments under one id apart: a number per
+ * id seen instead of a string, and no cryptographic hash per row.
+ */
+function digest(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 /** Several payments under one id (anonymised exports, a payment and its fee): the later ones get an id of their own, stable across uploads. */
@@ -298,6 +315,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
       const currencyOf = new Map(liveAccounts.map((a) => [a.id, a.currency]));
       let source = '';
       let presetAccount: number | null = null;
+      let storing: Promise<void> = Promise.resolve();
       try {
         const outcome = await readBill(bytes, {
           presets,
@@ -321,12 +339,18 @@ export function createBillImportService({ db, clock, config }: Deps) {
               }
               const signature = `${s.date} ${s.time}\u0000${s.kind}\u0000${s.cents}\u0000${s.counterparty}\u0000${s.note}`;
               // the payments under one id, kept small: one entry (the usual case) or a list, signatures as digests
-              const sig = createHash('sha1').update(signature).digest('base64');
+              const sig = digest(signature);
               const held = seen.get(s.externalId);
-              // a copy of its own: a slice of the line it was read from would keep the whole line alive
-              const externalId = held === undefined ? Buffer.from(s.externalId).toString() : s.externalId;
-              const under = held === undefined ? [] : Array.isArray(held) ? held : [held];
               const skipped = s.decision === 'skip';
+              if (held === undefined) {
+                // the usual case, an id not seen before: stored as it is, as a copy of its own (a slice of the line it was read from would keep the whole line alive)
+                const copy = Buffer.from(s.externalId).toString();
+                seen.set(copy, { sig, id: copy, skipped });
+                storedIds.push(copy);
+                inFileDup.push(false);
+                continue;
+              }
+              const under = Array.isArray(held) ? held : [held];
               const same = under.find((e) => e.sig === sig);
               if (same && !same.skipped && !skipped) {
                 storedIds.push(same.id);
@@ -334,15 +358,14 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 continue;
               }
               const taken = new Set(under.map((v) => v.id));
-              let id = taken.size === 0 ? s.externalId : ownId(s.externalId, signature);
+              let id = ownId(s.externalId, signature);
               for (let n = 2; taken.has(id); n++) id = ownId(s.externalId, `${signature}\u0000${n}`);
               if (same) {
                 if (same.skipped) {
                   same.id = id;
                   same.skipped = skipped;
                 }
-              } else if (held === undefined) seen.set(externalId, { sig, id: id === s.externalId ? externalId : id, skipped });
-              else seen.set(s.externalId, [...under, { sig, id, skipped }]);
+              } else seen.set(s.externalId, [...under, { sig, id, skipped }]);
               storedIds.push(id);
               inFileDup.push(false);
             }
@@ -423,9 +446,13 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 rows[idx]!.reason = 'duplicate';
               }
             });
-            await repo.insertRows(db, session.id, rows);
+            // a batch is stored while the next one is read (the database works on its own core): one in flight at most
+            await storing;
+            storing = repo.insertRows(db, session.id, rows);
+            storing.catch(() => {});
           },
         });
+        await storing;
         if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
         if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         source = outcome.detected.source;
@@ -449,6 +476,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
           result: { ignored: outcome.ignored },
         });
       } catch (err) {
+        await storing.catch(() => {});
         await repo.deleteSession(db, session.id);
         throw err;
       }
