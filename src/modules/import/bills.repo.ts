@@ -529,30 +529,37 @@ export async function createNamedCategories(tx: Executor, userId: number, sessio
   );
 }
 
-/** Every row that cannot be written as it stands, with the reason. */
+/** The first 1,000 rows that cannot be written as they stand, with the reason, in row order. */
 export async function invalidRows(tx: Executor, userId: number, sessionId: number): Promise<{ row: number; message: string }[]> {
+  // joins, not a subquery per row: a bill of 100,000 rows is checked in one pass
   const rows = await query<{ row: number; message: string }>(
     tx,
-    sql`with acc as (select id, currency from accounts where user_id = ${userId} and not archived),
-             base as (select base_currency from users where id = ${userId})
-        select r.row, case
-            when r.refund and r.kind = 'expense' and r.refund_of_id is null
-                 and not exists (select 1 from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row and (p.decision = 'import' or p.existing_id is not null))
-              then 'the purchase this refund reduces is not imported: import it, or make this row an income'
-            when r.account_id is null or not exists (select 1 from acc where acc.id = r.account_id) then 'account_id must be one of your accounts'
-            when r.decision = 'transfer' and (r.to_account_id is null or not exists (select 1 from acc where acc.id = r.to_account_id)) then 'to_account_id must be one of your accounts'
-            when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
-            when r.decision = 'transfer' and (select currency from acc where id = r.account_id) <> (select currency from acc where id = r.to_account_id) then 'a transfer between currencies is recorded by hand'
-            when r.decision = 'import' and (r.category_id is null or not exists (select 1 from categories c where c.id = r.category_id and c.user_id = ${userId} and c.kind = r.kind)) then 'category_id must be one of your categories of the row''s kind'
-            when (select currency from acc where id = r.account_id) <> (select base_currency from base)
-                 and not exists (select 1 from exchange_rates x where x.user_id = ${userId} and x.currency = (select currency from acc where id = r.account_id) and x.date <= r.date)
-              then 'no exchange rate for the account''s currency on or before the row''s date'
-          end as message
-        from import_session_rows r
-        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
-        order by r.row`,
+    sql`select row, message from (
+          select r.row, case
+              when r.refund and r.kind = 'expense' and r.refund_of_id is null and not (p.decision = 'import' or p.existing_id is not null) is not false
+                then 'the purchase this refund reduces is not imported: import it, or make this row an income'
+              when a.id is null then 'account_id must be one of your accounts'
+              when r.decision = 'transfer' and b.id is null then 'to_account_id must be one of your accounts'
+              when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
+              when r.decision = 'transfer' and a.currency <> b.currency then 'a transfer between currencies is recorded by hand'
+              when r.decision = 'import' and c.id is null then 'category_id must be one of your categories of the row''s kind'
+              when a.currency <> u.base_currency
+                   and not exists (select 1 from exchange_rates x where x.user_id = ${userId} and x.currency = a.currency and x.date <= r.date)
+                then 'no exchange rate for the account''s currency on or before the row''s date'
+            end as message
+          from import_session_rows r
+          cross join (select base_currency from users where id = ${userId}) u
+          left join accounts a on a.id = r.account_id and a.user_id = ${userId} and not a.archived
+          left join accounts b on b.id = r.to_account_id and b.user_id = ${userId} and not b.archived
+          left join categories c on c.id = r.category_id and c.user_id = ${userId} and c.kind = r.kind
+          left join lateral (select p.decision, p.existing_id from import_session_rows p
+                             where r.refund and r.kind = 'expense' and r.refund_of_id is null and p.session_id = r.session_id and p.row = r.refund_of_row) p on true
+          where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
+        ) v
+        where message is not null
+        order by row limit 1000`,
   );
-  return rows.filter((r) => r.message !== null).map((r) => ({ row: Number(r.row), message: r.message }));
+  return rows.map((r) => ({ row: Number(r.row), message: r.message }));
 }
 
 /**
@@ -570,7 +577,9 @@ export function rowsToWriteSql(userId: number, sessionId: number, source: string
                     case when r.refund and r.kind = 'expense' then coalesce(r.refund_of_id, case when p.decision not in ('import', 'transfer') then p.existing_id end) end as refund_of,
                     case when r.refund and r.kind = 'expense' and r.refund_of_id is null and p.decision in ('import', 'transfer') then p.row end as refund_of_row
              from import_session_rows r
-             left join import_session_rows p on r.refund and r.kind = 'expense' and r.refund_of_id is null and p.session_id = r.session_id and p.row = r.refund_of_row
+             -- looked up for the refunds only
+             left join lateral (select p.row, p.decision, p.existing_id from import_session_rows p
+                                where r.refund and r.kind = 'expense' and r.refund_of_id is null and p.session_id = r.session_id and p.row = r.refund_of_row) p on true
              where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')`;
 }
 
