@@ -316,6 +316,91 @@ export function createBillImportService({ db, clock, config }: Deps) {
       let source = '';
       let presetAccount: number | null = null;
       let storing: Promise<void> = Promise.resolve();
+      /** A batch's rows decided with what the books hold, then stored (one batch stored while the next is decided). */
+      const finish = async (seeds: SeedRow[], storedIds: (string | null)[], inFileDup: boolean[], lookup: Promise<Map<string, number>>) => {
+        const existing = await lookup;
+        const rows: repo.PreviewRowInsert[] = [];
+        const counted: { key: DupKey; idx: number }[] = [];
+        for (const [i, s] of seeds.entries()) {
+          let decision = s.decision;
+          let reason: string | null = s.reason;
+          let accountId: number | null;
+          let toAccountId: number | null = null;
+          let categoryId: number | null = null;
+          let existingId: number | null = null;
+          const externalId = storedIds[i]!;
+          if (s.kind === 'transfer') {
+            accountId = resolve(s.method);
+            toAccountId = resolve(s.toMethod);
+            if (decision === 'transfer' && (accountId === null || toAccountId === null || accountId === toAccountId)) {
+              decision = 'skip';
+              reason = 'no_account';
+            }
+          } else {
+            accountId = resolve(s.method) ?? presetAccount ?? defaultAccount;
+            categoryId = s.categoryName !== null ? chooser.byName(s.kind, s.categoryName) : chooser.choose(s);
+            // a row in a currency of its own is booked in an account of that currency, or waits for one
+            if (s.currency && (accountId === null || currencyOf.get(accountId) !== s.currency)) {
+              const other = liveAccounts.find((a) => a.currency === s.currency);
+              if (other) accountId = other.id;
+              else if (decision !== 'skip') {
+                decision = 'skip';
+                reason = 'currency';
+              }
+            }
+          }
+          if (externalId !== null && decision !== 'skip') {
+            if (inFileDup[i]) {
+              decision = 'duplicate';
+              reason = 'duplicate_in_file';
+            } else if (existing.has(externalId)) {
+              decision = 'duplicate';
+              reason = 'duplicate';
+              existingId = existing.get(externalId) ?? null;
+            }
+          }
+          const row: repo.PreviewRowInsert = {
+            sessionId: session.id,
+            row: s.row,
+            date: s.date,
+            kind: s.kind,
+            amountCents: s.cents,
+            counterparty: s.counterparty,
+            note: s.currency && reason === 'currency' ? `${s.note} (${s.currency})`.trim() : s.note,
+            externalId,
+            method: s.method,
+            toMethod: s.toMethod,
+            accountId,
+            toAccountId,
+            categoryId,
+            categoryName: categoryId === null ? s.categoryName : null,
+            tags: s.tags,
+            groupId: s.groupId,
+            originalCreatedAt: s.createdAt ? new Date(s.createdAt) : null,
+            decision,
+            reason,
+            refund: s.refund,
+            existingId,
+            type: s.type,
+          };
+          if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
+            counted.push({ key: { accountId, date: s.date, kind: s.kind, cents: s.cents, categoryId, note: s.note }, idx: rows.length });
+          }
+          rows.push(row);
+        }
+        const duplicate = await duplicates(counted.map((c) => c.key));
+        counted.forEach(({ idx }, i) => {
+          if (duplicate[i]) {
+            rows[idx]!.decision = 'duplicate';
+            rows[idx]!.reason = 'duplicate';
+          }
+        });
+        // a batch is stored while the next one is read (the database works on its own core): one in flight at most
+        await storing;
+        storing = repo.insertRows(db, session.id, rows);
+        storing.catch(() => {});
+      };
+      let working: Promise<void> = Promise.resolve();
       try {
         const outcome = await readBill(bytes, {
           presets,
@@ -369,92 +454,17 @@ export function createBillImportService({ db, clock, config }: Deps) {
               storedIds.push(id);
               inFileDup.push(false);
             }
-            const existing = await repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
-            const rows: repo.PreviewRowInsert[] = [];
-            const counted: { key: DupKey; idx: number }[] = [];
-            for (const [i, s] of seeds.entries()) {
-              let decision = s.decision;
-              let reason: string | null = s.reason;
-              let accountId: number | null;
-              let toAccountId: number | null = null;
-              let categoryId: number | null = null;
-              let existingId: number | null = null;
-              const externalId = storedIds[i]!;
-              if (s.kind === 'transfer') {
-                accountId = resolve(s.method);
-                toAccountId = resolve(s.toMethod);
-                if (decision === 'transfer' && (accountId === null || toAccountId === null || accountId === toAccountId)) {
-                  decision = 'skip';
-                  reason = 'no_account';
-                }
-              } else {
-                accountId = resolve(s.method) ?? presetAccount ?? defaultAccount;
-                categoryId = s.categoryName !== null ? chooser.byName(s.kind, s.categoryName) : chooser.choose(s);
-                // a row in a currency of its own is booked in an account of that currency, or waits for one
-                if (s.currency && (accountId === null || currencyOf.get(accountId) !== s.currency)) {
-                  const other = liveAccounts.find((a) => a.currency === s.currency);
-                  if (other) accountId = other.id;
-                  else if (decision !== 'skip') {
-                    decision = 'skip';
-                    reason = 'currency';
-                  }
-                }
-              }
-              if (externalId !== null && decision !== 'skip') {
-                if (inFileDup[i]) {
-                  decision = 'duplicate';
-                  reason = 'duplicate_in_file';
-                } else if (existing.has(externalId)) {
-                  decision = 'duplicate';
-                  reason = 'duplicate';
-                  existingId = existing.get(externalId) ?? null;
-                }
-              }
-              const row: repo.PreviewRowInsert = {
-                sessionId: session.id,
-                row: s.row,
-                date: s.date,
-                kind: s.kind,
-                amountCents: s.cents,
-                counterparty: s.counterparty,
-                note: s.currency && reason === 'currency' ? `${s.note} (${s.currency})`.trim() : s.note,
-                externalId,
-                method: s.method,
-                toMethod: s.toMethod,
-                accountId,
-                toAccountId,
-                categoryId,
-                categoryName: categoryId === null ? s.categoryName : null,
-                tags: s.tags,
-                groupId: s.groupId,
-                originalCreatedAt: s.createdAt ? new Date(s.createdAt) : null,
-                decision,
-                reason,
-                refund: s.refund,
-                existingId,
-                type: s.type,
-              };
-              if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
-                counted.push({ key: { accountId, date: s.date, kind: s.kind, cents: s.cents, categoryId, note: s.note }, idx: rows.length });
-              }
-              rows.push(row);
-            }
-            const duplicate = await duplicates(counted.map((c) => c.key));
-            counted.forEach(({ idx }, i) => {
-              if (duplicate[i]) {
-                rows[idx]!.decision = 'duplicate';
-                rows[idx]!.reason = 'duplicate';
-              }
-            });
-            // a batch is stored while the next one is read (the database works on its own core): one in flight at most
-            await storing;
-            storing = repo.insertRows(db, session.id, rows);
-            storing.catch(() => {});
+            // the books are asked about this batch's ids while the previous batch is finished and the next one read
+            const lookup = repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
+            lookup.catch(() => {});
+            await working;
+            working = finish(seeds, storedIds, inFileDup, lookup);
+            working.catch(() => {});
           },
         });
+        await working;
         await storing;
-        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
-        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
+        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         source = outcome.detected.source;
         // refunds: with their purchase in the file, or in the books
         await repo.linkRefunds(db, session.id, [...outcome.refundLinks]);
@@ -476,6 +486,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
           result: { ignored: outcome.ignored },
         });
       } catch (err) {
+        await working.catch(() => {});
         await storing.catch(() => {});
         await repo.deleteSession(db, session.id);
         throw err;
