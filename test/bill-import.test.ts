@@ -225,6 +225,22 @@ describe('bill import', () => {
     assert.equal(n, 0);
   });
 
+  it('text with backslashes and what COPY would read as a null or an escape is stored and booked as written', async () => {
+    const user = await createUser(t.db);
+    const as = t.as(user);
+    const odd = 'C:\\云杉\\N 便利店 \\t\\';
+    const text = fixture('wechat.csv').toString('utf8').replace('云杉便利店,"矿泉水, 面包"', `${odd},"\\N"`);
+    const res = await as.post('/api/import/bills', multipart(Buffer.from(text)));
+    assert.equal(res.statusCode, 200, res.body);
+    const p = res.json<PreviewBody>();
+    const line = p.rows.find((r) => r.counterparty === odd);
+    assert.ok(line, JSON.stringify(p.rows.map((r) => r.counterparty)));
+    assert.equal(line.note, `${odd} \\N`);
+    assert.equal((await as.post(`/api/import/bills/${p.id}/commit`)).statusCode, 200);
+    const [booked] = await t.db.select({ note: transactions.note }).from(transactions).where(and(eq(transactions.userId, user.id), eq(transactions.externalId, line.external_id!)));
+    assert.equal(booked?.note, `${odd} \\N`);
+  });
+
   it('a file over 20 MB is 41301', async () => {
     const res = await asAlice.post('/api/import/bills', multipart(Buffer.alloc(20 * 1024 * 1024 + 10, 0x41)));
     assertError(res, 413, 41301);

@@ -46,7 +46,7 @@ describe('books writer: every path agrees with POST /api/transactions (property)
   let user: UserRow;
   let as: Client;
   let food: number;
-  const accounts = new Map<Code, { main: number; other: number; reconcile: number; name: string }>();
+  const accounts = new Map<Code, { main: number; other: number; reconcile: number; name: string; preset: number }>();
   let day = 0;
   let runs = 0;
 
@@ -58,7 +58,13 @@ describe('books writer: every path agrees with POST /api/transactions (property)
     for (const code of CURRENCIES) {
       const open = async (name: string) => expectOk<{ id: number }>(await as.post('/api/accounts', { name, type: 'cash', currency: code, opening_date: '2020-01-01' }), 201).id;
       const name = `prop ${code}`;
-      accounts.set(code, { main: await open(name), other: await open(`${name} 2`), reconcile: await open(`${name} r`), name });
+      const main = await open(name);
+      // a bank's bill in this account: amounts with 2 decimals, no currency named
+      const preset = expectOk<{ id: number }>(
+        await as.post('/api/import/presets', { name: `bank ${code}`, header: ['日期', '金额', '摘要'], mapping: { date: '日期', date_format: 'YYYY-MM-DD', amount: '金额', sign: 'negative_is_expense', description: '摘要' }, account_id: main }),
+        201,
+      ).id;
+      accounts.set(code, { main, other: await open(`${name} 2`), reconcile: await open(`${name} r`), name, preset });
     }
   });
   after(async () => t.close());
@@ -108,6 +114,26 @@ describe('books writer: every path agrees with POST /api/transactions (property)
           .from(transactions)
           .where(and(eq(transactions.userId, user.id), eq(transactions.note, note)));
         assert.deepEqual(await row(imported!.id), want, 'CSV import');
+
+        // a bank bill through a column mapping into the account: the same figures as that amount recorded by hand, or refused
+        // when the amount has more decimals than the currency
+        const yuan = (h: number) => `${Math.floor(h / 100)}.${String(h % 100).padStart(2, '0')}`;
+        const bankBill = Buffer.from(`日期,金额,摘要\n${date},-${yuan(billHundredths)},bank ${runs}\n`);
+        const mapped = expectOk<{ id: number }>(await as.post(`/api/import/bills?preset_id=${acc.preset}`, multipart(bankBill, { filename: 'bank.csv' })));
+        expectOk(await as.patch(`/api/import/bills/${mapped.id}/rows`, { rows: [{ row: 1, category_id: food }] }));
+        const step = 10 ** Math.max(0, 2 - cur.digits);
+        const fitted = billHundredths % step === 0 ? (billHundredths / step) * 10 ** Math.max(0, cur.digits - 2) : null;
+        const mappedCommit = await as.post(`/api/import/bills/${mapped.id}/commit`);
+        if (fitted === null) assert.equal(mappedCommit.statusCode, 422, mappedCommit.body);
+        else {
+          assert.equal(mappedCommit.statusCode, 200, mappedCommit.body);
+          const byHand = expectOk<{ id: number }>(await as.post('/api/transactions', { kind: 'expense', amount: formatMinor(fitted, cur), category_id: food, account_id: acc.main, date }), 201);
+          const [booked] = await t.db
+            .select({ id: transactions.id })
+            .from(transactions)
+            .where(and(eq(transactions.userId, user.id), eq(transactions.note, `bank ${runs}`)));
+          assert.deepEqual(await row(booked!.id), await row(byHand.id), 'bank bill');
+        }
 
         // a WeChat bill (yuan) into the account: converted once into it, the base amount exactly the bill's
         const externalId = `4200002021${String(runs).padStart(10, '0')}`;

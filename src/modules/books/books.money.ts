@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { exchangeRates, users } from '../../db/schema/index.ts';
 import { convertMinor, currencyInfo, divRoundHalfAway, parseMinor, parseRate, rateText, requireCurrency, type CurrencyInfo, type Rate } from '../../lib/currency.ts';
@@ -179,4 +179,40 @@ export async function bookAll(db: Executor, userId: number, account: AccountRef,
     out.push({ accountId: account.id, currency: account.currency, baseAmount: convertMinor(i.minor, accountCurrency(account), base, parseRate(rate!)), rate });
   }
   return out;
+}
+
+// ---- the same rules in SQL, for set-based writes ----
+
+/*
+ * Set-based writes (many rows in one statement) apply these rules inside the database, in exact
+ * integer arithmetic on `numeric` (never a float, never an inexact division): each expression is the
+ * twin of the function named, and the books-writer properties check that both book the same figures.
+ */
+
+const pow10 = (digits: SQL) => sql`(10::numeric ^ (${digits}))`;
+
+/** fitHundredths in SQL (never rounded): hundredths in minor units of a currency of `digits` decimals; null when they do not fit. */
+export function fitHundredthsSql(hundredths: SQL, digits: SQL): SQL {
+  return sql`(case when ${digits} >= 2 then ${hundredths}::numeric * ${pow10(sql`${digits} - 2`)}
+                   when mod(${hundredths}::numeric, ${pow10(sql`2 - ${digits}`)}) = 0 then div(${hundredths}::numeric, ${pow10(sql`2 - ${digits}`)}) end)`;
+}
+
+/** A rate as the text the books store it in (rateText of parseRate): trailing zeros dropped. */
+export function rateTextSql(rate: SQL): SQL {
+  return sql`trim_scale(${rate}::numeric)::text`;
+}
+
+/** The numerator and denominator of a rate's exact decimal text (parseRate): '7.125' is 7125 / 1000. */
+export function rateSql(rate: SQL): { num: SQL; den: SQL } {
+  return { num: sql`replace(${rate}, '.', '')::numeric`, den: pow10(sql`length(split_part(${rate}, '.', 2))`) };
+}
+
+/**
+ * convertMinor in SQL: `minor` of a currency of `fromDigits` decimals at the rate num/den, in minor
+ * units of a currency of `toDigits` decimals, rounded once half away from zero (divRoundHalfAway:
+ * sign times the floor of (2|n| + d) / 2d, all integers).
+ */
+export function convertMinorSql(minor: SQL, fromDigits: SQL, toDigits: SQL, rate: { num: SQL; den: SQL }): SQL {
+  const den = sql`(${rate.den} * ${pow10(fromDigits)})`;
+  return sql`(sign(${minor}::numeric) * div(2 * abs(${minor}::numeric) * ${rate.num} * ${pow10(toDigits)} + ${den}, 2 * ${den}))`;
 }

@@ -1,10 +1,12 @@
-import { and, eq, ne, Param, sql } from 'drizzle-orm';
+import { and, eq, ne, Param, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { query } from '../../db/client.ts';
 import { transactions, transactionShares, transactionTags } from '../../db/schema/index.ts';
 import type { CategoryKind, TransactionKind } from '../../lib/domain.ts';
 import type { SplitMode } from '../../lib/splits.ts';
+import type { CurrencyInfo } from '../../lib/currency.ts';
 import { accessSql } from './books.access.ts';
+import { convertMinorSql, fitHundredthsSql, rateSql, rateTextSql } from './books.money.ts';
 
 /**
  * The one writer of the books: every insert, update and delete of `transactions`, `transaction_tags`
@@ -86,6 +88,108 @@ export async function insertRows(ex: Executor, userId: number, rows: readonly Bo
         returning id`,
   );
   return out.map((r) => Number(r.id));
+}
+
+/** What a set-based write did: rows written, transfers and refunds among them, or why rows cannot be booked (then nothing is written). */
+export interface SetWritten {
+  written: number;
+  transfers: number;
+  refunds: number;
+  /** the first 1,000 rows that cannot be booked, in row order; nothing was written when there is one */
+  errors: { row: number; message: string }[];
+}
+
+/**
+ * Writes the rows a query chooses, however many, in one statement: the import's commit. `source` is
+ * a SELECT giving, per row: `row` (unique in the set), `kind`, `hundredths` (the positive amount as
+ * read, with 2 decimals), `currency` (the currency it was paid in; null: its account's), `category_id`,
+ * `note`, `date`, `group_id`, `account_id`, `to_account_id`, `source`, `external_id`, `refund_of` (a
+ * transaction the row refunds), `refund_of_row` (a row of the same set it refunds), `created_at` and
+ * `tags` (a jsonb array of the owner's tag names). Money follows the rules of priceIn, in SQL with the
+ * same integer arithmetic (books.money.ts): the amount fitted to the currency it was paid in, booked
+ * into its account's currency and valued in the base currency at the user's rates of its date; a
+ * refund is negative. Accounts are the owner's (a row in another's is not written). A row that cannot
+ * be booked (a currency no longer bookable, too many decimals, a missing rate, zero once converted)
+ * writes nothing at all and is answered with its reason. `currencies`: the digits of every currency
+ * the rows may meet (the owner's accounts', the base and the paid-in ones).
+ */
+export async function insertSelected(ex: Executor, userId: number, source: SQL, currencies: readonly CurrencyInfo[]): Promise<SetWritten> {
+  // the user's rate of a currency on the row's date, looked up only for the rows that need it
+  const rateOf = (code: SQL, needed: SQL) =>
+    sql`(select x.rate from exchange_rates x where ${needed} and x.user_id = ${userId}::int and x.currency = ${code} and x.date <= k.date order by x.date desc limit 1)`;
+  const acc = rateSql(sql`p.acc_rate`);
+  const giv = rateSql(sql`p.given_rate`);
+  const gm = sql`p.gm`;
+  // given = account: as is; given = base: at the inverse of the account's rate; else through the given currency's rate
+  const minor = sql`case when p.given_code = p.acc_code then ${gm}
+      when p.given_code = p.base_code then ${convertMinorSql(gm, sql`p.base_d`, sql`p.acc_d`, { num: acc.den, den: acc.num })}
+      when p.acc_rate is null then ${convertMinorSql(gm, sql`p.given_d`, sql`p.acc_d`, giv)}
+      else ${convertMinorSql(gm, sql`p.given_d`, sql`p.acc_d`, { num: sql`${giv.num} * ${acc.den}`, den: sql`${giv.den} * ${acc.num}` })} end`;
+  const base = sql`case when p.given_code = p.base_code then ${gm}
+      when p.given_code = p.acc_code then (case when p.acc_rate is null then ${gm} else ${convertMinorSql(gm, sql`p.acc_d`, sql`p.base_d`, acc)} end)
+      else ${convertMinorSql(gm, sql`p.given_d`, sql`p.base_d`, giv)} end`;
+  const MAX = sql`9007199254740991`;
+  const [out] = await query<{ written: number; transfers: number; refunds: number; errors: { row: number; message: string }[] | string }>(
+    ex,
+    sql`with cur as (select * from unnest(${new Param(currencies.map((c) => c.code))}::text[], ${new Param(currencies.map((c) => c.digits))}::int[]) as c(code, digits)),
+      keyed as materialized (
+        select s.*, nextval(pg_get_serial_sequence('transactions', 'id')) as id from (${source}) s order by s.row
+      ),
+      p as (
+        select k.*, a.currency as acc_code, b.currency as to_code, u.base_currency as base_code, coalesce(k.currency, a.currency) as given_code,
+               ad.digits as acc_d, bd.digits as base_d, gd.digits as given_d,
+               ar.rate as acc_rate, gr.rate as given_rate, ${fitHundredthsSql(sql`k.hundredths`, sql`gd.digits`)} as gm
+        from keyed k
+        join users u on u.id = ${userId}::int
+        join accounts a on a.id = k.account_id and a.user_id = ${userId}::int
+        left join accounts b on b.id = k.to_account_id and b.user_id = ${userId}::int
+        left join cur ad on ad.code = a.currency
+        left join cur bd on bd.code = u.base_currency
+        left join cur gd on gd.code = coalesce(k.currency, a.currency)
+        left join lateral ${rateOf(sql`a.currency`, sql`a.currency <> u.base_currency`)} ar on true
+        left join lateral ${rateOf(sql`k.currency`, sql`k.currency not in (a.currency, u.base_currency)`)} gr on true
+      ),
+      priced as materialized (
+        select q.*, case
+            when q.acc_d is null or q.base_d is null then 'the account''s currency ' || q.acc_code || ' can no longer be booked'
+            when q.given_d is null then 'the currency ' || q.given_code || ' can no longer be booked'
+            when q.gm is null then 'amount must have at most ' || q.given_d || ' decimals in ' || q.given_code
+            when q.acc_code <> q.base_code and q.acc_rate is null
+              then 'no exchange rate for ' || q.acc_code || ' on or before ' || to_char(q.date, 'YYYY-MM-DD') || ' (' || q.acc_code || ' to ' || q.base_code || ')'
+            when q.given_code not in (q.acc_code, q.base_code) and q.given_rate is null
+              then 'no exchange rate for ' || q.given_code || ' on or before ' || to_char(q.date, 'YYYY-MM-DD') || ' (' || q.given_code || ' to ' || q.base_code || ')'
+            when q.given_code <> q.acc_code and q.minor = 0 then 'the amount, converted to ' || q.acc_code || ', is zero'
+            when abs(q.minor) > ${MAX} or abs(q.base_amount) > ${MAX} then 'the amount is too large once converted'
+          end as reason,
+          case when q.refund_of is not null or q.refund_of_row is not null then -1 else 1 end as sign
+        from (select p.*, ${minor} as minor, ${base} as base_amount from p) q
+      ),
+      bad as (select row, reason from priced where reason is not null order by row limit 1000),
+      ins as (
+        insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount, rate,
+                                  to_account_id, to_amount, to_currency, source, external_id, refund_of, category_auto, created_at, updated_at)
+        select q.id, ${userId}::int, q.kind, q.sign * q.minor, case when q.kind = 'transfer' then null else q.category_id end, q.note, q.date, q.group_id,
+               q.account_id, q.acc_code, q.sign * q.base_amount, case when q.acc_rate is null then null else ${rateTextSql(sql`q.acc_rate`)} end,
+               case when q.kind = 'transfer' then q.to_account_id end, case when q.kind = 'transfer' then q.minor end,
+               case when q.kind = 'transfer' then q.to_code end, q.source, q.external_id,
+               coalesce(q.refund_of, rr.id), false, coalesce(q.created_at, now()), now()
+        from priced q left join keyed rr on rr.row = q.refund_of_row
+        where not exists (select 1 from bad)
+        returning id, kind, refund_of
+      ),
+      tagged as (
+        insert into transaction_tags (transaction_id, tag_id)
+        select q.id, g.id from priced q cross join jsonb_array_elements_text(q.tags) as t(name) join tags g on g.user_id = ${userId}::int and g.name = t.name
+        where q.tags <> '[]'::jsonb and not exists (select 1 from bad)
+        on conflict do nothing
+      )
+      select (select count(*)::int from ins) as written,
+             (select count(*)::int from ins where kind = 'transfer') as transfers,
+             (select count(*)::int from ins where refund_of is not null) as refunds,
+             (select coalesce(json_agg(json_build_object('row', row, 'message', reason) order by row), '[]'::json) from bad) as errors`,
+  );
+  const errors = typeof out!.errors === 'string' ? (JSON.parse(out!.errors) as { row: number; message: string }[]) : out!.errors;
+  return { written: Number(out!.written), transfers: Number(out!.transfers), refunds: Number(out!.refunds), errors: errors.map((e) => ({ row: Number(e.row), message: e.message })) };
 }
 
 /** Writes one row; answers its id. */

@@ -50,6 +50,7 @@ export {
   insertChecked,
   insertRow,
   insertRows,
+  insertSelected,
   linkTags,
   linkTagsToAll,
   mergeAccountRows,
@@ -61,6 +62,7 @@ export {
   type CheckedInsert,
   type CheckedRow,
   type RowPatch,
+  type SetWritten,
   type ShareInsert,
   type TagRef,
 } from './books.writer.ts';

@@ -228,7 +228,8 @@ function cell(cells: string[], columns: Map<string, number>, name: string): stri
 
 /** One data record of a WeChat or Alipay bill, or of a mapped bank bill, as a BillLine (or why not). */
 export function readLine(layout: Layout, cells: string[], row: number, period: Period | null = null): LineResult {
-  const get = (name: string) => cell(cells, layout.columns, name);
+  // no closure per line: the reader calls this a hundred thousand times
+  const cols = layout.columns;
   const problems: LineProblem[] = [];
   let dateRaw: string;
   let amountRaw: string;
@@ -236,59 +237,59 @@ export function readLine(layout: Layout, cells: string[], row: number, period: P
   let line: Omit<BillLine, 'date' | 'direction' | 'cents' | 'time' | 'currency'>;
   switch (layout.variant) {
     case 'wechat':
-      dateRaw = get('交易时间');
-      amountRaw = get('金额(元)');
-      dirRaw = get('收/支');
+      dateRaw = cell(cells, cols, '交易时间');
+      amountRaw = cell(cells, cols, '金额(元)');
+      dirRaw = cell(cells, cols, '收/支');
       line = {
         row,
-        counterparty: cleanText(get('交易对方'), 100),
-        item: cleanText(get('商品')),
-        type: cleanText(get('交易类型'), 50),
-        method: cleanText(get('支付方式'), 50),
-        status: cleanText(get('当前状态'), 50),
-        externalId: cleanId(get('交易单号')),
-        merchantId: cleanId(get('商户单号')),
-        remark: cleanText(get('备注')),
+        counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
+        item: cleanText(cell(cells, cols, '商品')),
+        type: cleanText(cell(cells, cols, '交易类型'), 50),
+        method: cleanText(cell(cells, cols, '支付方式'), 50),
+        status: cleanText(cell(cells, cols, '当前状态'), 50),
+        externalId: cleanId(cell(cells, cols, '交易单号')),
+        merchantId: cleanId(cell(cells, cols, '商户单号')),
+        remark: cleanText(cell(cells, cols, '备注')),
         refundedCents: 0,
       };
       break;
     case 'alipay_app':
-      dateRaw = get('交易时间');
-      amountRaw = get('金额');
-      dirRaw = get('收/支');
+      dateRaw = cell(cells, cols, '交易时间');
+      amountRaw = cell(cells, cols, '金额');
+      dirRaw = cell(cells, cols, '收/支');
       line = {
         row,
-        counterparty: cleanText(get('交易对方'), 100),
-        item: cleanText(get('商品说明')),
-        type: cleanText(get('交易分类'), 50),
-        method: cleanText(get('收/付款方式'), 50),
-        status: cleanText(get('交易状态'), 50),
-        externalId: cleanId(get('交易订单号')),
-        merchantId: cleanId(get('商家订单号')),
-        remark: cleanText(get('备注')),
+        counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
+        item: cleanText(cell(cells, cols, '商品说明')),
+        type: cleanText(cell(cells, cols, '交易分类'), 50),
+        method: cleanText(cell(cells, cols, '收/付款方式'), 50),
+        status: cleanText(cell(cells, cols, '交易状态'), 50),
+        externalId: cleanId(cell(cells, cols, '交易订单号')),
+        merchantId: cleanId(cell(cells, cols, '商家订单号')),
+        remark: cleanText(cell(cells, cols, '备注')),
         refundedCents: 0,
       };
       break;
     case 'alipay_web': {
-      const paid = get('付款时间').trim();
-      dateRaw = paid || get('交易创建时间');
-      amountRaw = get('金额(元)');
-      dirRaw = get('收/支');
+      const paid = cell(cells, cols, '付款时间').trim();
+      dateRaw = paid || cell(cells, cols, '交易创建时间');
+      amountRaw = cell(cells, cols, '金额(元)');
+      dirRaw = cell(cells, cols, '收/支');
       // money that only moved between the holder's own places: 资金转移
-      if (get('资金状态').trim() === '资金转移') dirRaw = '';
-      const refundedRaw = get('成功退款(元)').trim();
+      if (cell(cells, cols, '资金状态').trim() === '资金转移') dirRaw = '';
+      const refundedRaw = cell(cells, cols, '成功退款(元)').trim();
       const refunded = refundedRaw === '' ? 0 : parseBillAmount(refundedRaw);
       if (refunded === null || refunded < 0) problems.push({ code: 'bad_amount', params: { column: '成功退款(元)', value: refundedRaw }, message: `成功退款（元） "${refundedRaw}" is not an amount` });
       line = {
         row,
-        counterparty: cleanText(get('交易对方'), 100),
-        item: cleanText(get('商品名称')),
-        type: cleanText(get('类型'), 50),
+        counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
+        item: cleanText(cell(cells, cols, '商品名称')),
+        type: cleanText(cell(cells, cols, '类型'), 50),
         method: '',
-        status: cleanText(get('交易状态'), 50),
-        externalId: cleanId(get('交易号')),
-        merchantId: cleanId(get('商家订单号')),
-        remark: cleanText(get('备注')),
+        status: cleanText(cell(cells, cols, '交易状态'), 50),
+        externalId: cleanId(cell(cells, cols, '交易号')),
+        merchantId: cleanId(cell(cells, cols, '商家订单号')),
+        remark: cleanText(cell(cells, cols, '备注')),
         refundedCents: refunded ?? 0,
       };
       break;

@@ -6,6 +6,8 @@
 const FORMULA_LEAD = /^[=+\-@\t\r\n\s]+/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
 const CONTROL = /[\u0000-\u001f\u007f]/g;
+// eslint-disable-next-line no-control-regex -- the characters cleanText changes, as the condition for its work
+const NEEDS_CLEANING = /[\u0000-\u001f\u007f\ud800-\udfff]|[^\S ]| {2}|^[\s=+\-@]|\s$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -16,6 +18,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function cleanText(raw: string | undefined, max = 200): string {
   if (!raw) return '';
+  // most cells need none of it: no control or surrogate character, single plain spaces, nothing to trim or strip
+  if (!NEEDS_CLEANING.test(raw) && raw !== '/' && raw.length <= max) return raw;
   let s = raw.replace(CONTROL, ' ').replace(LONE_SURROGATE, '').replace(/\s+/g, ' ').trim();
   if (s === '/' || s === '-' || s === '--') return '';
   s = s.replace(FORMULA_LEAD, '').trim();
@@ -38,6 +42,9 @@ export function headerKey(raw: string): string {
 }
 
 const MAX_CENTS = 999_999_999_999_99;
+const PLAIN_AMOUNT = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
+/** the usual date cell of the payment apps, 2024-01-31 or 2024-01-31 14:06:51 */
+const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$| (\d{2}):(\d{2}):(\d{2})$)/;
 
 /**
  * A cell that a CSV parser left with its quotes because a tab followed the closing quote
@@ -45,6 +52,7 @@ const MAX_CENTS = 999_999_999_999_99;
  * quotes undone. Other cells are returned as they are.
  */
 export function unwrapCell(raw: string): string {
+  if (!raw.includes('"')) return raw;
   const m = /^\s*"([\s\S]*)"[\t ]*$/.exec(raw);
   if (!m || !raw.includes('"\t') && !/"\s+$/.test(raw)) return raw;
   return m[1]!.replace(/""/g, '"');
@@ -59,6 +67,9 @@ export type DecimalMark = '.' | ',';
  */
 export function parseBillAmount(raw: string | undefined, decimal: DecimalMark = '.'): number | null {
   if (raw === undefined) return null;
+  // the usual cell, 25.00: read as is
+  const plain = decimal === '.' ? PLAIN_AMOUNT.exec(raw) : null;
+  if (plain) return Number(plain[1]) * 100 + Number((plain[2] ?? '').padEnd(2, '0'));
   let s = unwrapCell(raw).normalize('NFKC').trim();
   // a currency code before or after the number: CNY 123.18, 12.00 HKD
   s = s.replace(/^[A-Z]{3}(?=\s*[-+(\d])/, '').replace(/(?<=\d)\s*[A-Z]{3}$/, '');
@@ -122,6 +133,8 @@ export function periodOf(text: string): Period | null {
 /** A time of day after the date in a cell (`14:06:51`), or an empty string. */
 export function timeOf(raw: string | undefined): string {
   if (!raw) return '';
+  const plain = PLAIN_DATE.exec(raw);
+  if (plain) return plain[4] ? `${plain[4]}:${plain[5]}:${plain[6]}` : '';
   const m = /[T\s](\d{1,2}):(\d{2})(?::(\d{2}))?/.exec(raw.normalize('NFKC').trim());
   return m ? `${m[1]!.padStart(2, '0')}:${m[2]}:${m[3] ?? '00'}` : '';
 }
@@ -134,6 +147,8 @@ export function timeOf(raw: string | undefined): string {
  */
 export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYYY-MM-DD', period: Period | null = null): string | null {
   if (!raw) return null;
+  const plain = format !== 'MM/DD' || !period ? PLAIN_DATE.exec(raw) : null;
+  if (plain) return validYmd(+plain[1]!, +plain[2]!, +plain[3]!);
   const s = unwrapCell(raw).normalize('NFKC').trim();
   let m: RegExpExecArray | null;
   switch (format) {

@@ -1,4 +1,8 @@
-import { and, asc, eq, lt, Param, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, Param, sql, type SQL } from 'drizzle-orm';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { query, type Executor } from '../../db/client.ts';
 import { accounts, categories, importAccountMaps, importPresets, importRules, importSessionRows, importSessions } from '../../db/schema/index.ts';
 
@@ -41,14 +45,58 @@ export async function purgeExpired(db: Executor, now: Date): Promise<number> {
   return rows.length;
 }
 
-/** One multi-row insert per batch, each column sent as one array. */
+const ROW_COLUMNS = `session_id, row, date, kind, amount_cents, counterparty, note, external_id, method, to_method, account_id, to_account_id,
+  category_id, category_name, tags, group_id, original_created_at, decision, reason, refund, existing_id, type`;
+
+/** The PostgreSQL pool behind a handle outside a transaction (COPY needs a connection of its own); null on the embedded database. */
+function poolOf(db: Executor): pg.Pool | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
+}
+
+/** A value in COPY's text format: \N for null, backslash escapes for the characters that end a field or a line. */
+function copyText(v: string | null): string {
+  if (v === null) return '\\N';
+  return /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : v;
+}
+
+const copyNum = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
+
+/** One batch as COPY text lines, in the order of ROW_COLUMNS. */
+function copyLines(sessionId: number, rows: PreviewRowInsert[]): string {
+  let out = '';
+  for (const r of rows) {
+    const created = r.originalCreatedAt ? (r.originalCreatedAt instanceof Date ? r.originalCreatedAt.toISOString() : String(r.originalCreatedAt)) : null;
+    out +=
+      `${sessionId}\t${r.row}\t${r.date}\t${r.kind}\t${r.amountCents}\t${copyText(r.counterparty ?? '')}\t${copyText(r.note ?? '')}\t${copyText(r.externalId ?? null)}\t` +
+      `${copyText(r.method ?? '')}\t${copyText(r.toMethod ?? null)}\t${copyNum(r.accountId)}\t${copyNum(r.toAccountId)}\t${copyNum(r.categoryId)}\t` +
+      `${copyText(r.categoryName ?? null)}\t${copyText(JSON.stringify(r.tags ?? []))}\t${copyNum(r.groupId)}\t${copyText(created)}\t${r.decision}\t` +
+      `${copyText(r.reason ?? null)}\t${r.refund ? 't' : 'f'}\t${copyNum(r.existingId)}\t${copyText(r.type ?? '')}\n`;
+  }
+  return out;
+}
+
+/**
+ * Stores a batch of preview rows: on PostgreSQL with COPY (the cheapest way in, about a tenth of the
+ * work of a multi-row INSERT), on the embedded database with one multi-row insert, each column sent
+ * as one array.
+ */
 export async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInsert[]): Promise<void> {
   if (!rows.length) return;
+  const pool = poolOf(db);
+  if (pool) {
+    const client = await pool.connect();
+    try {
+      await pipeline(Readable.from([copyLines(sessionId, rows)]), client.query(copyFrom(`copy import_session_rows (${ROW_COLUMNS}) from stdin`)));
+    } finally {
+      client.release();
+    }
+    return;
+  }
   const col = <T>(f: (r: PreviewRowInsert) => T) => new Param(rows.map(f));
   await query(
     db,
-    sql`insert into import_session_rows (session_id, row, date, kind, amount_cents, counterparty, note, external_id, method, to_method,
-          account_id, to_account_id, category_id, category_name, tags, group_id, original_created_at, decision, reason, refund, existing_id, type)
+    sql`insert into import_session_rows (${sql.raw(ROW_COLUMNS)})
         select ${sessionId}::int, k.* from unnest(
           ${col((r) => r.row)}::int[], ${col((r) => r.date)}::date[], ${col((r) => r.kind)}::text[], ${col((r) => r.amountCents)}::bigint[],
           ${col((r) => r.counterparty ?? '')}::text[], ${col((r) => r.note ?? '')}::text[], ${col((r) => r.externalId ?? null)}::text[],
@@ -58,6 +106,15 @@ export async function insertRows(db: Executor, sessionId: number, rows: PreviewR
           ${col((r) => r.originalCreatedAt ?? null)}::timestamptz[], ${col((r) => r.decision)}::text[], ${col((r) => r.reason ?? null)}::text[],
           ${col((r) => r.refund ?? false)}::boolean[], ${col((r) => r.existingId ?? null)}::int[], ${col((r) => r.type ?? '')}::text[]) as k`,
   );
+}
+
+/**
+ * Refreshes the planner's statistics of the session rows after a large bill: set-based statements
+ * over a session (the commit's insert, its duplicate passes) would otherwise be planned for the few
+ * rows the table held before, as nested loops that grow with the square of the bill.
+ */
+export async function analyzeRows(db: Executor): Promise<void> {
+  await query(db, sql`analyze import_session_rows`);
 }
 
 export async function listRows(db: Executor, sessionId: number, opts: { offset: number; limit: number; decision?: string }): Promise<{ rows: PreviewRow[]; total: number }> {
@@ -472,133 +529,58 @@ export async function createNamedCategories(tx: Executor, userId: number, sessio
   );
 }
 
-/** Every row that cannot be written as it stands, with the reason. */
+/** The first 1,000 rows that cannot be written as they stand, with the reason, in row order. */
 export async function invalidRows(tx: Executor, userId: number, sessionId: number): Promise<{ row: number; message: string }[]> {
+  // joins, not a subquery per row: a bill of 100,000 rows is checked in one pass
   const rows = await query<{ row: number; message: string }>(
     tx,
-    sql`with acc as (select id, currency from accounts where user_id = ${userId} and not archived),
-             base as (select base_currency from users where id = ${userId})
-        select r.row, case
-            when r.refund and r.kind = 'expense' and r.refund_of_id is null
-                 and not exists (select 1 from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row and (p.decision = 'import' or p.existing_id is not null))
-              then 'the purchase this refund reduces is not imported: import it, or make this row an income'
-            when r.account_id is null or not exists (select 1 from acc where acc.id = r.account_id) then 'account_id must be one of your accounts'
-            when r.decision = 'transfer' and (r.to_account_id is null or not exists (select 1 from acc where acc.id = r.to_account_id)) then 'to_account_id must be one of your accounts'
-            when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
-            when r.decision = 'transfer' and (select currency from acc where id = r.account_id) <> (select currency from acc where id = r.to_account_id) then 'a transfer between currencies is recorded by hand'
-            when r.decision = 'import' and (r.category_id is null or not exists (select 1 from categories c where c.id = r.category_id and c.user_id = ${userId} and c.kind = r.kind)) then 'category_id must be one of your categories of the row''s kind'
-            when (select currency from acc where id = r.account_id) <> (select base_currency from base)
-                 and not exists (select 1 from exchange_rates x where x.user_id = ${userId} and x.currency = (select currency from acc where id = r.account_id) and x.date <= r.date)
-              then 'no exchange rate for the account''s currency on or before the row''s date'
-          end as message
-        from import_session_rows r
-        where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
-        order by r.row`,
+    sql`select row, message from (
+          select r.row, case
+              when r.refund and r.kind = 'expense' and r.refund_of_id is null and not (p.decision = 'import' or p.existing_id is not null) is not false
+                then 'the purchase this refund reduces is not imported: import it, or make this row an income'
+              when a.id is null then 'account_id must be one of your accounts'
+              when r.decision = 'transfer' and b.id is null then 'to_account_id must be one of your accounts'
+              when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
+              when r.decision = 'transfer' and a.currency <> b.currency then 'a transfer between currencies is recorded by hand'
+              when r.decision = 'import' and c.id is null then 'category_id must be one of your categories of the row''s kind'
+              when a.currency <> u.base_currency
+                   and not exists (select 1 from exchange_rates x where x.user_id = ${userId} and x.currency = a.currency and x.date <= r.date)
+                then 'no exchange rate for the account''s currency on or before the row''s date'
+            end as message
+          from import_session_rows r
+          cross join (select base_currency from users where id = ${userId}) u
+          left join accounts a on a.id = r.account_id and a.user_id = ${userId} and not a.archived
+          left join accounts b on b.id = r.to_account_id and b.user_id = ${userId} and not b.archived
+          left join categories c on c.id = r.category_id and c.user_id = ${userId} and c.kind = r.kind
+          left join lateral (select p.decision, p.existing_id from import_session_rows p
+                             where r.refund and r.kind = 'expense' and r.refund_of_id is null and p.session_id = r.session_id and p.row = r.refund_of_row) p on true
+          where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')
+        ) v
+        where message is not null
+        order by row limit 1000`,
   );
-  return rows.filter((r) => r.message !== null).map((r) => ({ row: Number(r.row), message: r.message }));
-}
-
-/** A row to write, as the session holds it, with its account's currency and the purchase a refund reduces. */
-export interface RowToWrite {
-  row: number;
-  kind: 'expense' | 'income' | 'transfer';
-  /** hundredths, as read from the file */
-  cents: number;
-  categoryId: number | null;
-  note: string;
-  date: string;
-  groupId: number | null;
-  accountId: number;
-  currency: string;
-  toAccountId: number | null;
-  toCurrency: string | null;
-  externalId: string | null;
-  tags: string[];
-  /** a refund's purchase already in the books */
-  refundOfId: number | null;
-  /** a refund's purchase in the same file: its row, and the transaction it already is when it is a duplicate */
-  refundOfRow: number | null;
-  purchaseExistingId: number | null;
-  originalCreatedAt: string | null;
-}
-
-/** The number of the session's last row (0 without rows). */
-export async function lastRow(tx: Executor, sessionId: number): Promise<number> {
-  const [r] = await query<{ n: number | null }>(tx, sql`select max(row) as n from import_session_rows where session_id = ${sessionId}`);
-  return Number(r?.n ?? 0);
-}
-
-/** Rows of the file that a refund to write reduces: their transactions' ids are wanted by the refunds. */
-export async function purchasesOfRefunds(tx: Executor, sessionId: number): Promise<Set<number>> {
-  const rows = await query<{ row: number }>(
-    tx,
-    sql`select distinct refund_of_row as row from import_session_rows
-        where session_id = ${sessionId} and decision in ('import', 'transfer') and refund and kind = 'expense' and refund_of_row is not null`,
-  );
-  return new Set(rows.map((r) => Number(r.row)));
+  return rows.map((r) => ({ row: Number(r.row), message: r.message }));
 }
 
 /**
- * The rows to write among rows `from` to `to` of the file, in file order, with their accounts'
- * currencies; a group the user no longer writes in (left, dissolved) is answered as none.
- * `refunds`: the refunds that reduce a purchase of the same file (written after every other row, so
- * that their purchases exist), else every other row.
+ * The session's rows to write as the books writer's set-based insert takes them (insertSelected):
+ * in file order, the amount as read in hundredths, in `currency` (the bill's; null: the account's); a
+ * group the user no longer writes in (left, dissolved) is answered as none. A refund of a purchase of
+ * the same file names that purchase's row while the purchase is written too, else the transaction the
+ * purchase already is (a duplicate).
  */
-export async function rowsToWrite(tx: Executor, userId: number, sessionId: number, page: { from: number; to: number; refunds: boolean }): Promise<RowToWrite[]> {
-  const inFile = sql`(r.refund and r.kind = 'expense' and r.refund_of_id is null and r.refund_of_row is not null)`;
-  const rows = await query<{
-    row: number;
-    kind: RowToWrite['kind'];
-    amount_cents: string | number;
-    category_id: number | null;
-    note: string;
-    date: string;
-    group_id: number | null;
-    account_id: number;
-    currency: string;
-    to_account_id: number | null;
-    to_currency: string | null;
-    external_id: string | null;
-    tags: string[];
-    refund_of_id: number | null;
-    refund_of_row: number | null;
-    purchase_existing_id: number | null;
-    original_created_at: Date | string | null;
-  }>(
-    tx,
-    sql`with live as (select gm.group_id from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId} and g.dissolved_at is null)
-        select r.row, r.kind, r.amount_cents, r.category_id, r.note, to_char(r.date, 'YYYY-MM-DD') as date,
-               case when r.group_id in (select group_id from live) then r.group_id end as group_id,
-               r.account_id, a.currency, r.to_account_id, b.currency as to_currency, r.external_id, r.tags, r.original_created_at,
-               case when r.refund and r.kind = 'expense' then r.refund_of_id end as refund_of_id,
-               case when r.refund and r.kind = 'expense' then r.refund_of_row end as refund_of_row,
-               case when ${inFile} then (select p.existing_id from import_session_rows p where p.session_id = r.session_id and p.row = r.refund_of_row) end as purchase_existing_id
-        from import_session_rows r
-        join accounts a on a.id = r.account_id and a.user_id = ${userId}
-        left join accounts b on b.id = r.to_account_id and b.user_id = ${userId}
-        where r.session_id = ${sessionId} and r.row between ${page.from}::int and ${page.to}::int and r.decision in ('import', 'transfer')
-          and ${page.refunds ? inFile : sql`not ${inFile}`}
-        order by r.row`,
-  );
-  return rows.map((r) => ({
-    row: Number(r.row),
-    kind: r.kind,
-    cents: Number(r.amount_cents),
-    categoryId: r.category_id,
-    note: r.note,
-    date: r.date,
-    groupId: r.group_id,
-    accountId: r.account_id,
-    currency: r.currency,
-    toAccountId: r.to_account_id,
-    toCurrency: r.to_currency,
-    externalId: r.external_id,
-    tags: r.tags,
-    refundOfId: r.refund_of_id === null ? null : Number(r.refund_of_id),
-    refundOfRow: r.refund_of_row === null ? null : Number(r.refund_of_row),
-    purchaseExistingId: r.purchase_existing_id === null ? null : Number(r.purchase_existing_id),
-    originalCreatedAt: r.original_created_at === null ? null : new Date(r.original_created_at).toISOString(),
-  }));
+export function rowsToWriteSql(userId: number, sessionId: number, source: string | null, currency: string | null): SQL {
+  return sql`select r.row, r.kind, r.amount_cents as hundredths, ${currency}::text as currency, r.category_id, r.note, r.date,
+                    case when r.group_id in (select gm.group_id from group_members gm join groups g on g.id = gm.group_id
+                                             where gm.user_id = ${userId} and g.dissolved_at is null) then r.group_id end as group_id,
+                    r.account_id, r.to_account_id, ${source}::text as source, r.external_id, r.tags, r.original_created_at as created_at,
+                    case when r.refund and r.kind = 'expense' then coalesce(r.refund_of_id, case when p.decision not in ('import', 'transfer') then p.existing_id end) end as refund_of,
+                    case when r.refund and r.kind = 'expense' and r.refund_of_id is null and p.decision in ('import', 'transfer') then p.row end as refund_of_row
+             from import_session_rows r
+             -- looked up for the refunds only
+             left join lateral (select p.row, p.decision, p.existing_id from import_session_rows p
+                                where r.refund and r.kind = 'expense' and r.refund_of_id is null and p.session_id = r.session_id and p.row = r.refund_of_row) p on true
+             where r.session_id = ${sessionId} and r.decision in ('import', 'transfer')`;
 }
 
 /** The user's tags named by the rows to write, created when missing: name -> id. */

@@ -15,13 +15,12 @@ import { toMajor } from '../../lib/money.ts';
 import { recentHistory } from '../categories/index.ts';
 import { noteScorer, SUGGEST_WINDOW, type HistoryItem } from '../categories/index.ts';
 import { duplicateCounter } from './import.duplicates.ts';
-import { fitToAccount, writePage } from './import.writer.ts';
 import { lockUserImports, type DupKey } from './import.repo.ts';
 import * as repo from './bills.repo.ts';
 import type { ColumnMapping, PresetRef } from './bill.formats.ts';
 import { cardTail, refundOriginIds, typeIcon } from './bill.meaning.ts';
 import { readBill } from './bill.parse.ts';
-import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE, type SeedRow } from './import.rows.ts';
+import { categoryRefused, MAX_CATEGORIES, type SeedRow } from './import.rows.ts';
 import { ruleMatcher, type Rule } from './bill.rules.ts';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +28,8 @@ export const PREVIEW_ROWS = 1000;
 export const MAX_RULES = 200;
 export const MAX_PRESETS = 50;
 const BATCH = 2000;
+/** a bill of this many rows refreshes the statistics of the session rows */
+const ANALYZE_ROWS = 2000;
 /** category choices remembered while a bill is read */
 const CHOICE_CACHE = 5000;
 const OTHER_NAMES = ['其他', '其它', 'Other', 'Others', '其他支出', '其他收入'];
@@ -66,98 +67,24 @@ function billCurrency(format: string): CurrencyInfo | null {
 }
 
 /**
- * Writes the session's rows to import as transactions, through the books' one-statement insert, a
- * page of rows at a time (memory does not grow with the bill): each amount is read in its bill's
- * currency and booked in its account's (a 28.00 yuan payment from a yen account is so many whole
- * yen at the yen's rate, and 28.00 yuan in a yuan base), converted once with the currency rules of
- * the books. Refunds of a purchase of the same file are written last, pointing to it. A row that
- * cannot be booked (a rate missing, more decimals than the account's currency has) refuses the
- * commit with its reason (42203); the caller's transaction then writes nothing.
+ * Writes the session's rows to import as transactions, in one statement of the books writer
+ * (insertSelected), straight from the session's table: nothing of the bill passes through memory.
+ * Each amount is read in its bill's currency and booked in its account's (a 28.00 yuan payment from
+ * a yen account is so many whole yen at the yen's rate, and 28.00 yuan in a yuan base), converted
+ * once with the integer rules of the books. Refunds of a purchase of the same file point to it. A
+ * row that cannot be booked (a rate missing, more decimals than the account's currency has) refuses
+ * the commit with its reason (42203), and nothing is written.
  */
 async function writeRows(tx: Executor, userId: number, sessionId: number, format: string, source: string | null): Promise<{ imported: number; transfers: number; refunds: number }> {
   const base = await books.baseCurrencyOf(tx, userId);
   const given = billCurrency(format);
-  const rates = new Map<string, Promise<string | null>>();
-  const rateOf = (code: string, date: string) => {
-    const key = `${code} ${date}`;
-    let r = rates.get(key);
-    if (!r) rates.set(key, (r = books.rateOn(tx, userId, code, date)));
-    return r;
-  };
-  const wanted = await repo.purchasesOfRefunds(tx, sessionId);
-  const lastRow = await repo.lastRow(tx, sessionId);
-  const idOfRow = new Map<number, number>();
-  const tagIds = await repo.tagsOfRows(tx, userId, sessionId);
-  const errors: { row: number; message: string }[] = [];
-  const written = { imported: 0, transfers: 0, refunds: 0 };
-  for (const refunds of [false, true]) {
-    for (let from = 1; from <= lastRow; from += WRITE_PAGE) {
-      const rows = await repo.rowsToWrite(tx, userId, sessionId, { from, to: from + WRITE_PAGE - 1, refunds });
-      if (!rows.length) continue;
-      const ids = await books.allocateIds(tx, rows.length);
-      const out: books.BookedRow[] = [];
-      const links: { transactionId: number; tagId: number }[] = [];
-      for (const [i, r] of rows.entries()) {
-        const account = currencyInfo(r.currency);
-        if (!account) {
-          errors.push({ row: r.row, message: `the account's currency ${r.currency} can no longer be booked` });
-          continue;
-        }
-        let from = given;
-        let minor = r.cents;
-        if (from === null) {
-          const fitted = fitToAccount(r.cents, account);
-          if (typeof fitted === 'string') {
-            errors.push({ row: r.row, message: fitted });
-            continue;
-          }
-          from = account;
-          minor = fitted;
-        }
-        const outcome = await books.priceIn(minor, from, account, base, r.date, rateOf);
-        if (!outcome.ok) {
-          errors.push({ row: r.row, message: outcome.reason });
-          continue;
-        }
-        if (errors.length) continue;
-        const id = ids[i]!;
-        if (wanted.has(r.row)) idOfRow.set(r.row, id);
-        for (const t of r.tags) links.push({ transactionId: id, tagId: tagIds.get(t)! });
-        const p = outcome.priced;
-        const refundOf = r.refundOfId ?? (r.refundOfRow !== null ? (idOfRow.get(r.refundOfRow) ?? r.purchaseExistingId) : null);
-        const sign = refundOf !== null ? -1 : 1;
-        const transfer = r.kind === 'transfer';
-        out.push({
-          id,
-          kind: r.kind,
-          amount: sign * p.minor,
-          categoryId: transfer ? null : r.categoryId,
-          note: r.note,
-          date: r.date,
-          groupId: r.groupId,
-          accountId: r.accountId,
-          currency: account.code,
-          baseAmount: sign * p.baseAmount,
-          rate: p.rate,
-          toAccountId: transfer ? r.toAccountId : null,
-          toAmount: transfer ? p.minor : null,
-          toCurrency: transfer ? r.toCurrency : null,
-          source,
-          externalId: r.externalId,
-          refundOf,
-          createdAt: r.originalCreatedAt,
-        });
-        if (transfer) written.transfers++;
-        if (refundOf !== null) written.refunds++;
-      }
-      if (errors.length >= 1000) break;
-      if (errors.length) continue;
-      await writePage(tx, userId, out, links);
-      written.imported += out.length;
-    }
-  }
-  if (errors.length) throw Errors.importRejected(errors.sort((a, b) => a.row - b.row).slice(0, 1000));
-  return written;
+  const codes = new Set([base.code, ...(given ? [given.code] : []), ...(await repo.userAccounts(tx, userId)).map((a) => a.currency)]);
+  const currencies = [...codes].map((c) => currencyInfo(c)).filter((c): c is CurrencyInfo => c !== undefined);
+  // the tags the rows name, created when missing
+  await repo.tagsOfRows(tx, userId, sessionId);
+  const out = await books.insertSelected(tx, userId, repo.rowsToWriteSql(userId, sessionId, source, given?.code ?? null), currencies);
+  if (out.errors.length) throw Errors.importRejected(out.errors);
+  return { imported: out.written, transfers: out.transfers, refunds: out.refunds };
 }
 
 export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
@@ -186,9 +113,26 @@ export function toRowOut(r: repo.PreviewRow): PreviewRowOut {
 
 /** A payment seen under an external id: the digest of its signature, the id it was stored under, whether it was skipped. */
 interface SeenPayment {
-  sig: string;
+  sig: number;
   id: string;
   skipped: boolean;
+}
+
+/**
+ * A 53-bit digest of a payment's signature (cyrb53), to tell payments under one id apart: a number per
+ * id seen instead of a string, and no cryptographic hash per row.
+ */
+function digest(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 /** Several payments under one id (anonymised exports, a payment and its fee): the later ones get an id of their own, stable across uploads. */
@@ -371,6 +315,92 @@ export function createBillImportService({ db, clock, config }: Deps) {
       const currencyOf = new Map(liveAccounts.map((a) => [a.id, a.currency]));
       let source = '';
       let presetAccount: number | null = null;
+      let storing: Promise<void> = Promise.resolve();
+      /** A batch's rows decided with what the books hold, then stored (one batch stored while the next is decided). */
+      const finish = async (seeds: SeedRow[], storedIds: (string | null)[], inFileDup: boolean[], lookup: Promise<Map<string, number>>) => {
+        const existing = await lookup;
+        const rows: repo.PreviewRowInsert[] = [];
+        const counted: { key: DupKey; idx: number }[] = [];
+        for (const [i, s] of seeds.entries()) {
+          let decision = s.decision;
+          let reason: string | null = s.reason;
+          let accountId: number | null;
+          let toAccountId: number | null = null;
+          let categoryId: number | null = null;
+          let existingId: number | null = null;
+          const externalId = storedIds[i]!;
+          if (s.kind === 'transfer') {
+            accountId = resolve(s.method);
+            toAccountId = resolve(s.toMethod);
+            if (decision === 'transfer' && (accountId === null || toAccountId === null || accountId === toAccountId)) {
+              decision = 'skip';
+              reason = 'no_account';
+            }
+          } else {
+            accountId = resolve(s.method) ?? presetAccount ?? defaultAccount;
+            categoryId = s.categoryName !== null ? chooser.byName(s.kind, s.categoryName) : chooser.choose(s);
+            // a row in a currency of its own is booked in an account of that currency, or waits for one
+            if (s.currency && (accountId === null || currencyOf.get(accountId) !== s.currency)) {
+              const other = liveAccounts.find((a) => a.currency === s.currency);
+              if (other) accountId = other.id;
+              else if (decision !== 'skip') {
+                decision = 'skip';
+                reason = 'currency';
+              }
+            }
+          }
+          if (externalId !== null && decision !== 'skip') {
+            if (inFileDup[i]) {
+              decision = 'duplicate';
+              reason = 'duplicate_in_file';
+            } else if (existing.has(externalId)) {
+              decision = 'duplicate';
+              reason = 'duplicate';
+              existingId = existing.get(externalId) ?? null;
+            }
+          }
+          const row: repo.PreviewRowInsert = {
+            sessionId: session.id,
+            row: s.row,
+            date: s.date,
+            kind: s.kind,
+            amountCents: s.cents,
+            counterparty: s.counterparty,
+            note: s.currency && reason === 'currency' ? `${s.note} (${s.currency})`.trim() : s.note,
+            externalId,
+            method: s.method,
+            toMethod: s.toMethod,
+            accountId,
+            toAccountId,
+            categoryId,
+            categoryName: categoryId === null ? s.categoryName : null,
+            tags: s.tags,
+            groupId: s.groupId,
+            originalCreatedAt: s.createdAt ? new Date(s.createdAt) : null,
+            decision,
+            reason,
+            refund: s.refund,
+            existingId,
+            type: s.type,
+          };
+          if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
+            counted.push({ key: { accountId, date: s.date, kind: s.kind, cents: s.cents, categoryId, note: s.note }, idx: rows.length });
+          }
+          rows.push(row);
+        }
+        const duplicate = await duplicates(counted.map((c) => c.key));
+        counted.forEach(({ idx }, i) => {
+          if (duplicate[i]) {
+            rows[idx]!.decision = 'duplicate';
+            rows[idx]!.reason = 'duplicate';
+          }
+        });
+        // a batch is stored while the next one is read (the database works on its own core): one in flight at most
+        await storing;
+        storing = repo.insertRows(db, session.id, rows);
+        storing.catch(() => {});
+      };
+      let working: Promise<void> = Promise.resolve();
       try {
         const outcome = await readBill(bytes, {
           presets,
@@ -394,12 +424,18 @@ export function createBillImportService({ db, clock, config }: Deps) {
               }
               const signature = `${s.date} ${s.time}\u0000${s.kind}\u0000${s.cents}\u0000${s.counterparty}\u0000${s.note}`;
               // the payments under one id, kept small: one entry (the usual case) or a list, signatures as digests
-              const sig = createHash('sha1').update(signature).digest('base64');
+              const sig = digest(signature);
               const held = seen.get(s.externalId);
-              // a copy of its own: a slice of the line it was read from would keep the whole line alive
-              const externalId = held === undefined ? Buffer.from(s.externalId).toString() : s.externalId;
-              const under = held === undefined ? [] : Array.isArray(held) ? held : [held];
               const skipped = s.decision === 'skip';
+              if (held === undefined) {
+                // the usual case, an id not seen before: stored as it is, as a copy of its own (a slice of the line it was read from would keep the whole line alive)
+                const copy = Buffer.from(s.externalId).toString();
+                seen.set(copy, { sig, id: copy, skipped });
+                storedIds.push(copy);
+                inFileDup.push(false);
+                continue;
+              }
+              const under = Array.isArray(held) ? held : [held];
               const same = under.find((e) => e.sig === sig);
               if (same && !same.skipped && !skipped) {
                 storedIds.push(same.id);
@@ -407,99 +443,28 @@ export function createBillImportService({ db, clock, config }: Deps) {
                 continue;
               }
               const taken = new Set(under.map((v) => v.id));
-              let id = taken.size === 0 ? s.externalId : ownId(s.externalId, signature);
+              let id = ownId(s.externalId, signature);
               for (let n = 2; taken.has(id); n++) id = ownId(s.externalId, `${signature}\u0000${n}`);
               if (same) {
                 if (same.skipped) {
                   same.id = id;
                   same.skipped = skipped;
                 }
-              } else if (held === undefined) seen.set(externalId, { sig, id: id === s.externalId ? externalId : id, skipped });
-              else seen.set(s.externalId, [...under, { sig, id, skipped }]);
+              } else seen.set(s.externalId, [...under, { sig, id, skipped }]);
               storedIds.push(id);
               inFileDup.push(false);
             }
-            const existing = await repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
-            const rows: repo.PreviewRowInsert[] = [];
-            const counted: { key: DupKey; idx: number }[] = [];
-            for (const [i, s] of seeds.entries()) {
-              let decision = s.decision;
-              let reason: string | null = s.reason;
-              let accountId: number | null;
-              let toAccountId: number | null = null;
-              let categoryId: number | null = null;
-              let existingId: number | null = null;
-              const externalId = storedIds[i]!;
-              if (s.kind === 'transfer') {
-                accountId = resolve(s.method);
-                toAccountId = resolve(s.toMethod);
-                if (decision === 'transfer' && (accountId === null || toAccountId === null || accountId === toAccountId)) {
-                  decision = 'skip';
-                  reason = 'no_account';
-                }
-              } else {
-                accountId = resolve(s.method) ?? presetAccount ?? defaultAccount;
-                categoryId = s.categoryName !== null ? chooser.byName(s.kind, s.categoryName) : chooser.choose(s);
-                // a row in a currency of its own is booked in an account of that currency, or waits for one
-                if (s.currency && (accountId === null || currencyOf.get(accountId) !== s.currency)) {
-                  const other = liveAccounts.find((a) => a.currency === s.currency);
-                  if (other) accountId = other.id;
-                  else if (decision !== 'skip') {
-                    decision = 'skip';
-                    reason = 'currency';
-                  }
-                }
-              }
-              if (externalId !== null && decision !== 'skip') {
-                if (inFileDup[i]) {
-                  decision = 'duplicate';
-                  reason = 'duplicate_in_file';
-                } else if (existing.has(externalId)) {
-                  decision = 'duplicate';
-                  reason = 'duplicate';
-                  existingId = existing.get(externalId) ?? null;
-                }
-              }
-              const row: repo.PreviewRowInsert = {
-                sessionId: session.id,
-                row: s.row,
-                date: s.date,
-                kind: s.kind,
-                amountCents: s.cents,
-                counterparty: s.counterparty,
-                note: s.currency && reason === 'currency' ? `${s.note} (${s.currency})`.trim() : s.note,
-                externalId,
-                method: s.method,
-                toMethod: s.toMethod,
-                accountId,
-                toAccountId,
-                categoryId,
-                categoryName: categoryId === null ? s.categoryName : null,
-                tags: s.tags,
-                groupId: s.groupId,
-                originalCreatedAt: s.createdAt ? new Date(s.createdAt) : null,
-                decision,
-                reason,
-                refund: s.refund,
-                existingId,
-                type: s.type,
-              };
-              if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
-                counted.push({ key: { accountId, date: s.date, kind: s.kind, cents: s.cents, categoryId, note: s.note }, idx: rows.length });
-              }
-              rows.push(row);
-            }
-            const duplicate = await duplicates(counted.map((c) => c.key));
-            counted.forEach(({ idx }, i) => {
-              if (duplicate[i]) {
-                rows[idx]!.decision = 'duplicate';
-                rows[idx]!.reason = 'duplicate';
-              }
-            });
-            await repo.insertRows(db, session.id, rows);
+            // the books are asked about this batch's ids while the previous batch is finished and the next one read
+            const lookup = repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
+            lookup.catch(() => {});
+            await working;
+            working = finish(seeds, storedIds, inFileDup, lookup);
+            working.catch(() => {});
           },
         });
-        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
+        await working;
+        await storing;
+        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         source = outcome.detected.source;
         // refunds: with their purchase in the file, or in the books
         await repo.linkRefunds(db, session.id, [...outcome.refundLinks]);
@@ -521,6 +486,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
           result: { ignored: outcome.ignored },
         });
       } catch (err) {
+        await working.catch(() => {});
+        await storing.catch(() => {});
         await repo.deleteSession(db, session.id);
         throw err;
       }
