@@ -7,6 +7,7 @@
 import { getTokens, readEarly } from './api/client';
 import { filtersFromQuery, listQuery, PAGE_SIZE } from './features/books/filters';
 import { defaultChoice, summaryQuery } from './features/stats/query';
+import { userDb } from './features/offline/db';
 import { todayIn } from './lib/dates';
 import { savedGroup, savedTimezone } from './stores/saved';
 
@@ -15,6 +16,8 @@ function start(): void {
     readEarly('/api/config');
     return;
   }
+  // a start from the offline cache reads it first thing: the database opens while the app loads
+  void userDb().catch(() => undefined);
   const path = location.pathname.replace(/\/+$/, '') || '/';
   const today = todayIn(savedTimezone());
   // the group shown last; when it is no longer one of the person's, the app asks again for its own

@@ -34,16 +34,16 @@ beforeEach(() => {
   setTokens({ access_token: 'a1', refresh_token: 'r1' });
 });
 
-const page = (query: Record<string, string | number>) => ok(client.GET('/api/transactions', { params: { query: query as never } }));
+const page = async (query: Record<string, string | number>) => (await ok(client.GET('/api/transactions', { params: { query: query as never } }))) as unknown as { n: number };
 
 describe('reads started early', () => {
   it('answer the app call for the same address once, whatever the order of its query', async () => {
     readEarly('/api/transactions', { startDate: '2026-11-01', kind: 'all', page: 1, pageSize: 20 });
-    const early = (await page({ kind: 'all', page: 1, pageSize: 20, startDate: '2026-11-01' })) as { n: number };
+    const early = await page({ kind: 'all', page: 1, pageSize: 20, startDate: '2026-11-01' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(seen()[0]!.auth).toBe('Bearer a1');
     // taken once: the next call asks the server again
-    const again = (await page({ kind: 'all', page: 1, pageSize: 20, startDate: '2026-11-01' })) as { n: number };
+    const again = await page({ kind: 'all', page: 1, pageSize: 20, startDate: '2026-11-01' });
     expect(again.n).toBe(early.n + 1);
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
