@@ -35,8 +35,16 @@ watch(
   },
 );
 
+// "today" is asked for again and again while the books render (their filters, the default month),
+// and each answer makes a date formatter, which adds up on a slow phone's first screen: the day is
+// kept for a second, for the same time zone
+let day = { timezone: undefined as string | null | undefined, until: 0, value: '' };
+
 export function today(): string {
-  return todayIn(session.me?.timezone);
+  const timezone = session.me?.timezone;
+  const now = Date.now();
+  if (timezone !== day.timezone || now >= day.until) day = { timezone, until: now + 1000, value: todayIn(timezone) };
+  return day.value;
 }
 
 export async function loadConfig(): Promise<ClientConfig> {
