@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
@@ -55,6 +56,30 @@ function chineseManifest(): Plugin {
   };
 }
 
+/**
+ * The page's first script (src/early.ts) is an entry of its own, written into the page before the
+ * app's: small, it arrives one round trip after the page and starts the first screen's reads while
+ * the app's larger scripts still download. The app imports it too, so that it loads once and the
+ * code both use (the API client) lives in it.
+ */
+function earlyScript(): Plugin {
+  const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+  return {
+    name: 'ledger-early-script',
+    apply: 'build',
+    config: () => ({ build: { rollupOptions: { input: { index: here('./index.html'), early: here('./src/early.ts') } } } }),
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const early = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'early');
+        const app = '<script type="module" crossorigin src=';
+        if (!early || !html.includes(app)) throw new Error('the early script or the app script is missing from the page');
+        return html.replace(app, `<script type="module" crossorigin src="/${early.fileName}"></script>\n  ${app}`);
+      },
+    },
+  };
+}
+
 const PRECOMPRESS = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/;
 
 /**
@@ -92,6 +117,7 @@ function precompress(): Plugin {
 export default defineConfig({
   plugins: [
     vue(),
+    earlyScript(),
     chineseManifest(),
     VitePWA({
       // our own service worker (src/sw.ts): Workbox precaching plus the outbox's Background Sync
@@ -110,6 +136,16 @@ export default defineConfig({
     }),
     precompress(),
   ],
+  // features the client does not use, left out of the bundle: the Options API (every component is
+  // <script setup>), vue-i18n's legacy API and global components, and the devtools hooks
+  define: {
+    __VUE_OPTIONS_API__: 'false',
+    __VUE_PROD_DEVTOOLS__: 'false',
+    __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    __VUE_I18N_FULL_INSTALL__: 'false',
+    __VUE_I18N_LEGACY_API__: 'false',
+    __INTLIFY_PROD_DEVTOOLS__: 'false',
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,3 +1,6 @@
+// first: the first screen's reads start before anything else runs (in a build the page loads it
+// on its own, ahead of this script)
+import './early';
 import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';

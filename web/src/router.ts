@@ -1,7 +1,6 @@
 import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
-import { session, loadMe, loadGroups, loadConfig, isAdmin } from './stores/session';
-import { getTokens } from './api/client';
-import { client } from './api/client';
+import { session, loadMe, loadGroups, ensureConfig, isAdmin } from './stores/session';
+import { client, getTokens } from './api/client';
 import BooksView from './features/books/components/BooksView.vue';
 
 const routes: RouteRecordRaw[] = [
@@ -33,8 +32,12 @@ const routes: RouteRecordRaw[] = [
 export const router = createRouter({ history: createWebHistory(), routes });
 
 router.beforeEach(async (to) => {
-  if (!session.config) await loadConfig().catch(() => undefined);
-  if (to.meta.public) return true;
+  // the sign-in page needs the configuration (its ways to sign in); a signed-in page does not wait for it
+  const config = session.config ? null : ensureConfig();
+  if (to.meta.public) {
+    await config;
+    return true;
+  }
   if (!getTokens()) return { name: 'signin', query: to.fullPath !== '/books' ? { next: to.fullPath } : {} };
   if (!session.me) {
     try {

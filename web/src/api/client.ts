@@ -55,6 +55,7 @@ export function setTokens(pair: Tokens): void {
 
 /** Forgets every piece of local session data (tokens, selected group); the language stays. */
 export function clearSession(): void {
+  early.clear();
   for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
 }
 
@@ -81,6 +82,51 @@ const PUBLIC = new Set([
   '/api/config',
   '/api/health',
 ]);
+
+// ---- reads started early ----
+// The first screen's reads are started by a small script of their own while the app's scripts are
+// still on their way (see early.ts); the app's own call for the same address then takes that answer
+// instead of asking again. An answer is taken once, only with the access token it was asked with
+// (another person signed in meanwhile asks afresh), and only in the first seconds: later calls go
+// to the network, so that nothing stale is shown after the start.
+const EARLY_MS = 10_000;
+interface EarlyRead {
+  token: string | null;
+  at: number;
+  response: Promise<Response>;
+}
+const early = new Map<string, EarlyRead>();
+
+/** The address a read is known by: its path and its query sorted (so that order never matters). */
+function readKey(url: URL): string {
+  const params = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return params.length ? `${url.pathname}?${new URLSearchParams(params).toString()}` : url.pathname;
+}
+
+/** Starts a GET of the first screen now, for the app's own call to take later. */
+export function readEarly(path: string, query: Record<string, string | number> = {}): void {
+  const url = new URL(path, location.origin);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
+  const token = PUBLIC.has(path) ? null : (getTokens()?.access_token ?? null);
+  if (!PUBLIC.has(path) && !token) return;
+  // no Accept-Language: the language is not known yet, and only the sign-in calls depend on it
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = fetch(url, { headers });
+  // a failure reaches the call that takes it; one never taken is no error of its own
+  response.catch(() => undefined);
+  early.set(readKey(url), { token, at: performance.now(), response });
+}
+
+/** The early answer for this request, when one was started for it with the same token. */
+function takeEarly(req: Request, token: string | null): Promise<Response> | null {
+  if (req.method !== 'GET' || !early.size) return null;
+  const key = readKey(new URL(req.url, location.origin));
+  const read = early.get(key);
+  if (!read) return null;
+  early.delete(key);
+  return read.token === token && performance.now() - read.at < EARLY_MS ? read.response : null;
+}
 
 let refreshing: Promise<boolean> | null = null;
 
@@ -127,7 +173,7 @@ function expire(code: number | null): void {
 export async function authedFetch(input: Request): Promise<Response> {
   const path = new URL(input.url, location.origin).pathname;
   input.headers.set('Accept-Language', language);
-  if (PUBLIC.has(path)) return fetch(input);
+  if (PUBLIC.has(path)) return takeEarly(input, null) ?? fetch(input);
   if (refreshing) await refreshing.catch(() => false);
   const retry = input.clone();
   const token = getTokens()?.access_token;
@@ -136,7 +182,7 @@ export async function authedFetch(input: Request): Promise<Response> {
     return new Response(JSON.stringify({ code: 40101, message: 'signed out' }), { status: 401, headers: { 'content-type': 'application/json' } });
   }
   input.headers.set('Authorization', `Bearer ${token}`);
-  let res = await fetch(input);
+  let res = await (takeEarly(input, token) ?? fetch(input));
   if (res.status === 401 && (await codeOf(res)) === 40101 && (await refresh(token))) {
     retry.headers.set('Authorization', `Bearer ${getTokens()?.access_token ?? ''}`);
     res = await fetch(retry);

@@ -1,17 +1,16 @@
 // State shared between views: the signed-in user, their groups and the selected book, the
 // server's public configuration, and cached categories and tags. Nothing else is global.
-import { computed, reactive } from 'vue';
+import { computed, reactive, watch } from 'vue';
 import { client, ok, clearSession, getTokens, setTokens } from '../api/client';
 import { identityApi } from '../features/identity/api';
 import { forgetSessionData } from '../lib/session-end';
 import type { Category, ClientConfig, Group, Me, Tag } from '../api/types';
 import { todayIn } from '../lib/dates';
 import { beforeSignOut } from '../features/offline/signout';
+import { SAVED_GROUP, savedGroup, saveTimezone } from './saved';
 
 /** The shell's hook for a session the service ended (a final 401): back to sign-in. */
 export { onSignedOut } from '../api/client';
-
-const GROUP = 'ledger.group';
 
 export const session = reactive({
   me: null as Me | null,
@@ -28,8 +27,24 @@ export const currency = computed(() => session.me?.base_currency ?? session.conf
 export const currentGroup = computed(() => session.groups.find((g) => g.id === session.groupId) ?? null);
 export const isAdmin = computed(() => session.me?.role === 'admin');
 
+// "today" at the next start is the person's own before their profile has answered (early.ts)
+watch(
+  () => session.me?.timezone,
+  (tz) => {
+    if (session.me) saveTimezone(tz ?? null);
+  },
+);
+
+// "today" is asked for again and again while the books render (their filters, the default month),
+// and each answer makes a date formatter, which adds up on a slow phone's first screen: the day is
+// kept for a second, for the same time zone
+let day = { timezone: undefined as string | null | undefined, until: 0, value: '' };
+
 export function today(): string {
-  return todayIn(session.me?.timezone);
+  const timezone = session.me?.timezone;
+  const now = Date.now();
+  if (timezone !== day.timezone || now >= day.until) day = { timezone, until: now + 1000, value: todayIn(timezone) };
+  return day.value;
 }
 
 export async function loadConfig(): Promise<ClientConfig> {
@@ -37,16 +52,25 @@ export async function loadConfig(): Promise<ClientConfig> {
   return session.config;
 }
 
+let configRead: Promise<unknown> | null = null;
+/** Reads the configuration once (a failed read is tried again at the next call). */
+export function ensureConfig(): Promise<unknown> {
+  configRead ??= loadConfig().catch(() => {
+    configRead = null;
+  });
+  return configRead;
+}
+
 export function selectGroup(id: number | null): void {
   session.groupId = id;
-  if (id) localStorage.setItem(GROUP, String(id));
-  else localStorage.removeItem(GROUP);
+  if (id) localStorage.setItem(SAVED_GROUP, String(id));
+  else localStorage.removeItem(SAVED_GROUP);
 }
 
 export async function loadGroups(): Promise<Group[]> {
   const res = await ok(client.GET('/api/groups'));
   session.groups = res.list;
-  const saved = Number(localStorage.getItem(GROUP)) || null;
+  const saved = savedGroup();
   selectGroup(session.groups.some((g) => g.id === saved) ? saved : null);
   return session.groups;
 }

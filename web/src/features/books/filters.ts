@@ -95,6 +95,9 @@ export function activeCount(f: Filters, today: string): number {
   return n;
 }
 
+/** Rows in a page of the books. */
+export const PAGE_SIZE = 20;
+
 export function listQuery(f: Filters, groupId: number | null, page: number, pageSize: number): TransactionQuery {
   return {
     ...(f.startDate ? { startDate: f.startDate } : {}),

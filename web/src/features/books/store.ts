@@ -7,9 +7,9 @@ import type { Criteria, FilterScheme, Member, Transaction, TransactionPage } fro
 import { createLoader } from '../../lib/loader';
 import { fetchMembers } from '../groups/api';
 import * as api from './api';
-import { listQuery, type Filters } from './filters';
+import { listQuery, PAGE_SIZE, type Filters } from './filters';
 
-export const PAGE_SIZE = 20;
+export { PAGE_SIZE };
 
 export const useBooksStore = defineStore('books', () => {
   let filters: Filters | null = null;

@@ -144,6 +144,16 @@ async function revalidate(req: Request, url: URL, shown: CachedAnswer, next: (r:
   }
 }
 
+/**
+ * Caches an answer for later starts and for offline use. The answer itself does not wait for it:
+ * at a first start the store is being created while the first screen waits for its profile.
+ */
+function keep(key: string, body: unknown): void {
+  void userDb()
+    .then((db) => db?.put('answers', { url: key, body, at: Date.now() }))
+    .catch(() => undefined);
+}
+
 async function cachedGet(req: Request, url: URL, next: (r: Request) => Promise<Response>): Promise<Response> {
   const key = answerKey(url);
   const first = !askedOnce.has(key);
@@ -162,10 +172,10 @@ async function cachedGet(req: Request, url: URL, next: (r: Request) => Promise<R
     if (!res.ok) return res;
     const body: unknown = await res.clone().json();
     if (url.pathname === '/api/me') rememberUser((body as { id: number }).id);
+    keep(key, body);
+    if (url.pathname !== '/api/transactions') return res;
     const db = await userDb();
     if (!db) return res;
-    await db.put('answers', { url: key, body, at: Date.now() });
-    if (url.pathname !== '/api/transactions') return res;
     return json(await withPending(db, url, body as TransactionPage));
   } catch (err) {
     if (!isNetworkError(err)) throw err;

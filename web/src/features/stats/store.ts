@@ -2,45 +2,13 @@
 // together for the latest choice (an answer for an earlier choice arriving late is dropped).
 import { defineStore } from 'pinia';
 import { computed } from 'vue';
-import { ClientError } from '../../api/client';
-import type { Budget, StatsQuery, Summary } from '../../api/types';
+import type { Budget, Summary } from '../../api/types';
 import { createLoader } from '../../lib/loader';
 import { fetchBudget } from '../budget/api';
 import { fetchSummary } from './api';
+import { summaryQuery, type StatsChoice } from './query';
 
-export type Period = 'week' | 'month' | 'year' | 'custom';
-
-/** What the page shows: a period around a day (or a custom range), whose books, and which rows. */
-export interface StatsChoice {
-  period: Period;
-  type: 'expense' | 'income';
-  /** the day the week, month or year is taken around */
-  anchor: string;
-  /** the custom range */
-  start: string;
-  end: string;
-  groupId: number | null;
-  /** personal view only: one account, and group records counted as paid or as my share */
-  accountId: number | null;
-  view: 'paid' | 'share';
-  tagId: number | null;
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-export function rangeOk(c: Pick<StatsChoice, 'start' | 'end'>): boolean {
-  return DATE.test(c.start) && DATE.test(c.end) && c.start <= c.end;
-}
-
-/** The summary's query for a choice; a custom range that ends before it starts is refused here. */
-export function summaryQuery(c: StatsChoice): StatsQuery {
-  if (c.period === 'custom' && !rangeOk(c)) throw new ClientError('stats.rangeOrder');
-  const when = c.period === 'custom' ? { start: c.start, end: c.end } : { date: c.anchor };
-  const whose = c.groupId
-    ? { group_id: c.groupId }
-    : { ...(c.accountId ? { account_id: c.accountId } : {}), ...(c.view === 'share' ? { view: 'share' as const } : {}) };
-  return { period: c.period, type: c.type, ...when, ...whose, ...(c.tagId ? { tag_id: c.tagId } : {}) };
-}
+export { rangeOk, summaryQuery, type Period, type StatsChoice } from './query';
 
 export const useStatsStore = defineStore('stats', () => {
   let choice: StatsChoice | null = null;
