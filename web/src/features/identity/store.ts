@@ -8,7 +8,7 @@ import type { ApiToken, NewApiToken, Passkey, SessionInfo } from '../../api/type
 import { createLoader } from '../../lib/loader';
 import { forgetLoader } from '../../lib/pager';
 import { onSessionEnd } from '../../lib/session-end';
-import { forgetSession, loadMe, session, signIn } from '../../stores/session';
+import { ensureConfig, forgetSession, loadMe, session, signIn } from '../../stores/session';
 import { identityApi, type ProfileChange, type TokenPair } from './api';
 import { addPasskey, passkeySignIn } from './passkeys';
 
@@ -48,7 +48,11 @@ export const useIdentityStore = defineStore('identity', () => {
 
   // ---- security ----
   const passkeysOffered = () => session.config?.auth_methods.includes('passkey') ?? false;
-  const passkeys = createLoader<Passkey[]>(() => (passkeysOffered() ? identityApi.passkeys() : Promise.resolve([])), []);
+  // signed-in pages no longer wait for the configuration: whether passkeys are offered is known once it is read
+  const passkeys = createLoader<Passkey[]>(async () => {
+    await ensureConfig();
+    return passkeysOffered() ? identityApi.passkeys() : [];
+  }, []);
   const sessions = createLoader<SessionInfo[]>(() => identityApi.sessions(), []);
   const tokens = createLoader<ApiToken[]>(() => identityApi.tokens(), []);
   /** the token just made: its secret is shown once */
