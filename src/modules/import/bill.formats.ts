@@ -226,6 +226,12 @@ function cell(cells: string[], columns: Map<string, number>, name: string): stri
   return i === undefined ? '' : (cells[i] ?? '');
 }
 
+/** The columns that WeChat Pay's and Alipay's phone exports name differently (the rest share names). */
+const APP_COLUMNS = {
+  wechat: { amount: '金额(元)', item: '商品', type: '交易类型', method: '支付方式', status: '当前状态', externalId: '交易单号', merchantId: '商户单号' },
+  alipay_app: { amount: '金额', item: '商品说明', type: '交易分类', method: '收/付款方式', status: '交易状态', externalId: '交易订单号', merchantId: '商家订单号' },
+} as const;
+
 /** One data record of a WeChat or Alipay bill, or of a mapped bank bill, as a BillLine (or why not). */
 export function readLine(layout: Layout, cells: string[], row: number, period: Period | null = null): LineResult {
   // no closure per line: the reader calls this a hundred thousand times
@@ -237,39 +243,25 @@ export function readLine(layout: Layout, cells: string[], row: number, period: P
   let line: Omit<BillLine, 'date' | 'direction' | 'cents' | 'time' | 'currency'>;
   switch (layout.variant) {
     case 'wechat':
+    case 'alipay_app': {
+      const names = APP_COLUMNS[layout.variant];
       dateRaw = cell(cells, cols, '交易时间');
-      amountRaw = cell(cells, cols, '金额(元)');
+      amountRaw = cell(cells, cols, names.amount);
       dirRaw = cell(cells, cols, '收/支');
       line = {
         row,
         counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
-        item: cleanText(cell(cells, cols, '商品')),
-        type: cleanText(cell(cells, cols, '交易类型'), 50),
-        method: cleanText(cell(cells, cols, '支付方式'), 50),
-        status: cleanText(cell(cells, cols, '当前状态'), 50),
-        externalId: cleanId(cell(cells, cols, '交易单号')),
-        merchantId: cleanId(cell(cells, cols, '商户单号')),
+        item: cleanText(cell(cells, cols, names.item)),
+        type: cleanText(cell(cells, cols, names.type), 50),
+        method: cleanText(cell(cells, cols, names.method), 50),
+        status: cleanText(cell(cells, cols, names.status), 50),
+        externalId: cleanId(cell(cells, cols, names.externalId)),
+        merchantId: cleanId(cell(cells, cols, names.merchantId)),
         remark: cleanText(cell(cells, cols, '备注')),
         refundedCents: 0,
       };
       break;
-    case 'alipay_app':
-      dateRaw = cell(cells, cols, '交易时间');
-      amountRaw = cell(cells, cols, '金额');
-      dirRaw = cell(cells, cols, '收/支');
-      line = {
-        row,
-        counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
-        item: cleanText(cell(cells, cols, '商品说明')),
-        type: cleanText(cell(cells, cols, '交易分类'), 50),
-        method: cleanText(cell(cells, cols, '收/付款方式'), 50),
-        status: cleanText(cell(cells, cols, '交易状态'), 50),
-        externalId: cleanId(cell(cells, cols, '交易订单号')),
-        merchantId: cleanId(cell(cells, cols, '商家订单号')),
-        remark: cleanText(cell(cells, cols, '备注')),
-        refundedCents: 0,
-      };
-      break;
+    }
     case 'alipay_web': {
       const paid = cell(cells, cols, '付款时间').trim();
       dateRaw = paid || cell(cells, cols, '交易创建时间');
