@@ -211,8 +211,8 @@ export function noteOf(line: BillLine): string {
 
 // ---- refunds ----
 
-/** What refund pairing needs to know of a purchase line. */
-export interface PurchaseRef {
+/** What refund pairing needs to know of a refund line. */
+export interface RefundRef {
   row: number;
   date: string;
   /** HH:MM:SS, or empty when the bill gives no time */
@@ -221,20 +221,14 @@ export interface PurchaseRef {
   counterparty: string;
   externalId: string | null;
   merchantId: string | null;
+}
+
+/** What refund pairing needs to know of a purchase line. */
+export interface PurchaseRef extends RefundRef {
   /** the purchase itself is skipped (closed) */
   skipped: boolean;
   /** its status mentions a refund (已全额退款, 已退款￥5.00) */
   refundMarked: boolean;
-}
-
-export interface RefundRef {
-  row: number;
-  date: string;
-  time?: string;
-  cents: number;
-  counterparty: string;
-  externalId: string | null;
-  merchantId: string | null;
 }
 
 /**
