@@ -2,15 +2,24 @@
 
 export type AppLocale = 'zh-CN' | 'en';
 
-const cache = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+// Intl formatters are costly to build (tens of microseconds each, far more on a slow phone): one
+// per language and options, built at first use and kept
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function cached<F>(cache: Map<string, F>, locale: string, options: object, build: () => F): F {
   const key = `${locale}|${JSON.stringify(options)}`;
   let f = cache.get(key);
   if (!f) {
-    f = new Intl.NumberFormat(locale, options);
+    f = build();
     cache.set(key, f);
   }
   return f;
+}
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return cached(numberFormats, locale, options, () => new Intl.NumberFormat(locale, options));
+}
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return cached(dateFormats, locale, options, () => new Intl.DateTimeFormat(locale, options));
 }
 
 export interface MoneyOptions {
@@ -60,14 +69,14 @@ export function formatDate(date: string, locale: AppLocale, style: 'long' | 'sho
       : style === 'weekday'
         ? { month: 'long', day: 'numeric', weekday: 'short', timeZone: 'UTC' }
         : { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' };
-  return new Intl.DateTimeFormat(locale, options).format(at);
+  return dateFormat(locale, options).format(at);
 }
 
 /** A month `YYYY-MM` for display. */
 export function formatMonth(month: string, locale: AppLocale, short = false): string {
   const [y, m] = month.split('-').map(Number);
   if (!y || !m) return month;
-  return new Intl.DateTimeFormat(locale, short ? { month: 'short', timeZone: 'UTC' } : { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
+  return dateFormat(locale, short ? { month: 'short', timeZone: 'UTC' } : { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
 }
 
 /** An ISO timestamp in the browser's zone. */
@@ -75,7 +84,7 @@ export function formatDateTime(iso: string | null | undefined, locale: AppLocale
   if (!iso) return '';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+  return dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
 }
 
 export function formatBytes(n: number, locale: AppLocale): string {
