@@ -3,7 +3,9 @@
 // rule, committed, and the same file again showing nothing new; the errors of a file too large,
 // of no known layout and with a malformed row; the rules page; once in Chinese on a phone.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
@@ -167,8 +169,12 @@ describe('bill import in the browser', () => {
   it('clear errors: too large, no known layout, a malformed row', async () => {
     const tab = await live.signedInTab('bill-errors');
     const { page } = tab;
-    await choose(page, { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(21 * 1024 * 1024, 0x41) });
+    // a path, not a buffer: the browser reads it from disk instead of 21 MB going through the protocol
+    const big = join(mkdtempSync(join(tmpdir(), 'bill-big-')), 'big.csv');
+    writeFileSync(big, Buffer.alloc(21 * 1024 * 1024, 0x41));
+    await choose(page, big);
     await page.getByTestId('bill-error').getByText('The file is too large: at most 20 MB and 100,000 rows.').waitFor();
+    rmSync(dirname(big), { recursive: true, force: true });
     await choose(page, fixture('unknown.csv'));
     await page.getByTestId('bill-error').getByText('This file is not a bill we know.', { exact: false }).waitFor();
     await page.getByTestId('bill-recognised').filter({ hasText: 'What we found: a CSV file, encoding UTF-8' }).waitFor();
