@@ -87,6 +87,22 @@ export interface OpenLoopResult {
  * loop that only measures its own queue). Each latency counts from the moment the request was due,
  * so a server that falls behind is charged for the wait.
  */
+/**
+ * Writes out what earlier phases left dirty (CHECKPOINT) before a phase is measured, so that one
+ * phase's writes are not flushed to disk during the next one's timing: without it, a latency
+ * figure depends on how long the steps between the two happened to take.
+ */
+export async function settle(databaseUrl: string): Promise<void> {
+  const pg = (await import('pg')).default;
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    await c.query('checkpoint');
+  } finally {
+    await c.end();
+  }
+}
+
 export async function openLoop(opts: { url: (i: number) => string; headers: (i: number) => Record<string, string>; ratePerS: number; seconds: number; seed?: number }): Promise<OpenLoopResult> {
   const { Agent, request } = await import('node:http');
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
