@@ -111,10 +111,13 @@ export async function insertRows(db: Executor, sessionId: number, rows: PreviewR
 /**
  * Refreshes the planner's statistics of the session rows after a large bill: set-based statements
  * over a session (the commit's insert, its duplicate passes) would otherwise be planned for the few
- * rows the table held before, as nested loops that grow with the square of the bill.
+ * rows the table held before, as nested loops that grow with the square of the bill. The table's
+ * size is counted whatever the columns; statistics are gathered for the columns those statements
+ * select and join on only (the free text columns, sorted for their statistics, cost most of the
+ * whole table's analysis and are never a condition).
  */
 export async function analyzeRows(db: Executor): Promise<void> {
-  await query(db, sql`analyze import_session_rows`);
+  await query(db, sql`analyze import_session_rows (session_id, row, decision, external_id, refund_of_row)`);
 }
 
 export async function listRows(db: Executor, sessionId: number, opts: { offset: number; limit: number; decision?: string }): Promise<{ rows: PreviewRow[]; total: number }> {
@@ -472,15 +475,17 @@ export async function markNewDuplicates(tx: Executor, userId: number, sessionId:
 /**
  * Rows to write that share an external id with an earlier row to write: duplicates now (the
  * preview gives different payments under one id ids of their own, so these are the same payment
- * chosen twice by hand). One pass with a window over the session's rows, however many there are.
+ * chosen twice by hand). One hashed pass over the session's rows finds the ids written more than
+ * once (usually none; no sort of a hundred thousand ids), and the rows after the first of each.
  */
 export async function markInFileDuplicates(tx: Executor, sessionId: number): Promise<void> {
   await query(
     tx,
     sql`update import_session_rows r set decision = 'duplicate', reason = 'duplicate_in_file'
-        from (select row, row_number() over (partition by external_id order by row) as n from import_session_rows
-              where session_id = ${sessionId} and decision in ('import', 'transfer') and external_id is not null) d
-        where r.session_id = ${sessionId} and r.row = d.row and d.n > 1`,
+        from (select external_id, min(row) as first from import_session_rows
+              where session_id = ${sessionId} and decision in ('import', 'transfer') and external_id is not null
+              group by external_id having count(*) > 1) d
+        where r.session_id = ${sessionId} and r.external_id = d.external_id and r.row > d.first and r.decision in ('import', 'transfer')`,
   );
 }
 
