@@ -202,9 +202,10 @@ export function mappedMeaning(line: BillLine): Meaning {
 
 /** The note a row proposes: who, and for what. */
 export function noteOf(line: BillLine): string {
-  const parts = [line.counterparty];
-  if (line.item && line.item !== line.counterparty) parts.push(line.item);
-  const s = parts.filter((p) => p !== '').join(' ');
+  const { counterparty, item } = line;
+  const s = item && item !== counterparty ? (counterparty ? `${counterparty} ${item}` : item) : counterparty;
+  // at most 200 characters: a text of at most 200 code units (every row of a usual bill) has no more
+  if (s.length <= 200) return s;
   const chars = [...s];
   return chars.length > 200 ? chars.slice(0, 200).join('') : s;
 }

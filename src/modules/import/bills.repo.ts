@@ -1,6 +1,7 @@
 import { and, asc, eq, lt, Param, sql, type SQL } from 'drizzle-orm';
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { query, type Executor } from '../../db/client.ts';
@@ -108,6 +109,67 @@ export async function insertRows(db: Executor, sessionId: number, rows: PreviewR
   );
 }
 
+/** Where a preview's rows go as they are decided, batch by batch. */
+export interface RowSink {
+  /** stores a batch; resolves when the next one may be sent */
+  write(rows: PreviewRowInsert[]): Promise<void>;
+  /** every batch stored: resolves once the rows are in the table */
+  end(): Promise<void>;
+  /** the read failed: nothing sent is kept */
+  abort(): Promise<void>;
+}
+
+/**
+ * The rows of one preview, stored as the bill is read. On PostgreSQL one COPY for the whole bill on
+ * a connection of its own, each batch written into it as soon as it is decided (no statement, no
+ * round trip and no wait per batch; the rows appear together when it ends, or not at all). On the
+ * embedded database each batch is one insert.
+ */
+export function rowSink(db: Executor, sessionId: number): RowSink {
+  const pool = poolOf(db);
+  if (!pool) return { write: (rows) => insertRows(db, sessionId, rows), end: async () => {}, abort: async () => {} };
+  let opened: Promise<{ client: pg.PoolClient; copy: ReturnType<typeof copyFrom>; done: Promise<void> }> | null = null;
+  let released = false;
+  const open = () =>
+    (opened ??= pool.connect().then((client) => {
+      const copy = client.query(copyFrom(`copy import_session_rows (${ROW_COLUMNS}) from stdin`));
+      const done = finished(copy);
+      done.catch(() => {});
+      return { client, copy, done };
+    }));
+  return {
+    async write(rows) {
+      if (!rows.length) return;
+      const { copy, done } = await open();
+      // a failed COPY ends the wait with its error (done rejects); a full socket buffer, with its drain
+      if (!copy.write(copyLines(sessionId, rows))) await Promise.race([once(copy, 'drain'), done]);
+    },
+    async end() {
+      if (!opened) return;
+      const { client, copy, done } = await opened;
+      copy.end();
+      released = true;
+      try {
+        await done;
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      client.release();
+    },
+    async abort() {
+      if (!opened || released) return;
+      released = true;
+      const got = await opened.catch(() => null);
+      if (!got) return;
+      // CopyFail: the server drops what it received; the connection is closed rather than reused
+      got.copy.destroy(new Error('the bill was not read to its end'));
+      await got.done.catch(() => {});
+      got.client.release(true);
+    },
+  };
+}
+
 /**
  * Refreshes the planner's statistics of the session rows after a large bill: set-based statements
  * over a session (the commit's insert, its duplicate passes) would otherwise be planned for the few
@@ -141,6 +203,12 @@ export async function rowsByNumber(db: Executor, sessionId: number, rows: number
                counterparty, note
         from import_session_rows where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])`,
   );
+}
+
+/** How many rows the session has. */
+export async function countRows(db: Executor, sessionId: number): Promise<number> {
+  const [row] = await query<{ n: number }>(db, sql`select count(*)::int as n from import_session_rows where session_id = ${sessionId}`);
+  return Number(row?.n ?? 0);
 }
 
 export interface Summary {

@@ -265,7 +265,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
   }
 
   async function previewOut(userId: number, s: repo.SessionRow, page = 1, pageSize = PREVIEW_ROWS, decision?: string) {
-    const { rows, total } = await repo.listRows(db, s.id, { offset: (page - 1) * pageSize, limit: pageSize, decision });
+    const [{ rows, total }, sum] = await Promise.all([repo.listRows(db, s.id, { offset: (page - 1) * pageSize, limit: pageSize, decision }), repo.summary(db, s.id)]);
     return {
       id: s.id,
       format: s.format,
@@ -278,7 +278,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
       expires_at: s.expiresAt.toISOString(),
       rows: rows.map(toRowOut),
       total,
-      summary: summaryOut(await repo.summary(db, s.id)),
+      summary: summaryOut(sum),
       ignored: s.status === 'ready' ? ((s.result?.ignored as { row: number; reason: string; text: string }[] | undefined) ?? []) : [],
     };
   }
@@ -316,6 +316,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
       let source = '';
       let presetAccount: number | null = null;
       let storing: Promise<void> = Promise.resolve();
+      const sink = repo.rowSink(db, session.id);
       /** A batch's rows decided with what the books hold, then stored (one batch stored while the next is decided). */
       const finish = async (seeds: SeedRow[], storedIds: (string | null)[], inFileDup: boolean[], lookup: Promise<Map<string, number>>) => {
         const existing = await lookup;
@@ -397,7 +398,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         });
         // a batch is stored while the next one is read (the database works on its own core): one in flight at most
         await storing;
-        storing = repo.insertRows(db, session.id, rows);
+        storing = sink.write(rows);
         storing.catch(() => {});
       };
       let working: Promise<void> = Promise.resolve();
@@ -464,7 +465,9 @@ export function createBillImportService({ db, clock, config }: Deps) {
         });
         await working;
         await storing;
-        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
+        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
+        await sink.end();
+        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         source = outcome.detected.source;
         // refunds: with their purchase in the file, or in the books
         await repo.linkRefunds(db, session.id, [...outcome.refundLinks]);
@@ -488,6 +491,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
       } catch (err) {
         await working.catch(() => {});
         await storing.catch(() => {});
+        await sink.abort();
         await repo.deleteSession(db, session.id);
         throw err;
       }
@@ -513,7 +517,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
           ...(await repo.invalidRows(tx, userId, s.id)),
         ].sort((a, b) => a.row - b.row);
         if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
-        const total = (await repo.summary(tx, s.id)).total;
+        const total = await repo.countRows(tx, s.id);
         const written = await writeRows(tx, userId, s.id, s.format, source).catch((err: unknown) => {
           // another import of the same payments got there first
           if (isUniqueViolation(err)) throw Errors.conflict('some of these payments reached your books meanwhile: open the bill again');
