@@ -1,7 +1,6 @@
 import { and, asc, eq, lt, Param, sql, type SQL } from 'drizzle-orm';
 import { once } from 'node:events';
-import { Readable } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { query, type Executor } from '../../db/client.ts';
@@ -63,10 +62,22 @@ function copyText(v: string | null): string {
 
 const copyNum = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
 
-/** One batch as COPY text lines, in the order of ROW_COLUMNS. */
-function copyLines(sessionId: number, rows: PreviewRowInsert[]): string {
+/**
+ * COPY text is handed over in pieces of about this many characters: a batch as one string (a
+ * megabyte of text) would be a large object, kept by the heap until its next full collection,
+ * where a piece is young and gone at the next scavenge.
+ */
+const COPY_PIECE = 16 * 1024;
+
+/** One batch as COPY text lines, in the order of ROW_COLUMNS, in pieces of whole lines. */
+function copyPieces(sessionId: number, rows: PreviewRowInsert[]): string[] {
+  const pieces: string[] = [];
   let out = '';
   for (const r of rows) {
+    if (out.length >= COPY_PIECE) {
+      pieces.push(out);
+      out = '';
+    }
     const created = r.originalCreatedAt ? (r.originalCreatedAt instanceof Date ? r.originalCreatedAt.toISOString() : String(r.originalCreatedAt)) : null;
     out +=
       `${sessionId}\t${r.row}\t${r.date}\t${r.kind}\t${r.amountCents}\t${copyText(r.counterparty ?? '')}\t${copyText(r.note ?? '')}\t${copyText(r.externalId ?? null)}\t` +
@@ -74,26 +85,13 @@ function copyLines(sessionId: number, rows: PreviewRowInsert[]): string {
       `${copyText(r.categoryName ?? null)}\t${copyText(JSON.stringify(r.tags ?? []))}\t${copyNum(r.groupId)}\t${copyText(created)}\t${r.decision}\t` +
       `${copyText(r.reason ?? null)}\t${r.refund ? 't' : 'f'}\t${copyNum(r.existingId)}\t${copyText(r.type ?? '')}\n`;
   }
-  return out;
+  if (out) pieces.push(out);
+  return pieces;
 }
 
-/**
- * Stores a batch of preview rows: on PostgreSQL with COPY (the cheapest way in, about a tenth of the
- * work of a multi-row INSERT), on the embedded database with one multi-row insert, each column sent
- * as one array.
- */
-export async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInsert[]): Promise<void> {
+/** Stores a batch of preview rows on the embedded database: one multi-row insert, each column sent as one array (PostgreSQL: rowSink's COPY). */
+async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInsert[]): Promise<void> {
   if (!rows.length) return;
-  const pool = poolOf(db);
-  if (pool) {
-    const client = await pool.connect();
-    try {
-      await pipeline(Readable.from([copyLines(sessionId, rows)]), client.query(copyFrom(`copy import_session_rows (${ROW_COLUMNS}) from stdin`)));
-    } finally {
-      client.release();
-    }
-    return;
-  }
   const col = <T>(f: (r: PreviewRowInsert) => T) => new Param(rows.map(f));
   await query(
     db,
@@ -142,7 +140,9 @@ export function rowSink(db: Executor, sessionId: number): RowSink {
       if (!rows.length) return;
       const { copy, done } = await open();
       // a failed COPY ends the wait with its error (done rejects); a full socket buffer, with its drain
-      if (!copy.write(copyLines(sessionId, rows))) await Promise.race([once(copy, 'drain'), done]);
+      let room = true;
+      for (const piece of copyPieces(sessionId, rows)) room = copy.write(piece);
+      if (!room) await Promise.race([once(copy, 'drain'), done]);
     },
     async end() {
       if (!opened) return;
@@ -298,16 +298,6 @@ export interface CategoryRef {
 
 export async function userCategories(db: Executor, userId: number): Promise<CategoryRef[]> {
   return db.select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort, icon: categories.icon }).from(categories).where(eq(categories.userId, userId)).orderBy(asc(categories.sort), asc(categories.id));
-}
-
-/** Transactions of the user already imported from `source` with these ids: external id -> transaction id. */
-export async function existingExternal(db: Executor, userId: number, source: string, ids: string[]): Promise<Map<string, number>> {
-  if (!ids.length) return new Map();
-  const rows = await query<{ external_id: string; id: number }>(
-    db,
-    sql`select external_id, id from transactions where user_id = ${userId} and source = ${source} and external_id = any(${new Param(ids)}::text[])`,
-  );
-  return new Map(rows.map((r) => [r.external_id, Number(r.id)]));
 }
 
 export interface OriginalRef {
@@ -529,7 +519,7 @@ export async function deletePreset(db: Executor, userId: number, id: number): Pr
 
 // ---- commit ----
 
-/** Rows whose source id reached the books since the preview: duplicates now. */
+/** Rows to write whose source and id the books hold: duplicates (after a bill is read, and again at its commit for what reached the books since). */
 export async function markNewDuplicates(tx: Executor, userId: number, sessionId: number, source: string): Promise<void> {
   await query(
     tx,

@@ -317,9 +317,14 @@ export function createBillImportService({ db, clock, config }: Deps) {
       let presetAccount: number | null = null;
       let storing: Promise<void> = Promise.resolve();
       const sink = repo.rowSink(db, session.id);
-      /** A batch's rows decided with what the books hold, then stored (one batch stored while the next is decided). */
-      const finish = async (seeds: SeedRow[], storedIds: (string | null)[], inFileDup: boolean[], lookup: Promise<Map<string, number>>) => {
-        const existing = await lookup;
+      /**
+       * A batch's rows decided, then stored (one batch stored while the next is decided). Rows whose
+       * id the books already hold are marked by one statement once the whole bill is stored, not
+       * looked up batch by batch: a batch's rows go to the database as soon as they are read, and
+       * are garbage before the next batch (a bill's rows held across a query each are what made a
+       * large bill's preview grow the heap by hundreds of megabytes).
+       */
+      const finish = async (seeds: SeedRow[], storedIds: (string | null)[], inFileDup: boolean[]) => {
         const rows: repo.PreviewRowInsert[] = [];
         const counted: { key: DupKey; idx: number }[] = [];
         for (const [i, s] of seeds.entries()) {
@@ -328,7 +333,6 @@ export function createBillImportService({ db, clock, config }: Deps) {
           let accountId: number | null;
           let toAccountId: number | null = null;
           let categoryId: number | null = null;
-          let existingId: number | null = null;
           const externalId = storedIds[i]!;
           if (s.kind === 'transfer') {
             accountId = resolve(s.method);
@@ -350,15 +354,9 @@ export function createBillImportService({ db, clock, config }: Deps) {
               }
             }
           }
-          if (externalId !== null && decision !== 'skip') {
-            if (inFileDup[i]) {
-              decision = 'duplicate';
-              reason = 'duplicate_in_file';
-            } else if (existing.has(externalId)) {
-              decision = 'duplicate';
-              reason = 'duplicate';
-              existingId = existing.get(externalId) ?? null;
-            }
+          if (externalId !== null && decision !== 'skip' && inFileDup[i]) {
+            decision = 'duplicate';
+            reason = 'duplicate_in_file';
           }
           const row: repo.PreviewRowInsert = {
             sessionId: session.id,
@@ -381,7 +379,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
             decision,
             reason,
             refund: s.refund,
-            existingId,
+            existingId: null,
             type: s.type,
           };
           if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
@@ -455,11 +453,8 @@ export function createBillImportService({ db, clock, config }: Deps) {
               storedIds.push(id);
               inFileDup.push(false);
             }
-            // the books are asked about this batch's ids while the previous batch is finished and the next one read
-            const lookup = repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
-            lookup.catch(() => {});
             await working;
-            working = finish(seeds, storedIds, inFileDup, lookup);
+            working = finish(seeds, storedIds, inFileDup);
             working.catch(() => {});
           },
         });
@@ -467,8 +462,10 @@ export function createBillImportService({ db, clock, config }: Deps) {
         await storing;
         if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
         await sink.end();
-        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         source = outcome.detected.source;
+        // the payments the books already hold under the same source and id: duplicates (before the refunds, which leave them be)
+        await repo.markNewDuplicates(db, userId, session.id, source);
+        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         // refunds: with their purchase in the file, or in the books
         await repo.linkRefunds(db, session.id, [...outcome.refundLinks]);
         await repo.skipRows(db, session.id, outcome.refundsOfSkipped, 'refund_of_skipped');
