@@ -313,7 +313,6 @@ export function createBillImportService({ db, clock, config }: Deps) {
       const duplicates = duplicateCounter(db, userId);
       const liveAccounts = accounts.filter((a) => !a.archived);
       const currencyOf = new Map(liveAccounts.map((a) => [a.id, a.currency]));
-      let source = '';
       let presetAccount: number | null = null;
       let storing: Promise<void> = Promise.resolve();
       const sink = repo.rowSink(db, session.id);
@@ -408,7 +407,6 @@ export function createBillImportService({ db, clock, config }: Deps) {
           limits: config.uploadLimits,
           signal,
           onDetected: (d) => {
-            source = d.source;
             presetAccount = presets.find((p) => p.id === d.presetId)?.accountId ?? null;
           },
           onRows: async (seeds: SeedRow[]) => {
@@ -462,7 +460,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         await storing;
         if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
         await sink.end();
-        source = outcome.detected.source;
+        const source = outcome.detected.source;
         // the payments the books already hold under the same source and id: duplicates (before the refunds, which leave them be)
         await repo.markNewDuplicates(db, userId, session.id, source);
         if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
