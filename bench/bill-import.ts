@@ -18,7 +18,7 @@ const ROWS = 100_000;
 const DB = process.env.BENCH_IMPORT_DB_NAME || 'ledger_bench_bill_import';
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
-function alipayBill(n: number): Buffer {
+export function alipayBill(n: number): Buffer {
   const head = [
     '------------------------------------------------------------------------------------',
     '导出信息：',

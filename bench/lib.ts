@@ -24,7 +24,7 @@ function rssOf(pid: number): number {
 
 
 export async function startBenchServer(env: Record<string, string>, script = 'bench/server.ts'): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ port: number; token: string; userId: number }>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d) => {

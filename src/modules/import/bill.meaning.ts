@@ -121,6 +121,14 @@ export function cardTail(key: string): string | null {
   return m ? m[1]! : null;
 }
 
+/**
+ * The meaning of a payment out of or into `method`, built whole: a spread of a shared part and the
+ * rest costs kilobytes of garbage, a hundred thousand times over a large bill.
+ */
+function paid(kind: RowKind, decision: Decision, reason: Reason | null, refund: boolean, cents: number, method: string): Meaning {
+  return { kind, decision, reason, refund, cents, method, toMethod: null };
+}
+
 function transfer(cents: number, from: string, to: string): Meaning {
   return { kind: 'transfer', decision: 'transfer', reason: null, refund: false, cents, method: from, toMethod: to };
 }
@@ -133,21 +141,16 @@ function isRefundLine(line: BillLine): boolean {
 export function meaningOf(line: BillLine, variant: Layout['variant']): Meaning {
   const method = methodKey(line.method, variant);
   const cents = line.cents - line.refundedCents;
-  const base = { refund: false, cents, method, toMethod: null };
   const kindOf = line.direction === 'in' ? 'income' : 'expense';
-  if (isClosed(line.status)) return { ...base, kind: kindOf, decision: 'skip', reason: 'closed' };
-  if (line.cents === 0) return { ...base, kind: kindOf, decision: 'skip', reason: 'zero' };
-  if (cents <= 0) return { ...base, cents: line.cents, kind: 'expense', decision: 'skip', reason: 'refunded' };
+  if (isClosed(line.status)) return paid(kindOf, 'skip', 'closed', false, cents, method);
+  if (line.cents === 0) return paid(kindOf, 'skip', 'zero', false, cents, method);
+  if (cents <= 0) return paid('expense', 'skip', 'refunded', false, line.cents, method);
 
   // refunds come as income (WeChat) or as 不计收支 (Alipay); either way money back for a purchase
-  if (line.direction !== 'out' && isRefundLine(line)) {
-    return { ...base, kind: 'income', decision: 'import', reason: null, refund: true };
-  }
-  if (line.direction === 'out') return { ...base, kind: 'expense', decision: 'import', reason: null };
-  if (line.direction === 'in') {
-    // income lands where the bill says, else in the wallet itself
-    return { ...base, kind: 'income', decision: 'import', reason: null };
-  }
+  if (line.direction !== 'out' && isRefundLine(line)) return paid('income', 'import', null, true, cents, method);
+  if (line.direction === 'out') return paid('expense', 'import', null, false, cents, method);
+  // income lands where the bill says, else in the wallet itself
+  if (line.direction === 'in') return paid('income', 'import', null, false, cents, method);
   return neutralMeaning(line, variant, method, cents);
 }
 
@@ -202,9 +205,10 @@ export function mappedMeaning(line: BillLine): Meaning {
 
 /** The note a row proposes: who, and for what. */
 export function noteOf(line: BillLine): string {
-  const parts = [line.counterparty];
-  if (line.item && line.item !== line.counterparty) parts.push(line.item);
-  const s = parts.filter((p) => p !== '').join(' ');
+  const { counterparty, item } = line;
+  const s = item && item !== counterparty ? (counterparty ? `${counterparty} ${item}` : item) : counterparty;
+  // at most 200 characters: a text of at most 200 code units (every row of a usual bill) has no more
+  if (s.length <= 200) return s;
   const chars = [...s];
   return chars.length > 200 ? chars.slice(0, 200).join('') : s;
 }

@@ -87,14 +87,8 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: Rea
   const maxLines = opts.limits ? opts.limits.maxRows + HEAD_LINES : undefined;
   const delimiter = opts.delimiter ?? ',';
   const source: Readable = encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
-  const parser: Readable & { state?: { expectedRecordLength?: number } } = source.pipe(
+  const parser: Readable = source.pipe(
     csvParser({
-      // a bill's lines differ in length (account block, header, rows): the length each record is
-      // compared with follows the last one, so that a table's rows raise no (ignored, costly) error each
-      on_record: (record: string[]) => {
-        if (parser.state) parser.state.expectedRecordLength = record.length;
-        return record;
-      },
       bom: true,
       delimiter,
       relax_column_count: true,
@@ -105,6 +99,7 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: Rea
       max_record_size: opts.strict ? undefined : 1024 * 1024,
     }),
   );
+  sameLengthAsItself(parser);
   let line = 0;
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
@@ -122,6 +117,28 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: Rea
     source.destroy();
     parser.destroy();
   }
+}
+
+/** csv-parse's record step, as its parser object holds it. */
+interface CsvParseApi {
+  state: { record: unknown[]; expectedRecordLength?: number };
+  __onRecord: (push: unknown) => unknown;
+}
+
+/**
+ * A bill's lines differ in length (account block, header, rows): each record is compared with its
+ * own length, so that none raises csv-parse's length error (built with its context, then ignored
+ * under relax_column_count). Set in the parser's record step, where an `on_record` callback would
+ * have csv-parse build an information object for every record of the file.
+ */
+function sameLengthAsItself(parser: Readable): void {
+  const api = (parser as unknown as { api?: CsvParseApi }).api;
+  if (!api || typeof api.__onRecord !== 'function') return;
+  const onRecord = api.__onRecord;
+  api.__onRecord = function (push) {
+    api.state.expectedRecordLength = api.state.record.length;
+    return onRecord.call(api, push);
+  };
 }
 
 /** The records of an XLSX workbook's first worksheet, read under the upload limits without temporary files. */

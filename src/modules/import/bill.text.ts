@@ -43,8 +43,6 @@ export function headerKey(raw: string): string {
 
 const MAX_CENTS = 999_999_999_999_99;
 const PLAIN_AMOUNT = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
-/** the usual date cell of the payment apps, 2024-01-31 or 2024-01-31 14:06:51 */
-const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$| (\d{2}):(\d{2}):(\d{2})$)/;
 
 /**
  * A cell that a CSV parser left with its quotes because a tab followed the closing quote
@@ -98,11 +96,38 @@ export function parseBillAmount(raw: string | undefined, decimal: DecimalMark = 
 export const DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'YYYYMMDD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY', 'MM/DD'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
+/** Days of a month of the (proleptic) Gregorian calendar. */
+function daysIn(y: number, m: number): number {
+  if (m === 2) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+function isValidYmd(y: number, m: number, d: number): boolean {
+  return y >= 1900 && y <= 2999 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
+}
+
 function validYmd(y: number, m: number, d: number): string | null {
-  if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return null;
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  if (d > days) return null;
+  if (!isValidYmd(y, m, d)) return null;
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
+const isDigits = (s: string, from: number, to: number) => {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+};
+
+/**
+ * Whether a cell is the payment apps' usual date, `2024-01-31` or `2024-01-31 14:06:51` (ASCII
+ * digits), told by its characters: no match array and no substrings per cell.
+ */
+function isPlainDate(s: string): boolean {
+  if (s.length !== 10 && s.length !== 19) return false;
+  if (!isDigits(s, 0, 4) || s.charCodeAt(4) !== 45 || !isDigits(s, 5, 7) || s.charCodeAt(7) !== 45 || !isDigits(s, 8, 10)) return false;
+  return s.length === 10 || (s.charCodeAt(10) === 32 && isDigits(s, 11, 13) && s.charCodeAt(13) === 58 && isDigits(s, 14, 16) && s.charCodeAt(16) === 58 && isDigits(s, 17, 19));
 }
 
 /** An Excel serial day number (1900 date system) as a date. */
@@ -133,8 +158,7 @@ export function periodOf(text: string): Period | null {
 /** A time of day after the date in a cell (`14:06:51`), or an empty string. */
 export function timeOf(raw: string | undefined): string {
   if (!raw) return '';
-  const plain = PLAIN_DATE.exec(raw);
-  if (plain) return plain[4] ? `${plain[4]}:${plain[5]}:${plain[6]}` : '';
+  if (isPlainDate(raw)) return raw.length === 19 ? raw.slice(11) : '';
   const m = /[T\s](\d{1,2}):(\d{2})(?::(\d{2}))?/.exec(raw.normalize('NFKC').trim());
   return m ? `${m[1]!.padStart(2, '0')}:${m[2]}:${m[3] ?? '00'}` : '';
 }
@@ -147,8 +171,11 @@ export function timeOf(raw: string | undefined): string {
  */
 export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYYY-MM-DD', period: Period | null = null): string | null {
   if (!raw) return null;
-  const plain = format !== 'MM/DD' || !period ? PLAIN_DATE.exec(raw) : null;
-  if (plain) return validYmd(+plain[1]!, +plain[2]!, +plain[3]!);
+  if ((format !== 'MM/DD' || !period) && isPlainDate(raw)) {
+    // its digits are the date as written: four, two and two of them
+    const y = digit(raw, 0) * 1000 + digit(raw, 1) * 100 + digit(raw, 2) * 10 + digit(raw, 3);
+    return isValidYmd(y, digit(raw, 5) * 10 + digit(raw, 6), digit(raw, 8) * 10 + digit(raw, 9)) ? raw.slice(0, 10) : null;
+  }
   const s = unwrapCell(raw).normalize('NFKC').trim();
   let m: RegExpExecArray | null;
   switch (format) {

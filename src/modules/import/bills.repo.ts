@@ -1,6 +1,6 @@
 import { and, asc, eq, lt, Param, sql, type SQL } from 'drizzle-orm';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { query, type Executor } from '../../db/client.ts';
@@ -62,10 +62,22 @@ function copyText(v: string | null): string {
 
 const copyNum = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
 
-/** One batch as COPY text lines, in the order of ROW_COLUMNS. */
-function copyLines(sessionId: number, rows: PreviewRowInsert[]): string {
+/**
+ * COPY text is handed over in pieces of about this many characters: a batch as one string (a
+ * megabyte of text) would be a large object, kept by the heap until its next full collection,
+ * where a piece is young and gone at the next scavenge.
+ */
+const COPY_PIECE = 16 * 1024;
+
+/** One batch as COPY text lines, in the order of ROW_COLUMNS, in pieces of whole lines. */
+function copyPieces(sessionId: number, rows: PreviewRowInsert[]): string[] {
+  const pieces: string[] = [];
   let out = '';
   for (const r of rows) {
+    if (out.length >= COPY_PIECE) {
+      pieces.push(out);
+      out = '';
+    }
     const created = r.originalCreatedAt ? (r.originalCreatedAt instanceof Date ? r.originalCreatedAt.toISOString() : String(r.originalCreatedAt)) : null;
     out +=
       `${sessionId}\t${r.row}\t${r.date}\t${r.kind}\t${r.amountCents}\t${copyText(r.counterparty ?? '')}\t${copyText(r.note ?? '')}\t${copyText(r.externalId ?? null)}\t` +
@@ -73,26 +85,13 @@ function copyLines(sessionId: number, rows: PreviewRowInsert[]): string {
       `${copyText(r.categoryName ?? null)}\t${copyText(JSON.stringify(r.tags ?? []))}\t${copyNum(r.groupId)}\t${copyText(created)}\t${r.decision}\t` +
       `${copyText(r.reason ?? null)}\t${r.refund ? 't' : 'f'}\t${copyNum(r.existingId)}\t${copyText(r.type ?? '')}\n`;
   }
-  return out;
+  if (out) pieces.push(out);
+  return pieces;
 }
 
-/**
- * Stores a batch of preview rows: on PostgreSQL with COPY (the cheapest way in, about a tenth of the
- * work of a multi-row INSERT), on the embedded database with one multi-row insert, each column sent
- * as one array.
- */
-export async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInsert[]): Promise<void> {
+/** Stores a batch of preview rows on the embedded database: one multi-row insert, each column sent as one array (PostgreSQL: rowSink's COPY). */
+async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInsert[]): Promise<void> {
   if (!rows.length) return;
-  const pool = poolOf(db);
-  if (pool) {
-    const client = await pool.connect();
-    try {
-      await pipeline(Readable.from([copyLines(sessionId, rows)]), client.query(copyFrom(`copy import_session_rows (${ROW_COLUMNS}) from stdin`)));
-    } finally {
-      client.release();
-    }
-    return;
-  }
   const col = <T>(f: (r: PreviewRowInsert) => T) => new Param(rows.map(f));
   await query(
     db,
@@ -108,13 +107,79 @@ export async function insertRows(db: Executor, sessionId: number, rows: PreviewR
   );
 }
 
+/** Where a preview's rows go as they are decided, batch by batch. */
+export interface RowSink {
+  /** stores a batch; resolves when the next one may be sent */
+  write(rows: PreviewRowInsert[]): Promise<void>;
+  /** every batch stored: resolves once the rows are in the table */
+  end(): Promise<void>;
+  /** the read failed: nothing sent is kept */
+  abort(): Promise<void>;
+}
+
+/**
+ * The rows of one preview, stored as the bill is read. On PostgreSQL one COPY for the whole bill on
+ * a connection of its own, each batch written into it as soon as it is decided (no statement, no
+ * round trip and no wait per batch; the rows appear together when it ends, or not at all). On the
+ * embedded database each batch is one insert.
+ */
+export function rowSink(db: Executor, sessionId: number): RowSink {
+  const pool = poolOf(db);
+  if (!pool) return { write: (rows) => insertRows(db, sessionId, rows), end: async () => {}, abort: async () => {} };
+  let opened: Promise<{ client: pg.PoolClient; copy: ReturnType<typeof copyFrom>; done: Promise<void> }> | null = null;
+  let released = false;
+  const open = () =>
+    (opened ??= pool.connect().then((client) => {
+      const copy = client.query(copyFrom(`copy import_session_rows (${ROW_COLUMNS}) from stdin`));
+      const done = finished(copy);
+      done.catch(() => {});
+      return { client, copy, done };
+    }));
+  return {
+    async write(rows) {
+      if (!rows.length) return;
+      const { copy, done } = await open();
+      // a failed COPY ends the wait with its error (done rejects); a full socket buffer, with its drain
+      let room = true;
+      for (const piece of copyPieces(sessionId, rows)) room = copy.write(piece);
+      if (!room) await Promise.race([once(copy, 'drain'), done]);
+    },
+    async end() {
+      if (!opened) return;
+      const { client, copy, done } = await opened;
+      copy.end();
+      released = true;
+      try {
+        await done;
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      client.release();
+    },
+    async abort() {
+      if (!opened || released) return;
+      released = true;
+      const got = await opened.catch(() => null);
+      if (!got) return;
+      // CopyFail: the server drops what it received; the connection is closed rather than reused
+      got.copy.destroy(new Error('the bill was not read to its end'));
+      await got.done.catch(() => {});
+      got.client.release(true);
+    },
+  };
+}
+
 /**
  * Refreshes the planner's statistics of the session rows after a large bill: set-based statements
  * over a session (the commit's insert, its duplicate passes) would otherwise be planned for the few
- * rows the table held before, as nested loops that grow with the square of the bill.
+ * rows the table held before, as nested loops that grow with the square of the bill. The table's
+ * size is counted whatever the columns; statistics are gathered for the columns those statements
+ * select and join on only (the free text columns, sorted for their statistics, cost most of the
+ * whole table's analysis and are never a condition).
  */
 export async function analyzeRows(db: Executor): Promise<void> {
-  await query(db, sql`analyze import_session_rows`);
+  await query(db, sql`analyze import_session_rows (session_id, row, decision, external_id, refund_of_row)`);
 }
 
 export async function listRows(db: Executor, sessionId: number, opts: { offset: number; limit: number; decision?: string }): Promise<{ rows: PreviewRow[]; total: number }> {
@@ -138,6 +203,12 @@ export async function rowsByNumber(db: Executor, sessionId: number, rows: number
                counterparty, note
         from import_session_rows where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])`,
   );
+}
+
+/** How many rows the session has. */
+export async function countRows(db: Executor, sessionId: number): Promise<number> {
+  const [row] = await query<{ n: number }>(db, sql`select count(*)::int as n from import_session_rows where session_id = ${sessionId}`);
+  return Number(row?.n ?? 0);
 }
 
 export interface Summary {
@@ -227,16 +298,6 @@ export interface CategoryRef {
 
 export async function userCategories(db: Executor, userId: number): Promise<CategoryRef[]> {
   return db.select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort, icon: categories.icon }).from(categories).where(eq(categories.userId, userId)).orderBy(asc(categories.sort), asc(categories.id));
-}
-
-/** Transactions of the user already imported from `source` with these ids: external id -> transaction id. */
-export async function existingExternal(db: Executor, userId: number, source: string, ids: string[]): Promise<Map<string, number>> {
-  if (!ids.length) return new Map();
-  const rows = await query<{ external_id: string; id: number }>(
-    db,
-    sql`select external_id, id from transactions where user_id = ${userId} and source = ${source} and external_id = any(${new Param(ids)}::text[])`,
-  );
-  return new Map(rows.map((r) => [r.external_id, Number(r.id)]));
 }
 
 export interface OriginalRef {
@@ -458,7 +519,7 @@ export async function deletePreset(db: Executor, userId: number, id: number): Pr
 
 // ---- commit ----
 
-/** Rows whose source id reached the books since the preview: duplicates now. */
+/** Rows to write whose source and id the books hold: duplicates (after a bill is read, and again at its commit for what reached the books since). */
 export async function markNewDuplicates(tx: Executor, userId: number, sessionId: number, source: string): Promise<void> {
   await query(
     tx,
@@ -472,15 +533,17 @@ export async function markNewDuplicates(tx: Executor, userId: number, sessionId:
 /**
  * Rows to write that share an external id with an earlier row to write: duplicates now (the
  * preview gives different payments under one id ids of their own, so these are the same payment
- * chosen twice by hand). One pass with a window over the session's rows, however many there are.
+ * chosen twice by hand). One hashed pass over the session's rows finds the ids written more than
+ * once (usually none; no sort of a hundred thousand ids), and the rows after the first of each.
  */
 export async function markInFileDuplicates(tx: Executor, sessionId: number): Promise<void> {
   await query(
     tx,
     sql`update import_session_rows r set decision = 'duplicate', reason = 'duplicate_in_file'
-        from (select row, row_number() over (partition by external_id order by row) as n from import_session_rows
-              where session_id = ${sessionId} and decision in ('import', 'transfer') and external_id is not null) d
-        where r.session_id = ${sessionId} and r.row = d.row and d.n > 1`,
+        from (select external_id, min(row) as first from import_session_rows
+              where session_id = ${sessionId} and decision in ('import', 'transfer') and external_id is not null
+              group by external_id having count(*) > 1) d
+        where r.session_id = ${sessionId} and r.external_id = d.external_id and r.row > d.first and r.decision in ('import', 'transfer')`,
   );
 }
 

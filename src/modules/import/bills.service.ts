@@ -265,7 +265,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
   }
 
   async function previewOut(userId: number, s: repo.SessionRow, page = 1, pageSize = PREVIEW_ROWS, decision?: string) {
-    const { rows, total } = await repo.listRows(db, s.id, { offset: (page - 1) * pageSize, limit: pageSize, decision });
+    const [{ rows, total }, sum] = await Promise.all([repo.listRows(db, s.id, { offset: (page - 1) * pageSize, limit: pageSize, decision }), repo.summary(db, s.id)]);
     return {
       id: s.id,
       format: s.format,
@@ -278,7 +278,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
       expires_at: s.expiresAt.toISOString(),
       rows: rows.map(toRowOut),
       total,
-      summary: summaryOut(await repo.summary(db, s.id)),
+      summary: summaryOut(sum),
       ignored: s.status === 'ready' ? ((s.result?.ignored as { row: number; reason: string; text: string }[] | undefined) ?? []) : [],
     };
   }
@@ -313,12 +313,17 @@ export function createBillImportService({ db, clock, config }: Deps) {
       const duplicates = duplicateCounter(db, userId);
       const liveAccounts = accounts.filter((a) => !a.archived);
       const currencyOf = new Map(liveAccounts.map((a) => [a.id, a.currency]));
-      let source = '';
       let presetAccount: number | null = null;
       let storing: Promise<void> = Promise.resolve();
-      /** A batch's rows decided with what the books hold, then stored (one batch stored while the next is decided). */
-      const finish = async (seeds: SeedRow[], storedIds: (string | null)[], inFileDup: boolean[], lookup: Promise<Map<string, number>>) => {
-        const existing = await lookup;
+      const sink = repo.rowSink(db, session.id);
+      /**
+       * A batch's rows decided, then stored (one batch stored while the next is decided). Rows whose
+       * id the books already hold are marked by one statement once the whole bill is stored, not
+       * looked up batch by batch: a batch's rows go to the database as soon as they are read, and
+       * are garbage before the next batch (a bill's rows held across a query each are what made a
+       * large bill's preview grow the heap by hundreds of megabytes).
+       */
+      const finish = async (seeds: SeedRow[], storedIds: (string | null)[], inFileDup: boolean[]) => {
         const rows: repo.PreviewRowInsert[] = [];
         const counted: { key: DupKey; idx: number }[] = [];
         for (const [i, s] of seeds.entries()) {
@@ -327,7 +332,6 @@ export function createBillImportService({ db, clock, config }: Deps) {
           let accountId: number | null;
           let toAccountId: number | null = null;
           let categoryId: number | null = null;
-          let existingId: number | null = null;
           const externalId = storedIds[i]!;
           if (s.kind === 'transfer') {
             accountId = resolve(s.method);
@@ -349,15 +353,9 @@ export function createBillImportService({ db, clock, config }: Deps) {
               }
             }
           }
-          if (externalId !== null && decision !== 'skip') {
-            if (inFileDup[i]) {
-              decision = 'duplicate';
-              reason = 'duplicate_in_file';
-            } else if (existing.has(externalId)) {
-              decision = 'duplicate';
-              reason = 'duplicate';
-              existingId = existing.get(externalId) ?? null;
-            }
+          if (externalId !== null && decision !== 'skip' && inFileDup[i]) {
+            decision = 'duplicate';
+            reason = 'duplicate_in_file';
           }
           const row: repo.PreviewRowInsert = {
             sessionId: session.id,
@@ -380,7 +378,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
             decision,
             reason,
             refund: s.refund,
-            existingId,
+            existingId: null,
             type: s.type,
           };
           if (s.externalId === null && decision === 'import' && categoryId !== null && accountId !== null) {
@@ -397,7 +395,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
         });
         // a batch is stored while the next one is read (the database works on its own core): one in flight at most
         await storing;
-        storing = repo.insertRows(db, session.id, rows);
+        storing = sink.write(rows);
         storing.catch(() => {});
       };
       let working: Promise<void> = Promise.resolve();
@@ -409,7 +407,6 @@ export function createBillImportService({ db, clock, config }: Deps) {
           limits: config.uploadLimits,
           signal,
           onDetected: (d) => {
-            source = d.source;
             presetAccount = presets.find((p) => p.id === d.presetId)?.accountId ?? null;
           },
           onRows: async (seeds: SeedRow[]) => {
@@ -454,18 +451,19 @@ export function createBillImportService({ db, clock, config }: Deps) {
               storedIds.push(id);
               inFileDup.push(false);
             }
-            // the books are asked about this batch's ids while the previous batch is finished and the next one read
-            const lookup = repo.existingExternal(db, userId, source, [...new Set(storedIds.filter((x): x is string => x !== null))]);
-            lookup.catch(() => {});
             await working;
-            working = finish(seeds, storedIds, inFileDup, lookup);
+            working = finish(seeds, storedIds, inFileDup);
             working.catch(() => {});
           },
         });
         await working;
         await storing;
-        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
-        source = outcome.detected.source;
+        if (outcome.errorCount > 0) throw Errors.importRejected(outcome.errors);
+        await sink.end();
+        const source = outcome.detected.source;
+        // the payments the books already hold under the same source and id: duplicates (before the refunds, which leave them be)
+        await repo.markNewDuplicates(db, userId, session.id, source);
+        if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
         // refunds: with their purchase in the file, or in the books
         await repo.linkRefunds(db, session.id, [...outcome.refundLinks]);
         await repo.skipRows(db, session.id, outcome.refundsOfSkipped, 'refund_of_skipped');
@@ -488,6 +486,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
       } catch (err) {
         await working.catch(() => {});
         await storing.catch(() => {});
+        await sink.abort();
         await repo.deleteSession(db, session.id);
         throw err;
       }
@@ -513,7 +512,7 @@ export function createBillImportService({ db, clock, config }: Deps) {
           ...(await repo.invalidRows(tx, userId, s.id)),
         ].sort((a, b) => a.row - b.row);
         if (errors.length) throw Errors.importRejected(errors.slice(0, 1000));
-        const total = (await repo.summary(tx, s.id)).total;
+        const total = await repo.countRows(tx, s.id);
         const written = await writeRows(tx, userId, s.id, s.format, source).catch((err: unknown) => {
           // another import of the same payments got there first
           if (isUniqueViolation(err)) throw Errors.conflict('some of these payments reached your books meanwhile: open the bill again');
