@@ -49,9 +49,12 @@ async function coldOpen(browser: Browser, base: string, who: SignedIn, path: str
     // the frame in which the screen first shows, whoever put it in the page (the server or the app)
     // (a frame's callbacks run before it is painted, and only once the page renders at all; the
     // script is text, as the browser gets it: no helper of the TypeScript loader in it)
+    // The same for the app's own screen (not the server's inert markup): the page is interactive.
+    const own = `#app:not([inert]) :is(${ready})`;
     await context.addInitScript({
       content: `(function frame(at) {
-        if (at !== undefined && document.querySelector(${JSON.stringify(ready)})) window.__shown = at;
+        if (at !== undefined && window.__shown === undefined && document.querySelector(${JSON.stringify(ready)})) window.__shown = at;
+        if (at !== undefined && document.querySelector(${JSON.stringify(own)})) window.__interactive = at;
         else requestAnimationFrame(frame);
       })();`,
     });
@@ -66,11 +69,9 @@ async function coldOpen(browser: Browser, base: string, who: SignedIn, path: str
     let bytes = 0;
     cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => (bytes += e.encodedDataLength));
     await page.goto(path, { waitUntil: 'commit' });
-    // the app's own screen, answering taps (a page the server rendered is inert until then)
-    await page.locator(`#app:not([inert]) :is(${ready})`).first().waitFor({ timeout: 60_000 });
-    const interactive = await page.evaluate(() => performance.now());
-    await page.waitForFunction(() => (window as unknown as { __shown?: number }).__shown !== undefined, undefined, { timeout: 60_000 });
-    const timeline = await page.evaluate((interactiveAt): Timeline => {
+    await page.waitForFunction(() => (window as unknown as { __interactive?: number }).__interactive !== undefined, undefined, { timeout: 60_000 });
+    const timeline = await page.evaluate((): Timeline => {
+      const w = window as unknown as { __shown: number; __interactive: number };
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const css = resources.find((r) => r.name.endsWith('.css'));
@@ -81,12 +82,12 @@ async function coldOpen(browser: Browser, base: string, who: SignedIn, path: str
         html_received: Math.round(nav.responseEnd),
         css: Math.round(css?.responseEnd ?? 0),
         first_paint: Math.round(paint?.startTime ?? 0),
-        shown: Math.round((window as unknown as { __shown: number }).__shown),
+        shown: Math.round(w.__shown),
         app_script: Math.round(app?.responseEnd ?? 0),
-        interactive: Math.round(interactiveAt),
+        interactive: Math.round(w.__interactive),
       };
-    }, interactive);
-    return { ms: timeline.shown, interactive_ms: interactive, bytes, timeline };
+    });
+    return { ms: timeline.shown, interactive_ms: timeline.interactive, bytes, timeline };
   } finally {
     await context.close();
   }

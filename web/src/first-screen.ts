@@ -33,7 +33,7 @@ export function mountOverFirstScreen(app: App, router: Router, mine: boolean): v
     // the charts the server drew stay until the app draws its own over them (EChart.vue)
     const drawn = [...first.querySelectorAll('.chart')];
     own.querySelectorAll('.chart').forEach((chart, i) => {
-      const svg = drawn[i]?.firstElementChild;
+      const svg = drawn[i]?.querySelector(':scope > svg');
       if (svg && !chart.firstChild) chart.append(svg);
     });
     first.replaceWith(own);
