@@ -17,7 +17,7 @@ import App from './App.vue';
 import { routes } from './router';
 import { i18n, setLocale } from './i18n';
 import { ok, client, readKey, useFetchLayer } from './api/client';
-import { session, today, loadMe } from './stores/session';
+import { session, today, loadMe, resetSession } from './stores/session';
 import { shell } from './stores/shell';
 import { accountState, loadAccounts } from './features/accounts/store';
 import { useBooksStore } from './features/books/store';
@@ -54,12 +54,7 @@ export const READY: Record<FirstScreen, string> = {
 };
 
 function reset(): void {
-  session.me = null;
-  session.groups = [];
-  session.groupId = null;
-  session.categories = null;
-  session.tags = null;
-  session.signedIn = false;
+  resetSession();
   shell.unread = 0;
   accountState.list = null;
   accountState.netWorth = 0;
