@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import boundaries from './scripts/eslint-boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'dist', 'migrations', 'web/dist', 'web/src/api/schema.d.ts', 'coverage'] },
+  { ignores: ['node_modules', 'data', 'dist', 'migrations', 'web/dist', 'web/dist-server', 'web/src/api/schema.d.ts', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -42,6 +42,8 @@ export async function ensureWebBuild({ force = false } = {}) {
   console.log('building the web client (web/dist)…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   await run(process.execPath, [vite, 'build', '--logLevel', 'warn']);
+  // the server's renderer of the first screen (src/plugins/first-screen.ts), from the same sources
+  await run(process.execPath, [vite, 'build', '--ssr', 'src/entry-server.ts', '--logLevel', 'warn']);
   return true;
 }
 

@@ -113,6 +113,44 @@ describe('web client serving (the built web/dist)', () => {
     assert.ok(lazy.some((c) => c.name.includes('AdminView')));
   });
 
+  it('renders the first screen into the page for the cookie of a sign-in, never for the API, and not after sign-out', async () => {
+    const registered = await t.anon.post('/api/auth/register', { username: `first_${process.pid}`, password: 'correct horse battery staple' });
+    assert.equal(registered.statusCode, 200);
+    const setCookie = String(registered.headers['set-cookie']);
+    assert.match(setCookie, /^ledger_page=[\w.-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    const cookie = setCookie.split(';')[0]!;
+    const { access_token, refresh_token } = registered.json<{ access_token: string; refresh_token: string }>();
+    const owner = t.withToken(access_token);
+    const cats = (await owner.get('/api/categories', { query: { kind: 'expense' } })).json<{ list: { id: number }[] }>();
+    const today = new Date().toISOString().slice(0, 10);
+    const made = await owner.post('/api/transactions', { kind: 'expense', amount: 12, category_id: cats.list[0]!.id, date: today, note: '<img src=x>' });
+    assert.equal(made.statusCode, 201);
+
+    const page = await t.withHeaders({ cookie, 'accept-language': 'zh-CN' }).get('/books');
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.headers['cache-control'], 'private, no-store');
+    assert.equal((page.body.match(/data-testid="tx-row"/g) ?? []).length, 1);
+    assert.ok(page.body.includes('&lt;img src=x&gt;') && !page.body.includes('<img src=x>'), 'the note is escaped');
+    assert.match(page.body, /<html lang="zh-CN">/);
+    assert.match(page.body, /<div id="app" inert data-first-screen=/);
+    for (const tag of page.body.match(/<script\b[^>]*>/gi) ?? []) assert.match(tag, /\bsrc="|type="application\/json"/, tag);
+    const stats = await t.withHeaders({ cookie }).get('/stats');
+    assert.match(stats.body, /data-testid="donut"><svg /);
+
+    // the cookie opens no API route; a forged one and none give the plain page
+    assert.equal((await t.withHeaders({ cookie }).get('/api/me')).statusCode, 401);
+    assert.equal((await t.withHeaders({ cookie: `${cookie}x` }).get('/books')).body, index);
+    assert.equal((await t.anon.get('/books')).body, index);
+
+    // the token's refresh sets it again; signing out clears it, and the old one no longer renders
+    const refreshed = await t.anon.post('/api/auth/refresh', { refresh_token });
+    assert.match(String(refreshed.headers['set-cookie']), /^ledger_page=[\w.-]+;/);
+    const out = await t.anon.post('/api/auth/logout', { refresh_token: refreshed.json<{ refresh_token: string }>().refresh_token });
+    assert.equal(out.statusCode, 204);
+    assert.match(String(out.headers['set-cookie']), /^ledger_page=; Path=\/; Max-Age=0;/);
+    assert.equal((await t.withHeaders({ cookie }).get('/books')).body, index);
+  });
+
   it('does not serve files outside the build folder', async () => {
     for (const url of ['/../package.json', '/%2e%2e/package.json', '/../src/config.ts']) {
       const res = await t.anon.get(url);

@@ -114,8 +114,20 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [
+/** On the server, the service worker's registration (never called there) is a stand-in. */
+function noServiceWorker(): Plugin {
+  const id = 'virtual:pwa-register';
+  return {
+    name: 'ledger-no-service-worker',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load: (loaded) => (loaded === `\0${id}` ? 'export function registerSW() { return async () => {}; }' : null),
+  };
+}
+
+// `vite build --ssr src/entry-server.ts` (scripts/build-web.mjs): the server's renderer of the
+// first screen, one self-contained module in dist-server/, without the browser's plugins
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: isSsrBuild ? [vue(), noServiceWorker()] : [
     vue(),
     earlyScript(),
     chineseManifest(),
@@ -146,7 +158,9 @@ export default defineConfig({
     __VUE_I18N_LEGACY_API__: 'false',
     __INTLIFY_PROD_DEVTOOLS__: 'false',
   },
-  build: {
+  ssr: { noExternal: true },
+  publicDir: isSsrBuild ? false : 'public',
+  build: isSsrBuild ? { outDir: 'dist-server', emptyOutDir: true, target: 'node20', minify: false } : {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
@@ -158,4 +172,4 @@ export default defineConfig({
   },
   server: { port: 3101, proxy: { '/api': 'http://127.0.0.1:3100' } },
   test: { environment: 'node', include: ['src/**/*.spec.ts'] },
-});
+}));

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { registerFirstScreen } from './first-screen.ts';
 
 /** The built web client (`npm run build:web`, or `npm start`, which builds it when stale). */
 export const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -13,7 +14,8 @@ export const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url))
  * are cached for a year; everything else (the index page, the manifests and the service worker
  * above all) is revalidated, so that a new build reaches the browser at once. Client routes fall
  * back to the index page in the not-found handler, which never answers for /api. A client that
- * accepts brotli or gzip gets the copy compressed at build time.
+ * accepts brotli or gzip gets the copy compressed at build time. /, /books and /stats may come with
+ * their first screen rendered in (first-screen.ts).
  */
 async function registerWebClient(app: FastifyInstance): Promise<void> {
   if (!app.config.webClient) return;
@@ -23,7 +25,8 @@ async function registerWebClient(app: FastifyInstance): Promise<void> {
   await app.register(fastifyStatic, {
     root: webRoot,
     prefix: '/',
-    index: ['index.html'],
+    // / is one of the pages whose first screen the server may render (first-screen.ts)
+    index: false,
     wildcard: false,
     cacheControl: false,
     // the build writes .br and .gz beside each text file (web/vite.config.ts): sent as they are
@@ -36,6 +39,7 @@ async function registerWebClient(app: FastifyInstance): Promise<void> {
       if (file === path.join(webRoot, 'sw.js')) res.setHeader('Cache-Control', 'no-cache, max-age=0');
     },
   });
+  await registerFirstScreen(app, webRoot);
 }
 
 /** The not-found handler of `errors` answers unknown pages with the client's index page. */

@@ -4,18 +4,27 @@
 // scripts are still on their way, instead of one after another once they have run. The app's calls
 // for the same addresses take these answers (api/client.ts). It reads only what the session keeps
 // in localStorage; a signed-out page asks for the configuration of the sign-in page alone.
-import { getTokens, readEarly } from './api/client';
+import { getTokens, readEarly, takeServerAnswers } from './api/client';
 import { filtersFromQuery, listQuery, PAGE_SIZE } from './features/books/filters';
 import { defaultChoice, summaryQuery } from './features/stats/query';
 import { userDb } from './features/offline/db';
 import { todayIn } from './lib/dates';
 import { savedGroup, savedTimezone } from './stores/saved';
 
+let serverAnswers = false;
+
+/** Whether the page's first screen, rendered by the server, is of this browser's signed-in person. */
+export function firstScreenIsMine(): boolean {
+  return serverAnswers;
+}
+
 function start(): void {
   if (!getTokens()) {
     readEarly('/api/config');
     return;
   }
+  // a page the server rendered brings the first screen's answers: those are not asked again
+  serverAnswers = takeServerAnswers();
   // a start from the offline cache reads it first thing: the database opens while the app loads
   void userDb().catch(() => undefined);
   const path = location.pathname.replace(/\/+$/, '') || '/';

@@ -1,9 +1,9 @@
-import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
+import { createMemoryHistory, createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
 import { session, loadMe, loadGroups, ensureConfig, isAdmin } from './stores/session';
 import { client, getTokens } from './api/client';
 import BooksView from './features/books/components/BooksView.vue';
 
-const routes: RouteRecordRaw[] = [
+export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/books' },
   { path: '/signin', name: 'signin', component: () => import('./features/identity/components/SignInView.vue'), meta: { public: true, title: 'signin.title' } },
   { path: '/books', name: 'books', component: BooksView, meta: { title: 'nav.books', grouped: true } },
@@ -29,7 +29,9 @@ const routes: RouteRecordRaw[] = [
   { path: '/:rest(.*)*', redirect: '/books' },
 ];
 
-export const router = createRouter({ history: createWebHistory(), routes });
+// the server renders a page with a router of its own (entry-server.ts): this one, with its guards,
+// is the browser's
+export const router = createRouter({ history: import.meta.env.SSR ? createMemoryHistory() : createWebHistory(), routes });
 
 router.beforeEach(async (to) => {
   // the sign-in page needs the configuration (its ways to sign in); a signed-in page does not wait for it

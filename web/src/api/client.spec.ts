@@ -17,7 +17,7 @@ const fetchMock = vi.fn<(input: Request | URL, init?: RequestInit) => Promise<Re
 vi.stubGlobal('fetch', fetchMock);
 afterAll(() => vi.unstubAllGlobals());
 
-const { client, ok, readEarly, setTokens, clearSession } = await import('./client');
+const { client, ok, readEarly, setTokens, clearSession, takeServerAnswers } = await import('./client');
 
 let served = 0;
 /** what the server saw: the address and the bearer token of each request */
@@ -82,6 +82,31 @@ describe('reads started early', () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     readEarly('/api/me');
     await expect(client.GET('/api/me')).rejects.toThrow(TypeError);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('answers a page rendered by the server brought', () => {
+  /** an access token of user `sub` (the client reads its payload, never checks it) */
+  const tokenOf = (sub: number) => `h.${btoa(JSON.stringify({ sub: String(sub) })).replace(/=+$/, '')}.s`;
+  const withBlock = (data: unknown) => vi.stubGlobal('document', { getElementById: (id: string) => (id === 'first-screen' ? { textContent: JSON.stringify(data) } : null) });
+  afterAll(() => vi.stubGlobal('document', undefined));
+
+  it('answer the app and the early reads for their address, without a request', async () => {
+    setTokens({ access_token: tokenOf(7), refresh_token: 'r1' });
+    withBlock({ user: 7, reads: { '/api/me': { id: 7 }, '/api/groups': { list: [] } } });
+    expect(takeServerAnswers()).toBe(true);
+    readEarly('/api/me');
+    expect(await ok(client.GET('/api/me'))).toEqual({ id: 7 });
+    expect(await ok(client.GET('/api/groups'))).toEqual({ list: [] });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("are refused when they are not of the person whose tokens the browser holds", async () => {
+    setTokens({ access_token: tokenOf(8), refresh_token: 'r1' });
+    withBlock({ user: 7, reads: { '/api/me': { id: 7 } } });
+    expect(takeServerAnswers()).toBe(false);
+    await ok(client.GET('/api/me'));
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

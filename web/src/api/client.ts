@@ -98,15 +98,50 @@ interface EarlyRead {
 const early = new Map<string, EarlyRead>();
 
 /** The address a read is known by: its path and its query sorted (so that order never matters). */
-function readKey(url: URL): string {
+export function readKey(url: URL): string {
   const params = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return params.length ? `${url.pathname}?${new URLSearchParams(params).toString()}` : url.pathname;
+}
+
+/** The user an access token was issued to (its `sub`), without checking it: the server does that. */
+function userOfToken(token: string): number | null {
+  try {
+    const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    return Number(payload.sub) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The answers a page rendered by the server carries (src/plugins/first-screen.ts), taken as the
+ * early reads of this start, when they are of the person whose tokens this browser holds. False
+ * when there are none or they are of someone else (then the page's markup is not theirs either).
+ */
+export function takeServerAnswers(): boolean {
+  const block = typeof document === 'undefined' ? null : document.getElementById('first-screen');
+  const token = getTokens()?.access_token;
+  if (!block || !token) return false;
+  try {
+    const data = JSON.parse(block.textContent ?? '') as { user?: unknown; reads?: Record<string, unknown> };
+    if (data.user !== userOfToken(token) || !data.reads) return false;
+    const at = performance.now();
+    for (const [key, body] of Object.entries(data.reads)) {
+      const response = Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+      early.set(key, { token, at, response });
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Starts a GET of the first screen now, for the app's own call to take later. */
 export function readEarly(path: string, query: Record<string, string | number> = {}): void {
   const url = new URL(path, location.origin);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
+  // the page brought this answer with it
+  if (early.has(readKey(url))) return;
   const token = PUBLIC.has(path) ? null : (getTokens()?.access_token ?? null);
   if (!PUBLIC.has(path) && !token) return;
   // no Accept-Language: the language is not known yet, and only the sign-in calls depend on it
@@ -198,7 +233,8 @@ export function useFetchLayer(fn: FetchLayer): void {
   layer = fn;
 }
 
-export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? '' : location.origin, fetch: (req) => layer(req, authedFetch) });
+// on the server (entry-server.ts) the answers come from a layer, never the network: any absolute address does
+export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin, fetch: (req) => layer(req, authedFetch) });
 
 const errorWatchers: ((err: ApiError) => void)[] = [];
 /** Calls `fn` with every refusal of the API before it reaches the caller (a missing exchange rate is offered to add). */

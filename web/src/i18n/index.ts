@@ -8,6 +8,8 @@ import { errorMessage } from '../lib/errors';
 
 export const LOCALES: AppLocale[] = ['zh-CN', 'en'];
 const STORED = 'ledger-locale';
+/** the language chosen on this device, for the page the server renders (no secret) */
+const LOCALE_COOKIE = 'ledger_locale';
 
 export function detectLocale(languages: readonly string[]): AppLocale {
   for (const lang of languages) {
@@ -39,12 +41,17 @@ export function currentLocale(): AppLocale {
 
 export function setLocale(locale: AppLocale, remember = true): void {
   i18n.global.locale.value = locale;
+  if (import.meta.env.SSR) return;
   document.documentElement.lang = locale;
   setRequestLanguage(locale);
-  if (remember) localStorage.setItem(STORED, locale);
+  if (remember) {
+    localStorage.setItem(STORED, locale);
+    // the server renders the first screen in it too (src/plugins/page-render.ts)
+    document.cookie = `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=31536000; SameSite=Strict`;
+  }
 }
 
-setLocale(initialLocale(), false);
+if (!import.meta.env.SSR) setLocale(initialLocale(), false);
 
 /** The catalogue's message for any failure. */
 export function describeError(err: unknown): string {

@@ -18,3 +18,9 @@ export function saveTimezone(timezone: string | null): void {
   if (timezone) localStorage.setItem(SAVED_TIMEZONE, timezone);
   else localStorage.removeItem(SAVED_TIMEZONE);
 }
+
+/** The group's cookie: the server renders the first screen of that group's books (no secret). */
+export function saveGroupCookie(id: number | null): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = id ? `ledger_group=${id}; Path=/; Max-Age=31536000; SameSite=Strict` : 'ledger_group=; Path=/; Max-Age=0; SameSite=Strict';
+}

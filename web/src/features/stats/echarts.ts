@@ -2,8 +2,9 @@
 import { use, init, type ECharts } from 'echarts/core';
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent, AriaComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 
-use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, CanvasRenderer]);
+// the browser draws on a canvas; the server (entry-server.ts) writes the first screen's charts as SVG
+use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, import.meta.env.SSR ? SVGRenderer : CanvasRenderer]);
 
 export { init, type ECharts };
