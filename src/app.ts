@@ -108,6 +108,10 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
     keepAliveTimeout: config.timeouts.keepAliveMs,
     requestTimeout: config.timeouts.requestMs,
     routerOptions: { ignoreTrailingSlash: true },
+    // Fastify's 10 s limit on a plugin's start catches callback plugins that never call done(); ours
+    // are async functions, and opening the database may rightly take longer: migrations of a large
+    // database, or the embedded one started from its template on a busy machine
+    pluginTimeout: 0,
     // Node checks header and request timeouts only every connectionsCheckingInterval (30 s by
     // default): a slow-header client would hold its connection long past HEADERS_TIMEOUT_MS
     http: {
