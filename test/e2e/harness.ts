@@ -25,6 +25,12 @@ export interface Server {
  * `env` adds or overrides settings; `host` is the name the browser uses (passkeys need `localhost`).
  */
 export async function startServer(port: number, env: Record<string, string> = {}, host = '127.0.0.1'): Promise<Server> {
+  // a server left over from another run would answer the health check in this one's place
+  const taken = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is already in use by another process`);
   const wechat = await startFakeWechat();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-e2e-'));
   const child: ChildProcess = spawn(process.execPath, entryArgs('server'), {
@@ -47,15 +53,23 @@ export async function startServer(port: number, env: Record<string, string> = {}
   });
   const base = `http://${host}:${port}`;
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error('the server did not answer within 60 s');
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) throw new Error('the server did not answer within 60 s');
-    await new Promise((r) => setTimeout(r, 250));
+  } catch (err) {
+    // a server that starts after all must not stay behind holding the port for the next run
+    child.kill('SIGKILL');
+    await wechat.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
   return {
     base,
