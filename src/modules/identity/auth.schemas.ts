@@ -8,23 +8,38 @@ export const LoginBody = Type.Object({
 
 export const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 4096 }) });
 
-export const TokenPair = Type.Object({
+/**
+ * Every answer with a token pair also sets the web client's first-page cookie (src/plugins/
+ * first-screen.ts); clients of the API may ignore it: no /api route reads cookies.
+ */
+const withPageCookie = {
+  headers: {
+    'set-cookie': Type.String({
+      description:
+        'ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it.',
+    }),
+  },
+};
+
+const tokenPairProperties = {
   access_token: Type.String(),
   refresh_token: Type.String(),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ description: 'access token lifetime in seconds (7200)' }),
   refresh_expires_in: Type.Integer({ description: 'refresh token lifetime in seconds (30 days)' }),
-});
+};
+
+export const TokenPair = Type.Object(tokenPairProperties, withPageCookie);
 
 export const LoginResult = Type.Object({
-  ...TokenPair.properties,
+  ...tokenPairProperties,
   user: Type.Object({
     id: Id,
     nickname: Type.String(),
     avatar_url: Nullable(Type.String()),
     role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
   }),
-});
+}, withPageCookie);
 
 export const Username = Type.String({
   minLength: 1,

@@ -3570,6 +3570,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3712,6 +3714,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3853,6 +3857,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,6 +3993,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4108,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,6 +5430,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
