@@ -230,7 +230,30 @@ function cell(cells: string[], columns: Map<string, number>, name: string): stri
 const APP_COLUMNS = {
   wechat: { amount: '金额(元)', item: '商品', type: '交易类型', method: '支付方式', status: '当前状态', externalId: '交易单号', merchantId: '商户单号' },
   alipay_app: { amount: '金额', item: '商品说明', type: '交易分类', method: '收/付款方式', status: '交易状态', externalId: '交易订单号', merchantId: '商家订单号' },
+  // the web export names no payment method
+  alipay_web: { amount: '金额(元)', item: '商品名称', type: '类型', method: null, status: '交易状态', externalId: '交易号', merchantId: '商家订单号' },
 } as const;
+
+/** A WeChat or Alipay line, whole at once, its date and money filled in once read (a spread into a second object costs kilobytes of garbage per line). */
+function appLine(row: number, cells: string[], cols: Layout['columns'], names: (typeof APP_COLUMNS)[keyof typeof APP_COLUMNS], refundedCents: number): BillLine {
+  return {
+    row,
+    date: '',
+    time: '',
+    currency: null,
+    direction: 'neutral',
+    cents: 0,
+    counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
+    item: cleanText(cell(cells, cols, names.item)),
+    type: cleanText(cell(cells, cols, names.type), 50),
+    method: names.method === null ? '' : cleanText(cell(cells, cols, names.method), 50),
+    status: cleanText(cell(cells, cols, names.status), 50),
+    externalId: cleanId(cell(cells, cols, names.externalId)),
+    merchantId: cleanId(cell(cells, cols, names.merchantId)),
+    remark: cleanText(cell(cells, cols, '备注')),
+    refundedCents,
+  };
+}
 
 /** One data record of a WeChat or Alipay bill, or of a mapped bank bill, as a BillLine (or why not). */
 export function readLine(layout: Layout, cells: string[], row: number, period: Period | null = null): LineResult {
@@ -240,7 +263,6 @@ export function readLine(layout: Layout, cells: string[], row: number, period: P
   let dateRaw: string;
   let amountRaw: string;
   let dirRaw: string;
-  // the whole line at once, its date and money filled in once read (a spread into a second object costs kilobytes of garbage per line)
   let line: BillLine;
   switch (layout.variant) {
     case 'wechat':
@@ -249,23 +271,7 @@ export function readLine(layout: Layout, cells: string[], row: number, period: P
       dateRaw = cell(cells, cols, '交易时间');
       amountRaw = cell(cells, cols, names.amount);
       dirRaw = cell(cells, cols, '收/支');
-      line = {
-        row,
-        date: '',
-        time: '',
-        currency: null,
-        direction: 'neutral',
-        cents: 0,
-        counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
-        item: cleanText(cell(cells, cols, names.item)),
-        type: cleanText(cell(cells, cols, names.type), 50),
-        method: cleanText(cell(cells, cols, names.method), 50),
-        status: cleanText(cell(cells, cols, names.status), 50),
-        externalId: cleanId(cell(cells, cols, names.externalId)),
-        merchantId: cleanId(cell(cells, cols, names.merchantId)),
-        remark: cleanText(cell(cells, cols, '备注')),
-        refundedCents: 0,
-      };
+      line = appLine(row, cells, cols, names, 0);
       break;
     }
     case 'alipay_web': {
@@ -278,23 +284,7 @@ export function readLine(layout: Layout, cells: string[], row: number, period: P
       const refundedRaw = cell(cells, cols, '成功退款(元)').trim();
       const refunded = refundedRaw === '' ? 0 : parseBillAmount(refundedRaw);
       if (refunded === null || refunded < 0) problems.push({ code: 'bad_amount', params: { column: '成功退款(元)', value: refundedRaw }, message: `成功退款（元） "${refundedRaw}" is not an amount` });
-      line = {
-        row,
-        date: '',
-        time: '',
-        currency: null,
-        direction: 'neutral',
-        cents: 0,
-        counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
-        item: cleanText(cell(cells, cols, '商品名称')),
-        type: cleanText(cell(cells, cols, '类型'), 50),
-        method: '',
-        status: cleanText(cell(cells, cols, '交易状态'), 50),
-        externalId: cleanId(cell(cells, cols, '交易号')),
-        merchantId: cleanId(cell(cells, cols, '商家订单号')),
-        remark: cleanText(cell(cells, cols, '备注')),
-        refundedCents: refunded ?? 0,
-      };
+      line = appLine(row, cells, cols, APP_COLUMNS.alipay_web, refunded ?? 0);
       break;
     }
     case 'mapped':
