@@ -124,7 +124,7 @@ describe('books in the browser (desktop, English)', () => {
     for (const line of legend) assert.match(line, /¥[\d,.]+\s+[\d.]+%/);
 
     // the ring at 3 o'clock: a slice is there whatever the data (once the opening animation ends)
-    await page().waitForTimeout(1200);
+    await page().locator('[data-testid="donut"][data-drawn]').waitFor();
     const box = (await donut.boundingBox())!;
     // the ring runs from 55 % to 80 % of the radius around the centre, the total inside it
     const radius = (Math.min(box.width, box.height) / 2) * 0.675;
