@@ -106,6 +106,13 @@ export interface TabOptions {
   viewport?: { width: number; height: number };
 }
 
+/**
+ * How long a test waits for what it expects (an element, an address, a condition) before it fails.
+ * Generous: a passing test never waits it out, and a machine busy with other work (CI runs the
+ * browser tests beside the database suites) may take several times as long as an idle one.
+ */
+export const WAIT_MS = 30_000;
+
 export async function openTab(browser: Browser, base: string, opts: TabOptions = {}): Promise<Tab> {
   const context = await browser.newContext({
     baseURL: base,
@@ -113,7 +120,7 @@ export async function openTab(browser: Browser, base: string, opts: TabOptions =
     viewport: opts.viewport ?? DESKTOP,
     acceptDownloads: true,
   });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -214,7 +221,7 @@ export function screenshotPath(name: string): string {
 }
 
 /** Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`. */
-export async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+export async function until(check: () => Promise<boolean>, what: string, ms = WAIT_MS): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check().catch(() => false)) return;

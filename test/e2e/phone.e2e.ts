@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_OPENID, PHONE, serverAndBrowser, signInWechat, until } from './harness.ts';
+import { ADMIN_OPENID, PHONE, serverAndBrowser, signInWechat, until, WAIT_MS } from './harness.ts';
 
 const PORT = 3253;
 
@@ -59,7 +59,7 @@ describe('every screen at phone size', () => {
 
       before(async () => {
         const context = await live.browser.newContext({ baseURL: live.server.base, locale, viewport: PHONE, hasTouch: true, isMobile: true });
-        context.setDefaultTimeout(15_000);
+        context.setDefaultTimeout(WAIT_MS);
         page = await context.newPage();
         await page.goto('/signin');
         problems.push(...(await phoneProblems(page, '/signin')));
@@ -84,7 +84,7 @@ describe('every screen at phone size', () => {
           await page.goto(route);
           await page.locator('main h1').first().waitFor();
           // let the screen's data arrive and lay out
-          await page.waitForLoadState('networkidle').catch(() => undefined);
+          await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
           await page.waitForTimeout(200);
           problems.push(...(await phoneProblems(page, route)));
         }
