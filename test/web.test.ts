@@ -136,6 +136,10 @@ describe('web client serving (the built web/dist)', () => {
     for (const tag of page.body.match(/<script\b[^>]*>/gi) ?? []) assert.match(tag, /\bsrc="|type="application\/json"/, tag);
     const stats = await t.withHeaders({ cookie }).get('/stats');
     assert.match(stats.body, /data-testid="donut"><svg /);
+    // its total in the middle in the page's text colour, right in a dark scheme too
+    const texts = stats.body.match(/<text\b[^>]*>/g) ?? [];
+    assert.ok(texts.length >= 2, 'the total and the kind in the middle');
+    for (const tag of texts) assert.match(tag, /fill="currentColor"/, tag);
 
     // the cookie opens no API route; a forged one and none give the plain page
     assert.equal((await t.withHeaders({ cookie }).get('/api/me')).statusCode, 401);

@@ -69,7 +69,9 @@ describe('the client in Chinese at phone size', () => {
   it('walks every screen from the tab bar and the 我的 menu', async () => {
     const tabs = page().getByRole('navigation', { name: '主要栏目' });
     await tabs.getByRole('link', { name: '统计' }).click();
-    await page().locator('[data-testid="donut"] canvas').waitFor();
+    await page().locator('[data-testid="donut"][data-drawn] canvas').waitFor();
+    // named in Chinese for screen readers, not by the chart library's English description
+    assert.equal(await page().getByTestId('donut').getAttribute('aria-label'), '各分类支出占比环形图');
     await until(async () => (await page().locator('ul.legend li').count()) > 0, 'the legend');
     assert.match(await page().locator('ul.legend').innerText(), /餐饮/);
     await screen('统计');
