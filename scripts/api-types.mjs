@@ -1,13 +1,14 @@
 // Generates the web client's API types (web/src/api/schema.d.ts) from the OpenAPI document the
 // server serves. `--check` writes nothing and fails when the committed file differs.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { rmSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const target = path.join('web', 'src', 'api', 'schema.d.ts');
 const check = process.argv.includes('--check');
 const dir = mkdtempSync(path.join(tmpdir(), 'api-types-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const doc = path.join(dir, 'openapi.json');
 const out = path.join(dir, 'schema.d.ts');
 

@@ -1,10 +1,11 @@
 // Builds the app, writes the served OpenAPI document to a temporary file and lints it with Redocly.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const file = path.join(dir, 'openapi.json');
 const dump = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/openapi-dump.ts', file], { stdio: 'inherit' });
 if (dump.status !== 0) process.exit(dump.status ?? 1);

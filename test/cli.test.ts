@@ -1,16 +1,27 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
 import { blankPgDatabase, createUser, pgServerAnswers, pgServerLabel, runCli } from './helpers/index.ts';
 
+// temporary folders of this file, removed when it ends
+const temps: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
+
 describe('cli user:role', () => {
   it('makes a user an administrator on the embedded database', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cli-'));
+    const dir = tempDir('cli-');
     const database = await createDatabase({ databaseUrl: null, embeddedDbDir: path.join(dir, 'db') });
     await runMigrations(database);
     const user = await createUser(database.db);
@@ -43,7 +54,7 @@ describe('cli user:role', () => {
     try {
       await runMigrations(database);
       const user = await createUser(database.db);
-      const res = runCli(['user:role', String(user.id), 'admin'], { DATABASE_URL: blank.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cli-')) });
+      const res = runCli(['user:role', String(user.id), 'admin'], { DATABASE_URL: blank.url, DATA_DIR: tempDir('cli-') });
       assert.equal(res.status, 0, res.stderr);
       const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
       assert.equal(row!.role, 'admin');

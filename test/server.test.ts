@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { entryArgs } from './helpers/entry.ts';
+
+// temporary folders of this file, removed when it ends
+const temps: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
 
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
 
@@ -34,7 +45,7 @@ async function waitHealthy(port: number, ms = 30_000): Promise<Response> {
 
 describe('configuration', () => {
   it('validates every variable with a readable message', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const dir = tempDir('cfg-');
     const bad: Record<string, string>[] = [
       { JWT_SECRET: 'short' },
       { PORT: 'eighty' },
@@ -62,7 +73,7 @@ describe('configuration', () => {
   });
 
   it('generates the JWT secret once, stores it in the data folder and reuses it', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const dir = tempDir('cfg-');
     const a = loadConfig({ DATA_DIR: dir });
     const b = loadConfig({ DATA_DIR: dir });
     assert.equal(a.jwtSecretGenerated, true);
@@ -74,7 +85,7 @@ describe('configuration', () => {
 
 describe('the server process', () => {
   it('exits non-zero before listening when JWT_SECRET is too short', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'srv-'));
+    const dir = tempDir('srv-');
     const s = startServer({ DATA_DIR: dir, JWT_SECRET: 'too-short', PORT: '39071' });
     const code = await s.exited;
     assert.notEqual(code, 0);
@@ -83,7 +94,7 @@ describe('the server process', () => {
   });
 
   it('starts on the embedded database, logs to a daily file, refuses a second process on the same folder, and stops on SIGTERM', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'srv-'));
+    const dir = tempDir('srv-');
     const first = startServer({ DATA_DIR: dir, PORT: '39072' });
     try {
       const res = await waitHealthy(39072);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
@@ -5,6 +8,11 @@ import type { Config } from '../../src/config.ts';
 import type { Database, Db } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { accessToken, clientOf, loginAs, type Client } from './http.ts';
+
+// one data folder for the test process (backups written through the API land in it), removed when
+// the process ends
+const processDataDir = mkdtempSync(path.join(tmpdir(), 'ledger-test-data-'));
+process.on('exit', () => rmSync(processDataDir, { recursive: true, force: true }));
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789abcdef';
 
@@ -14,11 +22,11 @@ export function testConfig(overrides: Partial<Config> = {}): Readonly<Config> {
     port: 0,
     host: '127.0.0.1',
     databaseUrl: null,
-    dataDir: '/tmp/ledger-test-data',
+    dataDir: processDataDir,
     embeddedDbDir: null,
     jwtSecret: TEST_SECRET,
     jwtSecretGenerated: false,
-    logDir: '/tmp/ledger-test-logs',
+    logDir: path.join(processDataDir, 'logs'),
     logLevel: 'silent',
     logToStdout: false,
     appTimezone: 'UTC',
