@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
 import { blankPgDatabase, createUser, pgServerAnswers, pgServerLabel, runCli } from './helpers/index.ts';
+import { tempDirs } from './helpers/temp.ts';
 
 // temporary folders of this file, removed when it ends
-const temps: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
-after(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-});
+const tempDir = tempDirs();
 
 describe('cli user:role', () => {
   it('makes a user an administrator on the embedded database', async () => {

@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { entryArgs } from './helpers/entry.ts';
+import { tempDirs } from './helpers/temp.ts';
 
 // temporary folders of this file, removed when it ends
-const temps: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
-after(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-});
+const tempDir = tempDirs();
 
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
 
