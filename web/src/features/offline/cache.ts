@@ -5,7 +5,7 @@
 // are answered at once as if the server had; pages of the books show the waiting operations.
 import type { Category, Transaction, TransactionPage } from '../../api/types';
 import { currentUser, dbFor, rememberUser, userDb, type CachedAnswer, type Op, type OfflineDb } from './db';
-import { fold, overlay, rowOf, type PageQuery, type RowContext } from './outbox';
+import { fold, overlay, rowOf, sumsOf, type PageQuery, type RowContext } from './outbox';
 import { markOffline, markOnline, offline } from './store';
 import { suggestOffline } from './suggest';
 
@@ -84,19 +84,12 @@ function pageQuery(url: URL): PageQuery {
 /** The month's rows kept for pages never fetched online: filtered, sorted and paged here. */
 const MONTH = 'month:';
 
-function fromMonth(rows: Transaction[], url: URL): TransactionPage {
+function fromMonth(rows: Transaction[], url: URL, baseCurrency: string | undefined): TransactionPage {
   const q = pageQuery(url);
   const size = Number(url.searchParams.get('pageSize')) || 20;
   const kept = rows.filter((r) => (!q.startDate || r.date >= q.startDate) && (!q.endDate || r.date <= q.endDate) && (!q.kind || q.kind === 'all' || r.kind === q.kind) && (!q.group_id || r.group_id === q.group_id));
-  let income = 0;
-  let expense = 0;
-  for (const r of kept) {
-    const v = Math.round(r.amount * (r.rate ? Number(r.rate) : 1) * 100);
-    if (r.kind === 'income') income += v;
-    if (r.kind === 'expense') expense += v;
-  }
   const start = ((q.page ?? 1) - 1) * size;
-  return { list: kept.slice(start, start + size), total: kept.length, sums: { income: income / 100, expense: expense / 100, balance: (income - expense) / 100, count: kept.length } };
+  return { list: kept.slice(start, start + size), total: kept.length, sums: sumsOf(kept, baseCurrency) };
 }
 
 async function withPending(db: OfflineDb, url: URL, page: TransactionPage): Promise<TransactionPage> {
@@ -188,7 +181,8 @@ async function cachedGet(req: Request, url: URL, next: (r: Request) => Promise<R
     const month = db && url.pathname === '/api/transactions' ? await db.get('answers', `${MONTH}${(url.searchParams.get('startDate') ?? '').slice(0, 7)}`) : undefined;
     if (db && month) {
       markOffline(month.at);
-      return json(await withPending(db, url, fromMonth(month.body as Transaction[], url)));
+      const me = await latest<{ base_currency?: string }>(db, '/api/me');
+      return json(await withPending(db, url, fromMonth(month.body as Transaction[], url, me?.base_currency)));
     }
     markOffline();
     throw err;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction, TransactionPage } from '../../api/types';
 import type { Op } from './db';
-import { fold, overlay, type RowContext } from './outbox';
+import { fold, minorScale, overlay, sumsOf, type RowContext } from './outbox';
 
 const ctx: RowContext = {
   categories: [
@@ -90,5 +90,23 @@ describe('overlay: waiting operations on a page of the books', () => {
     expect(out.page.list.filter((r) => r.id === 30)).toHaveLength(1);
     expect(out.refused).toEqual([30]);
     expect(out.page.total).toBe(3);
+  });
+});
+
+describe('totals in the base currency\'s own minor unit', () => {
+  it('knows the digits of CNY, JPY and KWD', () => {
+    expect([minorScale('CNY'), minorScale('JPY'), minorScale('KWD'), minorScale(undefined)]).toEqual([100, 1, 1000, 100]);
+  });
+
+  it('moves a KWD total by a thousandth, and a JPY total by whole yen', () => {
+    const kwd = { ...ctx, me: { ...ctx.me!, base_currency: 'KWD' }, accounts: [{ id: 7, currency: 'KWD' }] };
+    const page: TransactionPage = { list: [], total: 0, sums: { income: 0, expense: 1.235, balance: -1.235, count: 3 } };
+    const q = { startDate: '2026-11-01', endDate: '2026-11-30', page: 1 };
+    const out = overlay(page, [op({ target: -1, body: { kind: 'expense', amount: '0.001', category_id: 1, date: '2026-11-10', account_id: 7 } })], new Map(), kwd, q);
+    // 1.235 + 0.001, counted in fils: 1,236 fils
+    expect(out.page.sums).toEqual({ income: 0, expense: 1.236, balance: -1.236, count: 4 });
+
+    const rows = [row(1, 'expense', 1200, '2026-11-02'), row(2, 'expense', 35, '2026-11-03'), row(3, 'income', 300000, '2026-11-04')];
+    expect(sumsOf(rows, 'JPY')).toEqual({ income: 300000, expense: 1235, balance: 298765, count: 3 });
   });
 });

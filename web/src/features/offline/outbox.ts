@@ -113,9 +113,35 @@ function matches(row: Transaction, q: PageQuery): boolean {
 }
 
 /** Cents of the base currency a row adds to income (+) or expense (−) totals. */
-function cents(row: Transaction): { income: number; expense: number } {
-  const v = Math.round(row.amount * (row.rate ? Number(row.rate) : 1) * 100);
+/**
+ * How many minor units make one unit of a currency (100 for CNY, 1 for JPY, 1,000 for KWD), as the
+ * browser knows its digits; 100 for a code it does not know.
+ */
+export function minorScale(currency: string | undefined): number {
+  try {
+    return 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency: currency ?? 'CNY' }).resolvedOptions().maximumFractionDigits ?? 2);
+  } catch {
+    return 100;
+  }
+}
+
+/** A row's income and expense in minor units of the base currency (`scale` of them to one unit). */
+function minorOf(row: Transaction, scale: number): { income: number; expense: number } {
+  const v = Math.round(row.amount * (row.rate ? Number(row.rate) : 1) * scale);
   return { income: row.kind === 'income' ? v : 0, expense: row.kind === 'expense' ? v : 0 };
+}
+
+/** The totals of these rows in the base currency, counted in its minor units. */
+export function sumsOf(rows: Transaction[], baseCurrency: string | undefined): TransactionPage['sums'] {
+  const scale = minorScale(baseCurrency);
+  let income = 0;
+  let expense = 0;
+  for (const r of rows) {
+    const v = minorOf(r, scale);
+    income += v.income;
+    expense += v.expense;
+  }
+  return { income: income / scale, expense: expense / scale, balance: (income - expense) / scale, count: rows.length };
 }
 
 function order(q: PageQuery): (a: Transaction, b: Transaction) => number {
@@ -146,14 +172,15 @@ export interface Overlaid {
  */
 export function overlay(src: TransactionPage, ops: Op[], ids: Map<number, number>, ctx: RowContext, q: PageQuery): Overlaid {
   const list = [...src.list];
-  let income = Math.round(src.sums.income * 100);
-  let expense = Math.round(src.sums.expense * 100);
+  const scale = minorScale(ctx.me?.base_currency);
+  let income = Math.round(src.sums.income * scale);
+  let expense = Math.round(src.sums.expense * scale);
   let count = src.sums.count;
   let total = src.total;
   const pending = new Set<number>();
   const refused = new Set<number>();
   const take = (row: Transaction, sign: 1 | -1) => {
-    const c = cents(row);
+    const c = minorOf(row, scale);
     income += sign * c.income;
     expense += sign * c.expense;
     count += sign;
@@ -194,7 +221,7 @@ export function overlay(src: TransactionPage, ops: Op[], ids: Map<number, number
   }
   list.sort(order(q));
   return {
-    page: { ...src, list, total, sums: { income: income / 100, expense: expense / 100, balance: (income - expense) / 100, count } },
+    page: { ...src, list, total, sums: { income: income / scale, expense: expense / scale, balance: (income - expense) / scale, count } },
     pending: [...pending],
     refused: [...refused],
   };
