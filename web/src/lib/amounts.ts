@@ -12,3 +12,22 @@ export function plainAmount(typed: string): string | null {
   if (GROUPED.test(s)) s = s.replace(/,/g, '');
   return /^-?\d+(\.\d+)?$/.test(s) ? s : null;
 }
+
+/** Digits of a currency's minor unit (2 for CNY, 0 for JPY, 3 for KWD), as the browser knows them; 2 for a code it does not know. */
+export function currencyDigits(currency: string | null | undefined): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: currency || 'CNY' }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** How many minor units make one unit of a currency: 100 for CNY, 1 for JPY, 1,000 for KWD. */
+export function minorScale(currency: string | null | undefined): number {
+  return 10 ** currencyDigits(currency);
+}
+
+/** A JSON amount as the amount field shows it: no trailing zeros, never more than 3 decimals. */
+export function amountText(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/\.?0+$/, '');
+}

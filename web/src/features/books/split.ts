@@ -16,15 +16,20 @@ export function emptySplit(): SplitDraft {
   return { paid_by: null, mode: 'equal', included: [], values: {} };
 }
 
-const DEC2 = /^\d{1,12}(\.\d{1,2})?$/;
-const hundredths = (v: string): number | null => (DEC2.test(v.trim()) ? Math.round(Number(v.trim()) * 100) : null);
+/** A decimal with at most `digits` decimals in units of 10^-digits (hundredths for 2), or null. */
+function minorUnits(v: string, digits: number): number | null {
+  const m = new RegExp(`^(\\d{1,12})(?:\\.(\\d{1,${Math.max(digits, 1)}}))?$`).exec(v.trim());
+  if (!m || (digits === 0 && m[2] !== undefined)) return null;
+  return Number(m[1]) * 10 ** digits + Number((m[2] ?? '').padEnd(digits, '0') || '0');
+}
+const hundredths = (v: string): number | null => minorUnits(v, 2);
 
 export interface SplitCheck {
   ok: boolean;
   problem: 'none' | 'amount' | 'members' | 'value' | 'left' | 'over' | 'zero';
-  /** cents still to assign (negative: too much) */
+  /** minor units still to assign (negative: too much) */
   left: number;
-  /** cents each member bears, when it adds up */
+  /** minor units each member bears, when it adds up */
   shares: Record<number, number>;
 }
 
@@ -41,14 +46,18 @@ function apportion(amount: number, parts: { id: number; w: number }[]): Record<n
   return Object.fromEntries(rows.map((r) => [r.id, r.base]));
 }
 
-export function splitCheck(d: SplitDraft, amountText: string): SplitCheck {
+/**
+ * Whether the split adds up, with each share in minor units of the group's currency (`digits`
+ * decimals: 2 for CNY, 0 for JPY, 3 for KWD); weights and percentages have at most 2 decimals.
+ */
+export function splitCheck(d: SplitDraft, amountText: string, digits = 2): SplitCheck {
   const fail = (problem: SplitCheck['problem'], left = 0): SplitCheck => ({ ok: false, problem, left, shares: {} });
-  const amount = hundredths(amountText);
+  const amount = minorUnits(amountText, digits);
   if (amount === null || amount <= 0) return fail('amount');
   const ids = [...d.included].sort((a, b) => a - b);
   if (!ids.length) return fail('members');
   if (d.mode === 'equal') return { ok: true, problem: 'none', left: 0, shares: apportion(amount, ids.map((id) => ({ id, w: 1 }))) };
-  const values = ids.map((id) => ({ id, w: hundredths(d.values[id] ?? '') }));
+  const values = ids.map((id) => ({ id, w: d.mode === 'exact' ? minorUnits(d.values[id] ?? '', digits) : hundredths(d.values[id] ?? '') }));
   if (values.some((v) => v.w === null)) return fail('value');
   const parts = values as { id: number; w: number }[];
   const sum = parts.reduce((s, p) => s + p.w, 0);

@@ -4,6 +4,7 @@ import { defineStore } from 'pinia';
 import { idempotencyKey, ClientError } from '../../api/client';
 import type { Category, Suggestion, Transaction } from '../../api/types';
 import { validAmount } from '../../lib/dates';
+import { amountText, currencyDigits } from '../../lib/amounts';
 import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../books/split';
 import * as api from './api';
 import { categoryForConcept, conceptByKey, conceptOf, parseQuickEntry } from './parser';
@@ -47,7 +48,6 @@ interface AccountRef {
 }
 
 const categoryKind = (k: EntryKind): 'expense' | 'income' => (k === 'income' ? 'income' : 'expense');
-const money = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0$/, ''));
 
 function blank(date: string, groupId: number | null, accountId: number | null): Draft {
   return {
@@ -61,13 +61,13 @@ function draftOf(tx: Transaction): Draft {
   const refund = tx.kind === 'expense' && tx.amount < 0;
   return {
     kind: refund ? 'refund' : tx.kind === 'adjustment' ? 'expense' : tx.kind,
-    amount: money(Math.abs(tx.amount)),
+    amount: amountText(Math.abs(tx.amount)),
     date: tx.date,
     category_id: tx.category_id,
     category_picked: tx.category_picked,
     account_id: tx.account_id,
     to_account_id: tx.to_account_id,
-    to_amount: tx.to_amount === null ? '' : money(tx.to_amount),
+    to_amount: tx.to_amount === null ? '' : amountText(tx.to_amount),
     note: tx.note,
     tag_ids: tx.tags.map((x) => x.id),
     group_id: tx.group_id,
@@ -160,7 +160,7 @@ export const useEntryStore = defineStore('entry', {
       const local = concept && concept.kind === wantKind ? categoryForConcept(concept, ctx.categories) : null;
       const u: Understood = {
         kind,
-        amount: p.amount === null ? null : money(p.amount),
+        amount: p.amount === null ? null : amountText(p.amount),
         currency: p.currency,
         date: p.date_given ? p.date : null,
         category_id: local?.id ?? null,
@@ -235,10 +235,18 @@ export const useEntryStore = defineStore('entry', {
     },
 
     /** Saves the draft; true when it was saved. */
-    async save(ctx: { me: number | null; currencyOf: (id: number | null) => string | undefined; categories: Category[] }): Promise<boolean> {
+    async save(ctx: {
+      me: number | null;
+      currencyOf: (id: number | null) => string | undefined;
+      groupCurrency?: (id: number) => string | undefined;
+      categories: Category[];
+    }): Promise<boolean> {
       this.error = '';
       const d = this.draft;
-      if (!validAmount(d.amount)) throw new ClientError('errors.amountFormat');
+      // the amount is in the group's currency for a group record, else in the account's
+      const currency = d.group_id && d.kind !== 'transfer' ? ctx.groupCurrency?.(d.group_id) : ctx.currencyOf(d.account_id);
+      const digits = currencyDigits(currency);
+      if (!validAmount(d.amount, digits)) throw new ClientError('errors.amountFormat');
       // saved before the suggester answered: a word of the lexicon in the note still names the category
       if (d.category_id === null && d.kind !== 'transfer' && d.refund_of === null) {
         const concept = conceptOf(d.note);
@@ -250,7 +258,7 @@ export const useEntryStore = defineStore('entry', {
       if (d.kind === 'transfer') {
         if (!d.account_id || !d.to_account_id) throw new ClientError('entry.errors.twoAccounts');
         const cross = ctx.currencyOf(d.account_id) !== ctx.currencyOf(d.to_account_id);
-        if (cross && !validAmount(d.to_amount)) throw new ClientError('errors.amountFormat');
+        if (cross && !validAmount(d.to_amount, currencyDigits(ctx.currencyOf(d.to_account_id)))) throw new ClientError('errors.amountFormat');
         body = { kind: 'transfer', ...common, account_id: d.account_id, to_account_id: d.to_account_id, ...(cross ? { to_amount: d.to_amount.trim() } : {}) };
       } else if (d.kind === 'refund') {
         if (!d.refund_of && !d.category_id) throw new ClientError('errors.chooseCategory');
@@ -260,7 +268,7 @@ export const useEntryStore = defineStore('entry', {
         };
       } else {
         if (!d.category_id) throw new ClientError('errors.chooseCategory');
-        if (d.group_id && !splitCheck(this.split, d.amount).ok) throw new ClientError('errors.splitOff');
+        if (d.group_id && !splitCheck(this.split, d.amount, digits).ok) throw new ClientError('errors.splitOff');
         const shared = d.group_id ? splitBody(this.split) : {};
         // a group record another member paid moves none of my accounts
         const paidByOther = Boolean(d.group_id && this.split.paid_by && this.split.paid_by !== ctx.me);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction, TransactionPage } from '../../api/types';
 import type { Op } from './db';
-import { fold, minorScale, overlay, sumsOf, type RowContext } from './outbox';
+import { minorScale } from '../../lib/amounts';
+import { fold, overlay, sumsOf, type RowContext } from './outbox';
 
 const ctx: RowContext = {
   categories: [

@@ -2,6 +2,7 @@
 // waiting operations show in a page of the books (rows marked pending, totals including them).
 import type { Category, Transaction, TransactionPage } from '../../api/types';
 import type { Op } from './db';
+import { minorScale } from '../../lib/amounts';
 
 /** What a row built from a create body needs to know about the user's lists. */
 export interface RowContext {
@@ -113,18 +114,6 @@ function matches(row: Transaction, q: PageQuery): boolean {
 }
 
 /** Cents of the base currency a row adds to income (+) or expense (−) totals. */
-/**
- * How many minor units make one unit of a currency (100 for CNY, 1 for JPY, 1,000 for KWD), as the
- * browser knows its digits; 100 for a code it does not know.
- */
-export function minorScale(currency: string | undefined): number {
-  try {
-    return 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency: currency ?? 'CNY' }).resolvedOptions().maximumFractionDigits ?? 2);
-  } catch {
-    return 100;
-  }
-}
-
 /** A row's income and expense in minor units of the base currency (`scale` of them to one unit). */
 function minorOf(row: Transaction, scale: number): { income: number; expense: number } {
   const v = Math.round(row.amount * (row.rate ? Number(row.rate) : 1) * scale);
