@@ -7,6 +7,8 @@ import type { Budget } from '../../api/types';
 import { validAmount } from '../../lib/dates';
 import { createLoader } from '../../lib/loader';
 import * as api from './api';
+import { currencyDigits } from '../../lib/amounts';
+import { currency, session } from '../../stores/session';
 
 export type LineInput = { category_id: number; amount: string | number; carry_over: boolean };
 
@@ -30,7 +32,9 @@ export const useBudgetStore = defineStore('budget', () => {
 
   /** Sets (or with null clears) the month's budget, or with `mine` the caller's share of the group's. */
   async function saveAmount(which: 'main' | 'mine', value: string | null): Promise<void> {
-    if (value !== null && !validAmount(value)) throw new ClientError('errors.amountFormat');
+    // a group's budget is in the group currency, a personal one in the base currency
+    const budgetCurrency = groupId ? session.groups.find((g) => g.id === groupId)?.currency : currency.value;
+    if (value !== null && !validAmount(value, currencyDigits(budgetCurrency))) throw new ClientError('errors.amountFormat');
     const amount = value === null ? null : value.trim();
     if (which === 'mine' && groupId) await api.saveMyShare(month, amount, groupId);
     else await api.saveBudget(month, amount, groupId);
