@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_OPENID, PHONE, axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
+import { ADMIN_OPENID, PHONE, apiAs, axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
 
 const PORT = 3251;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -23,11 +23,11 @@ async function newExpense(page: Page, title: string, account: string, amount: st
   return dialog;
 }
 
-async function addUsdAccount(page: Page, name: string, save: string) {
+async function addUsdAccount(page: Page, name: string, save: string, currency = 'USD') {
   await page.getByTestId('account-add').click();
   const dialog = page.getByRole('dialog');
   await dialog.getByTestId('account-name').fill(name);
-  await dialog.getByTestId('account-currency').fill('USD');
+  await dialog.getByTestId('account-currency').fill(currency);
   await dialog.getByRole('button', { name: save }).click();
   await page.locator('[data-testid="account-row"]', { hasText: name }).waitFor();
 }
@@ -99,6 +99,33 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       // in the base currency the expense is 12 × 7.1 = 85.20
       await page().goto('/accounts');
       await until(async () => (await page().getByTestId('net-worth').innerText()).includes('-¥85.20'), 'the net worth in yuan');
+    });
+
+    it('takes amounts in the currency\'s own decimals: thousandths of a dinar, whole yen', async () => {
+      await page().goto('/accounts');
+      await addUsdAccount(page(), 'Kuwait card', 'Save', 'KWD');
+      await addUsdAccount(page(), 'Tokyo wallet', 'Save', 'JPY');
+      // rates entered as on the rates page: 1 KWD = 23.5 CNY, 1 JPY = 0.048 CNY
+      await apiAs(page(), 'PUT', '/api/rates', { rates: [{ currency: 'KWD', date: today(), rate: '23.5' }, { currency: 'JPY', date: today(), rate: '0.048' }] });
+
+      await page().goto('/books');
+      const kwd = await newExpense(page(), 'New transaction', 'Kuwait card · Kuwaiti Dinar', '1.235', 'Food', 'Save');
+      await kwd.waitFor({ state: 'detached' });
+      const yen = await newExpense(page(), 'New transaction', 'Tokyo wallet · Japanese Yen', '12.5', 'Food', 'Save');
+      await yen.getByText('Enter a whole amount greater than 0: this currency has no decimals.').waitFor();
+      await yen.locator('input[name="amount"]').fill('1200');
+      await yen.getByRole('button', { name: 'Save', exact: true }).click();
+      await yen.waitFor({ state: 'detached' });
+
+      // as the server keeps them: 1.235 KWD is 29.0225, rounded to 29.02 CNY; 1,200 JPY is 57.60 CNY
+      const rows = (await apiAs<{ list: { amount: number; currency: string; base_amount?: number; rate: string | null }[] }>(page(), 'GET', '/api/transactions?pageSize=10')).list;
+      const dinar = rows.find((r) => r.currency === 'KWD');
+      const yenRow = rows.find((r) => r.currency === 'JPY');
+      assert.equal(dinar?.amount, 1.235);
+      assert.equal(yenRow?.amount, 1200);
+      // the net worth in yuan: -85.20 (the dollars) - 29.02 - 57.60 = -171.82
+      await page().goto('/accounts');
+      await until(async () => (await page().getByTestId('net-worth').innerText()).includes('-¥171.82'), 'the net worth in yuan');
     });
 
     it('left nothing in the console but the one refusal for want of a rate', () => {

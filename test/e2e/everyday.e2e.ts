@@ -5,26 +5,9 @@
 // about the dates before today.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
+import { PHONE, axeViolations, serverAndBrowser, until, type Tab, apiAs } from './harness.ts';
 
-/** A call to the API as the person signed in on `page`. */
-async function api<T = unknown>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  const out = await page.evaluate(
-    async ([m, u, b]) => {
-      const tokens = JSON.parse(localStorage.getItem('ledger.tokens') ?? '{}') as { access_token?: string };
-      const res = await fetch(u as string, {
-        method: m as string,
-        headers: { Authorization: `Bearer ${tokens.access_token}`, ...(b === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        body: b === undefined ? undefined : JSON.stringify(b),
-      });
-      return { status: res.status, text: await res.text() };
-    },
-    [method, url, body] as const,
-  );
-  assert.ok(out.status < 300, `${method} ${url}: ${out.status} ${out.text}`);
-  return (out.text ? JSON.parse(out.text) : null) as T;
-}
+const api = apiAs;
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 

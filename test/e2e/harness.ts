@@ -229,3 +229,21 @@ export async function until(check: () => Promise<boolean>, what: string, ms = WA
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A call to the API as the person signed in on `page` (with the tokens the app keeps); fails on an error answer. */
+export async function apiAs<T = unknown>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const out = await page.evaluate(
+    async ([m, p, b]) => {
+      const tokens = JSON.parse(localStorage.getItem('ledger.tokens') ?? '{}') as { access_token?: string };
+      const res = await fetch(p as string, {
+        method: m as string,
+        headers: { Authorization: `Bearer ${tokens.access_token}`, ...(b === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
+      return { status: res.status, text: await res.text() };
+    },
+    [method, path, body] as const,
+  );
+  if (out.status >= 300) throw new Error(`${method} ${path}: ${out.status} ${out.text}`);
+  return (out.text ? JSON.parse(out.text) : null) as T;
+}

@@ -4,26 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_OPENID, PHONE, serverAndBrowser, signInWechat, until, WAIT_MS } from './harness.ts';
+import { ADMIN_OPENID, PHONE, serverAndBrowser, signInWechat, until, WAIT_MS, apiAs } from './harness.ts';
 
 const PORT = 3253;
 
-/** A call to the API in the signed-in page's name. */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ([m, p, b]) => {
-      const tokens = JSON.parse(localStorage.getItem('ledger.tokens') ?? '{}') as { access_token?: string };
-      const res = await fetch(p as string, {
-        method: m as string,
-        headers: { authorization: `Bearer ${tokens.access_token}`, ...(b === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: b === undefined ? undefined : JSON.stringify(b),
-      });
-      if (!res.ok) throw new Error(`${m} ${p}: ${res.status} ${await res.text()}`);
-      return res.status === 204 ? null : res.json();
-    },
-    [method, path, body] as const,
-  ) as Promise<T>;
-}
+const api = apiAs;
 
 /** What is wrong with the page as it is: sideways scrolling, checkboxes without a 44 px target. */
 async function phoneProblems(page: Page, where: string): Promise<string[]> {

@@ -36,6 +36,8 @@ export default {
     unknown: 'Something went wrong. Please try again.',
     network: 'The service cannot be reached. Check your connection and try again.',
     amountFormat: 'Enter an amount greater than 0 with at most 2 decimals.',
+    amountWhole: 'Enter a whole amount greater than 0: this currency has no decimals.',
+    amountDigits: 'Enter an amount greater than 0 with at most {digits} decimals.',
     signedAmountFormat: 'Enter a number, such as 8000, 8,000 or -120.50.',
     chooseCategory: 'Choose a category (create one under Categories & tags).',
     chooseFile: 'Choose a file first.',

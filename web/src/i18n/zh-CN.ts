@@ -36,6 +36,8 @@ export default {
     unknown: '出了点问题，请重试。',
     network: '无法连接服务，请检查网络后重试。',
     amountFormat: '请输入大于 0 的金额，最多两位小数。',
+    amountWhole: '请输入大于 0 的整数金额：该币种没有小数。',
+    amountDigits: '请输入大于 0 的金额，最多 {digits} 位小数。',
     signedAmountFormat: '请输入数字，例如 8000、8,000 或 -120.50。',
     chooseCategory: '请选择分类（可在“分类与标签”中新建）。',
     chooseFile: '请先选择文件。',

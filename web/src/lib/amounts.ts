@@ -1,6 +1,7 @@
 // Amounts as people type them: "8,000", "8 000", "１２.５" or "-1,234.50". Grouping separators
 // (commas in groups of three, spaces) and full-width digits are accepted and dropped, so that the
 // server receives a plain decimal ("8000"); anything else is left for the caller to refuse.
+import { ClientError } from '../api/client';
 
 const FULL_WIDTH = /[０-９．－，]/g;
 const GROUPED = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
@@ -30,4 +31,9 @@ export function minorScale(currency: string | null | undefined): number {
 /** A JSON amount as the amount field shows it: no trailing zeros, never more than 3 decimals. */
 export function amountText(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/\.?0+$/, '');
+}
+
+/** The refusal of an amount that is not a positive number with at most `digits` decimals, worded for them. */
+export function amountRefusal(digits: number): ClientError {
+  return digits === 2 ? new ClientError('errors.amountFormat') : digits === 0 ? new ClientError('errors.amountWhole') : new ClientError('errors.amountDigits', { digits });
 }

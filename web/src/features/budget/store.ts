@@ -2,12 +2,11 @@
 // for personal books, its lines per category. Every change reads both again, since a line's
 // carry-over and the month's remaining amount depend on each other.
 import { defineStore } from 'pinia';
-import { ClientError } from '../../api/client';
 import type { Budget } from '../../api/types';
 import { validAmount } from '../../lib/dates';
 import { createLoader } from '../../lib/loader';
 import * as api from './api';
-import { currencyDigits } from '../../lib/amounts';
+import { amountRefusal, currencyDigits } from '../../lib/amounts';
 import { currency, session } from '../../stores/session';
 
 export type LineInput = { category_id: number; amount: string | number; carry_over: boolean };
@@ -34,7 +33,8 @@ export const useBudgetStore = defineStore('budget', () => {
   async function saveAmount(which: 'main' | 'mine', value: string | null): Promise<void> {
     // a group's budget is in the group currency, a personal one in the base currency
     const budgetCurrency = groupId ? session.groups.find((g) => g.id === groupId)?.currency : currency.value;
-    if (value !== null && !validAmount(value, currencyDigits(budgetCurrency))) throw new ClientError('errors.amountFormat');
+    const digits = currencyDigits(budgetCurrency);
+    if (value !== null && !validAmount(value, digits)) throw amountRefusal(digits);
     const amount = value === null ? null : value.trim();
     if (which === 'mine' && groupId) await api.saveMyShare(month, amount, groupId);
     else await api.saveBudget(month, amount, groupId);
