@@ -100,6 +100,7 @@ function pageTemplate(webRoot: string): () => string | null {
 
 export async function registerFirstScreen(app: FastifyInstance, webRoot: string): Promise<void> {
   const serverEntry = path.join(webRoot, '..', 'dist-server', 'entry-server.js');
+  // null when the renderer was not built (the plain page is then sent, without a warning per page)
   let renderer: Promise<Renderer> | null = null;
   const template = pageTemplate(webRoot);
   // the client's state lives in its modules: one page at a time
@@ -131,7 +132,7 @@ export async function registerFirstScreen(app: FastifyInstance, webRoot: string)
   // ---- the pages ----
   async function renderPage(request: FastifyRequest, screen: FirstScreen, cookie: string): Promise<string | null> {
     const page = template();
-    if (!page || !existsSync(serverEntry)) return null;
+    if (!page || !renderer) return null;
     const claims = await app.tokens.verifyPurpose(cookie, PAGE_PURPOSE).catch(() => null);
     const userId = claims ? Number(claims.sub) : 0;
     if (!claims || !Number.isInteger(userId) || userId <= 0) return null;
@@ -144,7 +145,6 @@ export async function registerFirstScreen(app: FastifyInstance, webRoot: string)
       const res = await app.inject({ method: 'GET', url: address, headers: { authorization: `Bearer ${access}`, 'accept-language': locale, accept: 'application/json' } });
       return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : null };
     };
-    renderer ??= import(pathToFileURL(serverEntry).href) as Promise<Renderer>;
     const { render, READY } = await renderer;
     const query = Object.fromEntries(Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)]));
     const group = Number(cookieOf(request, GROUP_COOKIE)) || null;

@@ -33,7 +33,23 @@ export function amountText(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/\.?0+$/, '');
 }
 
-/** The refusal of an amount that is not a positive number with at most `digits` decimals, worded for them. */
-export function amountRefusal(digits: number): ClientError {
-  return digits === 2 ? new ClientError('errors.amountFormat') : digits === 0 ? new ClientError('errors.amountWhole') : new ClientError('errors.amountDigits', { digits });
+/** A positive amount with at most 12 integer digits and `digits` decimals (its currency's), as the API accepts it. */
+export function validAmount(s: string, digits = 2): boolean {
+  const decimals = digits > 0 ? `(\\.\\d{1,${digits}})?` : '';
+  return new RegExp(`^\\d{1,12}${decimals}$`).test(s.trim()) && Number(s) > 0;
+}
+
+/**
+ * Refuses (throws) a typed amount that is not a positive number in `currency`'s decimals (none for
+ * yen, three for dinar), with the message worded for them.
+ */
+export function requireAmount(typed: string, currency: string | null | undefined): void {
+  const digits = currencyDigits(currency);
+  if (validAmount(typed, digits)) return;
+  throw digits === 2 ? new ClientError('errors.amountFormat') : digits === 0 ? new ClientError('errors.amountWhole') : new ClientError('errors.amountDigits', { digits });
+}
+
+/** A row's amount in minor units of the base currency, at its booking rate (`scale` from minorScale). */
+export function baseMinor(row: { amount: number; rate: string | null }, scale: number): number {
+  return Math.round(row.amount * (row.rate ? Number(row.rate) : 1) * scale);
 }

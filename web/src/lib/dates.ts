@@ -33,8 +33,3 @@ export function monthRange(date: string): { start: string; end: string } {
 
 export const isDate = (s: unknown): s is string => typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s);
 
-/** A positive amount with at most 12 integer digits and `digits` decimals (its currency's), as the API accepts it. */
-export function validAmount(s: string, digits = 2): boolean {
-  const decimals = digits > 0 ? `(\\.\\d{1,${digits}})?` : '';
-  return new RegExp(`^\\d{1,12}${decimals}$`).test(s.trim()) && Number(s) > 0;
-}

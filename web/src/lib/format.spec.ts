@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currencySymbol, formatDate, formatMoney, formatMoneyFit, formatMonth, formatPercent } from './format';
-import { addMonths, monthRange, validAmount } from './dates';
+import { addMonths, monthRange } from './dates';
+import { validAmount } from './amounts';
 
 describe('money', () => {
   it('formats with the symbol and two decimals in both languages', () => {

@@ -25,6 +25,8 @@ export const session = reactive({
 /** The signed-in user's base currency: statistics, budgets and net worth are in it. */
 export const currency = computed(() => session.me?.base_currency ?? session.config?.default_currency ?? 'CNY');
 export const currentGroup = computed(() => session.groups.find((g) => g.id === session.groupId) ?? null);
+/** The currency a group of the person's keeps its books in (undefined for a group not in their list). */
+export const groupCurrency = (id: number): string | undefined => session.groups.find((g) => g.id === id)?.currency;
 export const isAdmin = computed(() => session.me?.role === 'admin');
 
 // "today" at the next start is the person's own before their profile has answered (early.ts)

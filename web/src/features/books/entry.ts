@@ -1,7 +1,7 @@
 // The fields shared by a transaction and a recurring rule, and the suggestion as one types.
 import { ref, watch, type Ref } from 'vue';
 import type { Kind, Suggestion } from '../../api/types';
-import { validAmount } from '../../lib/dates';
+import { validAmount } from '../../lib/amounts';
 import { suggest } from '../entry/api';
 
 export interface Entry {

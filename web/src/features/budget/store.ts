@@ -3,11 +3,10 @@
 // carry-over and the month's remaining amount depend on each other.
 import { defineStore } from 'pinia';
 import type { Budget } from '../../api/types';
-import { validAmount } from '../../lib/dates';
 import { createLoader } from '../../lib/loader';
 import * as api from './api';
-import { amountRefusal, currencyDigits } from '../../lib/amounts';
-import { currency, session } from '../../stores/session';
+import { requireAmount } from '../../lib/amounts';
+import { currency, groupCurrency } from '../../stores/session';
 
 export type LineInput = { category_id: number; amount: string | number; carry_over: boolean };
 
@@ -32,9 +31,7 @@ export const useBudgetStore = defineStore('budget', () => {
   /** Sets (or with null clears) the month's budget, or with `mine` the caller's share of the group's. */
   async function saveAmount(which: 'main' | 'mine', value: string | null): Promise<void> {
     // a group's budget is in the group currency, a personal one in the base currency
-    const budgetCurrency = groupId ? session.groups.find((g) => g.id === groupId)?.currency : currency.value;
-    const digits = currencyDigits(budgetCurrency);
-    if (value !== null && !validAmount(value, digits)) throw amountRefusal(digits);
+    if (value !== null) requireAmount(value, groupId ? groupCurrency(groupId) : currency.value);
     const amount = value === null ? null : value.trim();
     if (which === 'mine' && groupId) await api.saveMyShare(month, amount, groupId);
     else await api.saveBudget(month, amount, groupId);

@@ -3,8 +3,7 @@
 import { defineStore } from 'pinia';
 import { idempotencyKey, ClientError } from '../../api/client';
 import type { Category, Suggestion, Transaction } from '../../api/types';
-import { validAmount } from '../../lib/dates';
-import { amountText, amountRefusal, currencyDigits } from '../../lib/amounts';
+import { amountText, currencyDigits, requireAmount, validAmount } from '../../lib/amounts';
 import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../books/split';
 import * as api from './api';
 import { categoryForConcept, conceptByKey, conceptOf, parseQuickEntry } from './parser';
@@ -245,8 +244,7 @@ export const useEntryStore = defineStore('entry', {
       const d = this.draft;
       // the amount is in the group's currency for a group record, else in the account's
       const currency = d.group_id && d.kind !== 'transfer' ? ctx.groupCurrency?.(d.group_id) : ctx.currencyOf(d.account_id);
-      const digits = currencyDigits(currency);
-      if (!validAmount(d.amount, digits)) throw amountRefusal(digits);
+      requireAmount(d.amount, currency);
       // saved before the suggester answered: a word of the lexicon in the note still names the category
       if (d.category_id === null && d.kind !== 'transfer' && d.refund_of === null) {
         const concept = conceptOf(d.note);
@@ -258,8 +256,7 @@ export const useEntryStore = defineStore('entry', {
       if (d.kind === 'transfer') {
         if (!d.account_id || !d.to_account_id) throw new ClientError('entry.errors.twoAccounts');
         const cross = ctx.currencyOf(d.account_id) !== ctx.currencyOf(d.to_account_id);
-        const toDigits = currencyDigits(ctx.currencyOf(d.to_account_id));
-        if (cross && !validAmount(d.to_amount, toDigits)) throw amountRefusal(toDigits);
+        if (cross) requireAmount(d.to_amount, ctx.currencyOf(d.to_account_id));
         body = { kind: 'transfer', ...common, account_id: d.account_id, to_account_id: d.to_account_id, ...(cross ? { to_amount: d.to_amount.trim() } : {}) };
       } else if (d.kind === 'refund') {
         if (!d.refund_of && !d.category_id) throw new ClientError('errors.chooseCategory');
@@ -269,7 +266,7 @@ export const useEntryStore = defineStore('entry', {
         };
       } else {
         if (!d.category_id) throw new ClientError('errors.chooseCategory');
-        if (d.group_id && !splitCheck(this.split, d.amount, digits).ok) throw new ClientError('errors.splitOff');
+        if (d.group_id && !splitCheck(this.split, d.amount, currencyDigits(currency)).ok) throw new ClientError('errors.splitOff');
         const shared = d.group_id ? splitBody(this.split) : {};
         // a group record another member paid moves none of my accounts
         const paidByOther = Boolean(d.group_id && this.split.paid_by && this.split.paid_by !== ctx.me);

@@ -2,7 +2,7 @@
 // waiting operations show in a page of the books (rows marked pending, totals including them).
 import type { Category, Transaction, TransactionPage } from '../../api/types';
 import type { Op } from './db';
-import { minorScale } from '../../lib/amounts';
+import { baseMinor, minorScale } from '../../lib/amounts';
 
 /** What a row built from a create body needs to know about the user's lists. */
 export interface RowContext {
@@ -113,10 +113,9 @@ function matches(row: Transaction, q: PageQuery): boolean {
   return true;
 }
 
-/** Cents of the base currency a row adds to income (+) or expense (−) totals. */
 /** A row's income and expense in minor units of the base currency (`scale` of them to one unit). */
 function minorOf(row: Transaction, scale: number): { income: number; expense: number } {
-  const v = Math.round(row.amount * (row.rate ? Number(row.rate) : 1) * scale);
+  const v = baseMinor(row, scale);
   return { income: row.kind === 'income' ? v : 0, expense: row.kind === 'expense' ? v : 0 };
 }
 
