@@ -141,6 +141,22 @@ describe('web client serving (the built web/dist)', () => {
     assert.ok(texts.length >= 2, 'the total and the kind in the middle');
     for (const tag of texts) assert.match(tag, /fill="currentColor"/, tag);
 
+    // the device's language cookie wins over Accept-Language
+    const chosen = await t.withHeaders({ cookie: `${cookie}; ledger_locale=zh-CN`, 'accept-language': 'en' }).get('/books');
+    assert.match(chosen.body, /<html lang="zh-CN">/);
+
+    // a group cookie naming another person's group shows the owner's own books, nothing of that group
+    const other = await t.anon.post('/api/auth/register', { username: `second_${process.pid}`, password: 'correct horse battery staple' });
+    const stranger = t.withToken(other.json<{ access_token: string }>().access_token);
+    const theirGroup = (await stranger.post('/api/groups', { name: 'Not yours' })).json<{ id: number }>().id;
+    const theirCats = (await stranger.get('/api/categories', { query: { kind: 'expense' } })).json<{ list: { id: number }[] }>();
+    const theirs = await stranger.post('/api/transactions', { kind: 'expense', amount: 99, category_id: theirCats.list[0]!.id, date: today, note: 'secret-of-their-group', group_id: theirGroup });
+    assert.equal(theirs.statusCode, 201);
+    const foreign = await t.withHeaders({ cookie: `${cookie}; ledger_group=${theirGroup}` }).get('/books');
+    assert.equal((foreign.body.match(/data-testid="tx-row"/g) ?? []).length, 1);
+    assert.ok(foreign.body.includes('&lt;img src=x&gt;'));
+    assert.ok(!foreign.body.includes('secret-of-their-group') && !foreign.body.includes('Not yours'), 'nothing of the other person\'s group');
+
     // the cookie opens no API route; a forged one and none give the plain page
     assert.equal((await t.withHeaders({ cookie }).get('/api/me')).statusCode, 401);
     assert.equal((await t.withHeaders({ cookie: `${cookie}x` }).get('/books')).body, index);

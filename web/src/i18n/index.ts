@@ -5,11 +5,10 @@ import { messages } from './catalogues';
 import { setRequestLanguage } from '../api/client';
 import { currencyName, formatDate, type AppLocale } from '../lib/format';
 import { errorMessage } from '../lib/errors';
+import { savePageCookie } from '../stores/saved';
 
 export const LOCALES: AppLocale[] = ['zh-CN', 'en'];
 const STORED = 'ledger-locale';
-/** the language chosen on this device, for the page the server renders (no secret) */
-const LOCALE_COOKIE = 'ledger_locale';
 
 export function detectLocale(languages: readonly string[]): AppLocale {
   for (const lang of languages) {
@@ -46,8 +45,8 @@ export function setLocale(locale: AppLocale, remember = true): void {
   setRequestLanguage(locale);
   if (remember) {
     localStorage.setItem(STORED, locale);
-    // the server renders the first screen in it too (src/plugins/page-render.ts)
-    document.cookie = `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=31536000; SameSite=Strict`;
+    // the server renders the first screen in it too
+    savePageCookie('ledger_locale', locale);
   }
 }
 

@@ -19,8 +19,11 @@ export function saveTimezone(timezone: string | null): void {
   else localStorage.removeItem(SAVED_TIMEZONE);
 }
 
-/** The group's cookie: the server renders the first screen of that group's books (no secret). */
-export function saveGroupCookie(id: number | null): void {
+/**
+ * A choice of this device the server reads to render the first screen in it (src/plugins/
+ * first-screen.ts): no secret, kept a year, removed with null.
+ */
+export function savePageCookie(name: 'ledger_group' | 'ledger_locale', value: string | null): void {
   if (typeof document === 'undefined') return;
-  document.cookie = id ? `ledger_group=${id}; Path=/; Max-Age=31536000; SameSite=Strict` : 'ledger_group=; Path=/; Max-Age=0; SameSite=Strict';
+  document.cookie = `${name}=${value ?? ''}; Path=/; Max-Age=${value ? 31536000 : 0}; SameSite=Strict`;
 }

@@ -7,7 +7,7 @@ import { forgetSessionData } from '../lib/session-end';
 import type { Category, ClientConfig, Group, Me, Tag } from '../api/types';
 import { todayIn } from '../lib/dates';
 import { beforeSignOut } from '../features/offline/signout';
-import { SAVED_GROUP, savedGroup, saveGroupCookie, saveTimezone } from './saved';
+import { SAVED_GROUP, savedGroup, savePageCookie, saveTimezone } from './saved';
 
 /** The shell's hook for a session the service ended (a final 401): back to sign-in. */
 export { onSignedOut } from '../api/client';
@@ -67,7 +67,7 @@ export function selectGroup(id: number | null): void {
   session.groupId = id;
   if (id) localStorage.setItem(SAVED_GROUP, String(id));
   else localStorage.removeItem(SAVED_GROUP);
-  saveGroupCookie(id);
+  savePageCookie('ledger_group', id ? String(id) : null);
 }
 
 export async function loadGroups(): Promise<Group[]> {
