@@ -25,7 +25,8 @@ function dbUrl(): string {
 async function ensureData(): Promise<{ url: string; userId: number }> {
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
-  if (!(await admin.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount) await admin.query(`create database ${DB_NAME}`);
+  if (!(await admin.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount)
+    await admin.query(`create database ${DB_NAME}`);
   await admin.end();
   const url = dbUrl();
   const database = await createDatabase({ databaseUrl: url, embeddedDbDir: null, poolSize: 4 });
@@ -37,9 +38,17 @@ async function ensureData(): Promise<{ url: string; userId: number }> {
     if (seeded.rows[0]?.value !== SEED_VERSION) {
       console.error(`seeding ${DB_NAME} (${ACCOUNTS} accounts, ${ROWS} rows)...`);
       await c.query('truncate users, transactions, categories, accounts, exchange_rates restart identity cascade');
-      const { rows: u } = await c.query("insert into users (provider, provider_subject, nickname) values ('bench', 'accounts', 'accounts') returning id, created_at");
+      const { rows: u } = await c.query(
+        "insert into users (provider, provider_subject, nickname) values ('bench', 'accounts', 'accounts') returning " +
+          'id, created_at',
+      );
       const userId = u[0].id as number;
-      await setUpNewUser(database.db, { id: userId, baseCurrency: 'CNY', createdAt: u[0].created_at }, 'en', '2024-01-01');
+      await setUpNewUser(
+        database.db,
+        { id: userId, baseCurrency: 'CNY', createdAt: u[0].created_at },
+        'en',
+        '2024-01-01',
+      );
       // 19 more: every fifth in USD, every seventh in JPY
       await c.query(
         `insert into accounts (user_id, name, type, currency, opening_balance, opening_date, sort)
@@ -52,7 +61,11 @@ async function ensureData(): Promise<{ url: string; userId: number }> {
                 ($1, 'USD', '2025-06-01', '7.2'), ($1, 'JPY', '2025-06-01', '0.049')`,
         [userId],
       );
-      const { rows: cats } = await c.query("select min(id) filter (where kind = 'expense') as e, min(id) filter (where kind = 'income') as i from categories where user_id = $1", [userId]);
+      const { rows: cats } = await c.query(
+        "select min(id) filter (where kind = 'expense') as e, min(id) filter (where kind = 'income') as i from " +
+          'categories where user_id = $1',
+        [userId],
+      );
       // rows spread over the accounts; every tenth a transfer to the next account
       await c.query(
         `with acc as (select id, currency, row_number() over (order by id) - 1 as n from accounts where user_id = $1),
@@ -72,7 +85,11 @@ async function ensureData(): Promise<{ url: string; userId: number }> {
         [userId, cats[0].e, cats[0].i],
       );
       await c.query('vacuum analyze');
-      await c.query("insert into system_config (key, value) values ('bench_accounts_seed', $1) on conflict (key) do update set value = excluded.value", [SEED_VERSION]);
+      await c.query(
+        "insert into system_config (key, value) values ('bench_accounts_seed', $1) on conflict (key) do update set " +
+          'value = excluded.value',
+        [SEED_VERSION],
+      );
     }
     const { rows } = await c.query("select id from users where provider = 'bench' and provider_subject = 'accounts'");
     return { url, userId: rows[0].id as number };
@@ -115,9 +132,15 @@ async function interleaved(port: number, token: string, url: string, statements:
 export async function run() {
   const { url, userId } = await ensureData();
   const token = await createTokenService(SECRET).signAccess(userId, 'user');
-  const server = await startBenchServer({ DATABASE_URL: url, JWT_SECRET: SECRET, PORT: process.env.BENCH_ACCOUNTS_PORT ?? '3153' });
+  const server = await startBenchServer({
+    DATABASE_URL: url,
+    JWT_SECRET: SECRET,
+    PORT: process.env.BENCH_ACCOUNTS_PORT ?? '3153',
+  });
   try {
-    const statements = (await captureStatements(url, SECRET, token, PATH)).filter((st) => !/^(begin|commit)/i.test(st.text));
+    const statements = (await captureStatements(url, SECRET, token, PATH)).filter(
+      (st) => !/^(begin|commit)/i.test(st.text),
+    );
     await interleaved(server.port, token, url, statements, 5);
     const r = await interleaved(server.port, token, url, statements, 80);
     if (r.accounts !== ACCOUNTS) throw new Error(`expected ${ACCOUNTS} accounts, got ${r.accounts}`);

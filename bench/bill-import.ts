@@ -55,10 +55,16 @@ async function directRate(url: string, userId: number, bill: Buffer): Promise<nu
     const { account_id: accountId, category_id: categoryId } = refs[0];
     const t0 = performance.now();
     await c.query('begin');
-    await c.query(`create temp table bench_rows (row int primary key, date date, amount_cents bigint, counterparty text, note text, external_id text) on commit drop`);
-    const parser = Readable.from([bill]).pipe(iconv.decodeStream('gb18030')).pipe(csvParser({ relax_column_count: true, relax_quotes: true, skip_empty_lines: true }));
+    await c.query(
+      `create temp table bench_rows (row int primary key, date date, amount_cents bigint, counterparty text, note text, external_id text) on commit drop`,
+    );
+    const parser = Readable.from([bill])
+      .pipe(iconv.decodeStream('gb18030'))
+      .pipe(csvParser({ relax_column_count: true, relax_quotes: true, skip_empty_lines: true }));
     // the rows go in with one COPY, fed as the file is parsed (the preview's way in on PostgreSQL)
-    const copy = c.query(copyFrom('copy bench_rows (row, date, amount_cents, counterparty, note, external_id) from stdin'));
+    const copy = c.query(
+      copyFrom('copy bench_rows (row, date, amount_cents, counterparty, note, external_id) from stdin'),
+    );
     const copied = finished(copy);
     let row = 0;
     let header = false;
@@ -99,7 +105,11 @@ export async function run() {
   await admin.end();
   const url = new URL(PG_URL);
   url.pathname = `/${DB}`;
-  const server = await startBenchServer({ DATABASE_URL: url.toString(), JWT_SECRET: SECRET, PORT: process.env.BENCH_PORT || '39193' });
+  const server = await startBenchServer({
+    DATABASE_URL: url.toString(),
+    JWT_SECRET: SECRET,
+    PORT: process.env.BENCH_PORT || '39193',
+  });
   const base = `http://127.0.0.1:${server.port}`;
   const headers = { authorization: `Bearer ${server.token}` };
   try {

@@ -4,15 +4,33 @@
 //   service sends, captured from the app and replayed through pg with the same session settings;
 // - filtered list over 1,000,000 rows of 100 users: throughput at 50 connections vs its two
 //   statements (page and totals) replayed through pg at the same concurrency in the same run, and
-//   latency at a fixed Poisson arrival rate of half that throughput.
+//   latency at a fixed Poisson arrival rate of half that throughput beside the same statements
+//   replayed through pg at that very rate and arrivals.
 import pg from 'pg';
 import { createTokenService } from '../src/modules/identity/index.ts';
-import { cannon, captureStatements, median, openLoop, settle, startBenchServer, summary, type CapturedStatement } from './lib.ts';
+import {
+  cannon,
+  captureStatements,
+  cpuMeter,
+  median,
+  openLoop,
+  pacedArrivals,
+  settle,
+  startBenchServer,
+  summary,
+  type CapturedStatement,
+} from './lib.ts';
 import { ensureBenchData } from './seed.ts';
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
-async function rawInsertRate(url: string, userId: number, categoryId: number, seconds: number, connections: number): Promise<number> {
+async function rawInsertRate(
+  url: string,
+  userId: number,
+  categoryId: number,
+  seconds: number,
+  connections: number,
+): Promise<number> {
   const pool = new pg.Pool({ connectionString: url, max: connections });
   let count = 0;
   const until = Date.now() + seconds * 1000;
@@ -54,10 +72,20 @@ async function directMs(url: string, statements: CapturedStatement[], runs: numb
   return median(times);
 }
 
-/** Requests' statement sets (page and totals of a list) replayed directly by `connections` workers, as the service runs them; sets per second. */
-async function directRate(url: string, sets: CapturedStatement[][], connections: number, poolSize: number, seconds: number): Promise<number> {
+/**
+ * Requests' statement sets (page and totals of a list) replayed directly by `connections` workers, as the service runs
+ * them; sets per second.
+ */
+async function directRate(
+  url: string,
+  sets: CapturedStatement[][],
+  connections: number,
+  poolSize: number,
+  seconds: number,
+): Promise<{ rate: number; cpu: ReturnType<ReturnType<typeof cpuMeter>> }> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: SESSION_OPTIONS });
   let done = 0;
+  const meter = cpuMeter(new URL(url).pathname.slice(1));
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async (_, w) => {
@@ -67,15 +95,39 @@ async function directRate(url: string, sets: CapturedStatement[][], connections:
       }
     }),
   );
+  // read while the backends are still there: a closed one takes its CPU time with it
+  const cpu = meter(done);
   await pool.end();
-  return done / seconds;
+  return { rate: done / seconds, cpu };
+}
+
+/**
+ * The same statement sets replayed through pg at a fixed Poisson arrival rate (the arrivals of the
+ * paced API run), each set's statements at once as the service sends them: the latency the database
+ * alone gives at that rate.
+ */
+async function pacedDirect(url: string, sets: CapturedStatement[][], ratePerS: number, seconds: number) {
+  const pool = new pg.Pool({ connectionString: url, max: 60, options: SESSION_OPTIONS });
+  const send = async (i: number) => {
+    await Promise.all(sets[i % sets.length]!.map((st) => pool.query(st.text, st.values)));
+    return true;
+  };
+  try {
+    // as for the service: 2 s at the same rate open the connections first (not counted)
+    await pacedArrivals({ send, ratePerS, seconds: 2 });
+    return await pacedArrivals({ send, ratePerS, seconds });
+  } finally {
+    await pool.end();
+  }
 }
 
 async function apiSummaryMs(port: number, token: string, runs: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const res = await fetch(`http://127.0.0.1:${port}/api/stats/summary?period=year&date=2025-06-15&type=expense`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`http://127.0.0.1:${port}/api/stats/summary?period=year&date=2025-06-15&type=expense`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (!res.ok) throw new Error(`summary answered ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
     times.push(performance.now() - t0);
@@ -86,20 +138,44 @@ async function apiSummaryMs(port: number, token: string, runs: number): Promise<
 export async function run() {
   const data = await ensureBenchData();
   const tokens = createTokenService(SECRET);
-  const server = await startBenchServer({ DATABASE_URL: data.url, JWT_SECRET: SECRET, PORT: process.env.BENCH_PORT ?? '39191' });
+  const server = await startBenchServer({
+    DATABASE_URL: data.url,
+    JWT_SECRET: SECRET,
+    PORT: process.env.BENCH_PORT ?? '39191',
+  });
   const base = `http://127.0.0.1:${server.port}`;
   const c = new pg.Client({ connectionString: data.url });
   await c.connect();
   const writer = data.listUsers[0]!;
-  const { rows } = await c.query("select id from categories where user_id = $1 and kind = 'expense' order by sort limit 1", [writer]);
+  const { rows } = await c.query(
+    "select id from categories where user_id = $1 and kind = 'expense' order by sort limit 1",
+    [writer],
+  );
   const categoryId = rows[0].id as number;
   await c.end();
   try {
     // create: API vs raw INSERTs, same rows, same concurrency
     const writerToken = await tokens.signAccess(writer, 'user');
-    const body = JSON.stringify({ kind: 'expense', amount: '12.34', category_id: categoryId, date: '2026-11-20', note: 'lunch' });
-    await cannon({ url: `${base}/api/transactions`, method: 'POST', headers: { authorization: `Bearer ${writerToken}`, 'content-type': 'application/json' }, body, duration: 3 });
-    const create = await cannon({ url: `${base}/api/transactions`, method: 'POST', headers: { authorization: `Bearer ${writerToken}`, 'content-type': 'application/json' }, body });
+    const body = JSON.stringify({
+      kind: 'expense',
+      amount: '12.34',
+      category_id: categoryId,
+      date: '2026-11-20',
+      note: 'lunch',
+    });
+    await cannon({
+      url: `${base}/api/transactions`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${writerToken}`, 'content-type': 'application/json' },
+      body,
+      duration: 3,
+    });
+    const create = await cannon({
+      url: `${base}/api/transactions`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${writerToken}`, 'content-type': 'application/json' },
+      body,
+    });
     const raw = await rawInsertRate(data.url, writer, categoryId, 10, 50);
 
     // summary: API vs the same aggregates in SQL
@@ -108,7 +184,9 @@ export async function run() {
     await apiSummaryMs(server.port, statsToken, 5);
     const apiMs = await apiSummaryMs(server.port, statsToken, 60);
     const summaryPath = '/api/stats/summary?period=year&date=2025-06-15&type=expense';
-    const summaryStatements = (await captureStatements(data.url, SECRET, statsToken, summaryPath)).filter((st) => !/^(begin|commit)/i.test(st.text));
+    const summaryStatements = (await captureStatements(data.url, SECRET, statsToken, summaryPath)).filter(
+      (st) => !/^(begin|commit)/i.test(st.text),
+    );
     const sqlMs = await directMs(data.url, summaryStatements, 60);
 
     // filtered list over 1,000,000 rows of 100 users, 50 connections, a different user per request
@@ -119,20 +197,28 @@ export async function run() {
     };
     let i = 0;
     await settle(data.url);
+    const dbName = new URL(data.url).pathname.slice(1);
+    const listMeter = cpuMeter(dbName, server.child.pid);
     const list = await cannon({
       url: `${base}/api/transactions`,
       requests: [
         {
           setupRequest: (req) => {
             const n = i++;
-            return { ...req, path: listPath(n), headers: { authorization: `Bearer ${listTokens[n % listTokens.length]}` } };
+            return {
+              ...req,
+              path: listPath(n),
+              headers: { authorization: `Bearer ${listTokens[n % listTokens.length]}` },
+            };
           },
         },
       ],
     });
+    const listCpu = listMeter(list.requests.total);
     // the same requests' two statements (page and totals), replayed directly at the same concurrency
     const listSets: CapturedStatement[][] = [];
-    for (let n = 0; n < 24; n++) listSets.push(await captureStatements(data.url, SECRET, listTokens[n % listTokens.length]!, listPath(n)));
+    for (let n = 0; n < 24; n++)
+      listSets.push(await captureStatements(data.url, SECRET, listTokens[n % listTokens.length]!, listPath(n)));
     // (replayed once the server has stopped, so that both get the same 60 connections of the database's 100)
     // latency at a fixed arrival rate of half the measured throughput, Poisson arrivals
     const rate = Math.max(1, Math.round(list.requests.average / 2));
@@ -149,7 +235,9 @@ export async function run() {
     await pacedList(2);
     const paced = await pacedList(10);
     await server.stop();
-    const direct = await directRate(data.url, listSets, 50, 60, 10);
+    const { rate: direct, cpu: directCpu } = await directRate(data.url, listSets, 50, 60, 10);
+    await settle(data.url);
+    const pacedStatements = await pacedDirect(data.url, listSets, rate, 10);
     return {
       create: {
         api: summary('POST /api/transactions', create),
@@ -166,9 +254,23 @@ export async function run() {
         api: summary('GET /api/transactions (filtered)', list),
         direct_page_and_totals_per_s: Math.round(direct),
         'api / direct': Math.round((list.requests.average / direct) * 100) / 100,
-        limit_ratio: 0.7,
+        limit_ratio: 0.8,
         paced_half_throughput: paced,
-        p99_limit_ms: 20,
+        paced_same_statements_direct: pacedStatements,
+        // CPU a request costs each side (ms): the service = its server, the load generator and the
+        // database; the limit = the replaying client and the database
+        cpu_ms_per_request: {
+          api: { server: listCpu.server, load_generator: listCpu.this_process, postgres: listCpu.postgres },
+          direct: { client: directCpu.this_process, postgres: directCpu.postgres },
+          'direct / api':
+            Math.round(
+              ((directCpu.this_process + directCpu.postgres) /
+                (listCpu.server + listCpu.this_process + listCpu.postgres)) *
+                100,
+            ) / 100,
+        },
+        'paced p99 api / direct': Math.round((paced.p99_ms / pacedStatements.p99_ms) * 100) / 100,
+        p99_limit_ratio: 2,
       },
     };
   } finally {

@@ -48,7 +48,9 @@ export async function run() {
     let peakRss = idleRss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssMb())), 25);
     const t0 = performance.now();
-    const res = await fetch(`${base}/api/export?startDate=2000-01-01&endDate=2100-12-31&format=csv`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${base}/api/export?startDate=2000-01-01&endDate=2100-12-31&format=csv`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (!res.ok) throw new Error(`export answered ${res.status}: ${await res.text()}`);
     let bytes = 0;
     let lines = 0;
@@ -65,7 +67,10 @@ export async function run() {
     const database = await createDatabase({ databaseUrl: data.url, embeddedDbDir: null, poolSize: 2 });
     const c = new pg.Client({ connectionString: data.url });
     await c.connect();
-    const { rows } = await c.query("insert into users (provider, provider_subject, nickname) values ('bench', 'import-' || gen_random_uuid(), 'import') returning id, created_at");
+    const { rows } = await c.query(
+      "insert into users (provider, provider_subject, nickname) values ('bench', 'import-' || gen_random_uuid(), " +
+        "'import') returning id, created_at",
+    );
     const importUser = rows[0].id as number;
     // categories and the default account, as a new user gets them
     await setUpNewUser(database.db, { id: importUser, baseCurrency: 'CNY', createdAt: rows[0].created_at });
@@ -81,7 +86,11 @@ export async function run() {
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'import.csv');
     const importToken = await tokens.signAccess(importUser, 'user');
     const t1 = performance.now();
-    const imp = await fetch(`${base}/api/import`, { method: 'POST', body: form, headers: { authorization: `Bearer ${importToken}` } });
+    const imp = await fetch(`${base}/api/import`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${importToken}` },
+    });
     const importSeconds = (performance.now() - t1) / 1000;
     const importBody = (await imp.json()) as { imported?: number };
     if (!imp.ok) throw new Error(`import answered ${imp.status}: ${JSON.stringify(importBody).slice(0, 300)}`);
@@ -101,7 +110,11 @@ export async function run() {
         server_peak_rss_mb: Math.round(peakRss),
         'peak - idle (MB)': Math.round(peakRss - idleRss),
       },
-      import_100k_rows_csv: { imported: importBody.imported, seconds: Math.round(importSeconds * 100) / 100, rows_per_s: Math.round(100_000 / importSeconds) },
+      import_100k_rows_csv: {
+        imported: importBody.imported,
+        seconds: Math.round(importSeconds * 100) / 100,
+        rows_per_s: Math.round(100_000 / importSeconds),
+      },
     };
   } finally {
     await server.stop();

@@ -8,7 +8,10 @@ import { cannon, startBenchServer, summary } from './lib.ts';
 
 async function startupMs(dataDir: string, port: number): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
@@ -32,7 +35,11 @@ export async function run() {
   rmSync(dir, { recursive: true, force: true });
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-me-'));
-  const server = await startBenchServer({ DATA_DIR: dataDir, PORT: '39183', DATABASE_URL: process.env.BENCH_ME_DATABASE_URL ?? '' });
+  const server = await startBenchServer({
+    DATA_DIR: dataDir,
+    PORT: '39183',
+    DATABASE_URL: process.env.BENCH_ME_DATABASE_URL ?? '',
+  });
   const headers = { authorization: `Bearer ${server.token}` };
   await cannon({ url: `http://127.0.0.1:${server.port}/api/bench/bare`, duration: 3 });
   const bare = await cannon({ url: `http://127.0.0.1:${server.port}/api/bench/bare` });

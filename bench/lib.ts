@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface BenchServer {
@@ -22,9 +22,12 @@ function rssOf(pid: number): number {
   }
 }
 
-
 export async function startBenchServer(env: Record<string, string>, script = 'bench/server.ts'): Promise<BenchServer> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const ready = await new Promise<{ port: number; token: string; userId: number }>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d) => {
@@ -43,6 +46,59 @@ export async function startBenchServer(env: Record<string, string>, script = 'be
       child.kill('SIGTERM');
       await exited;
     },
+  };
+}
+
+/** CPU seconds (user and system) a process has used, from /proc; 0 when it cannot be read. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    // the fields after the command name: state is the first, utime and stime the 12th and 13th
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds used so far by the PostgreSQL backends connected to `database` (on this machine), by
+ * backend pid: other databases' work on the same server (tests beside a benchmark) is left out.
+ */
+export function postgresCpu(database: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!title.startsWith('postgres: ') || !title.split(' ').includes(database)) continue;
+      out.set(Number(entry), processCpuSeconds(Number(entry)));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU a phase used, per request, on each side: a figure that the other work on a shared machine
+ * changes far less than throughput, because it counts what each request cost, not how much of the
+ * machine the phase happened to get. Backends opened during the phase count from zero.
+ */
+export function cpuMeter(database: string, serverPid?: number) {
+  const self0 = process.cpuUsage();
+  const server0 = serverPid ? processCpuSeconds(serverPid) : 0;
+  const pg0 = postgresCpu(database);
+  return (requests: number) => {
+    const self = process.cpuUsage(self0);
+    let pg = 0;
+    for (const [pid, s] of postgresCpu(database)) pg += s - (pg0.get(pid) ?? 0);
+    const ms = (seconds: number) => Math.round(((seconds * 1000) / Math.max(1, requests)) * 1000) / 1000;
+    return {
+      this_process: ms((self.user + self.system) / 1e6),
+      server: serverPid ? ms(processCpuSeconds(serverPid) - server0) : 0,
+      postgres: ms(pg),
+    };
   };
 }
 
@@ -82,12 +138,6 @@ export interface OpenLoopResult {
 }
 
 /**
- * Latency at a fixed arrival rate: requests arrive as a Poisson process (exponential gaps, so
- * neither bursts of a whole second's requests, as autocannon's overallRate sends them, nor a closed
- * loop that only measures its own queue). Each latency counts from the moment the request was due,
- * so a server that falls behind is charged for the wait.
- */
-/**
  * Writes out what earlier phases left dirty (CHECKPOINT) before a phase is measured, so that one
  * phase's writes are not flushed to disk during the next one's timing: without it, a latency
  * figure depends on how long the steps between the two happened to take.
@@ -103,9 +153,19 @@ export async function settle(databaseUrl: string): Promise<void> {
   }
 }
 
-export async function openLoop(opts: { url: (i: number) => string; headers: (i: number) => Record<string, string>; ratePerS: number; seconds: number; seed?: number }): Promise<OpenLoopResult> {
-  const { Agent, request } = await import('node:http');
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+/**
+ * Latency at a fixed arrival rate: `send(i)` arrives as a Poisson process of `ratePerS` a second
+ * (exponential gaps, so neither bursts of a whole second's requests, as autocannon's overallRate
+ * sends them, nor a closed loop that only measures its own queue), the same arrivals in every run.
+ * Each latency counts from the moment the request was due, so a side that falls behind is charged
+ * for the wait. `send` resolves true for a success.
+ */
+export async function pacedArrivals(opts: {
+  send: (i: number) => Promise<boolean>;
+  ratePerS: number;
+  seconds: number;
+  seed?: number;
+}): Promise<OpenLoopResult> {
   let state = opts.seed ?? 12345;
   // a small deterministic generator (mulberry32): the same arrivals in every run
   const random = () => {
@@ -115,7 +175,7 @@ export async function openLoop(opts: { url: (i: number) => string; headers: (i: 
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const latencies: number[] = [];
-  let non2xx = 0;
+  let failed = 0;
   let errors = 0;
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
@@ -125,30 +185,65 @@ export async function openLoop(opts: { url: (i: number) => string; headers: (i: 
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const dueAt = due;
-    const url = new URL(opts.url(i));
     inFlight.push(
-      new Promise<void>((resolve) => {
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: opts.headers(i), agent }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - dueAt);
-            if ((res.statusCode ?? 0) >= 300) non2xx++;
-            resolve();
-          });
-        });
-        req.on('error', () => {
+      opts.send(i).then(
+        (ok) => {
+          latencies.push(performance.now() - dueAt);
+          if (!ok) failed++;
+        },
+        () => {
           errors++;
-          resolve();
-        });
-        req.end();
-      }),
+        },
+      ),
     );
   }
   await Promise.all(inFlight);
-  agent.destroy();
   const sorted = latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
-  return { rate_per_s: opts.ratePerS, sent: inFlight.length, p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1), non2xx, errors };
+  const at = (q: number) =>
+    Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+  return {
+    rate_per_s: opts.ratePerS,
+    sent: inFlight.length,
+    p50_ms: at(0.5),
+    p99_ms: at(0.99),
+    max_ms: at(1),
+    non2xx: failed,
+    errors,
+  };
+}
+
+/** HTTP GETs at a fixed Poisson arrival rate (see pacedArrivals), on kept-alive connections. */
+export async function openLoop(opts: {
+  url: (i: number) => string;
+  headers: (i: number) => Record<string, string>;
+  ratePerS: number;
+  seconds: number;
+  seed?: number;
+}): Promise<OpenLoopResult> {
+  const { Agent, request } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  try {
+    return await pacedArrivals({
+      ratePerS: opts.ratePerS,
+      seconds: opts.seconds,
+      seed: opts.seed,
+      send: (i) =>
+        new Promise<boolean>((resolve, reject) => {
+          const url = new URL(opts.url(i));
+          const req = request(
+            { host: url.hostname, port: url.port, path: url.pathname + url.search, headers: opts.headers(i), agent },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve((res.statusCode ?? 0) < 300));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        }),
+    });
+  } finally {
+    agent.destroy();
+  }
 }
 
 export interface CapturedStatement {
@@ -160,13 +255,27 @@ export interface CapturedStatement {
  * The SQL statements the service sends for one request, captured in this process from the real
  * app on the same database: what "the same work done directly" means for a route.
  */
-export async function captureStatements(databaseUrl: string, secret: string, token: string, path: string): Promise<CapturedStatement[]> {
+export async function captureStatements(
+  databaseUrl: string,
+  secret: string,
+  token: string,
+  path: string,
+): Promise<CapturedStatement[]> {
   const pg = (await import('pg')).default;
   const { buildApp } = await import('../src/app.ts');
   const { loadConfig } = await import('../src/config.ts');
   const { createDatabase } = await import('../src/db/client.ts');
-  const base = loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET: secret, DATA_DIR: '/tmp/ledger-bench-capture' } as NodeJS.ProcessEnv);
-  const config = Object.freeze({ ...base, rateLimit: { ...base.rateLimit, enabled: false }, scheduler: false, logLevel: 'silent' });
+  const base = loadConfig({
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: secret,
+    DATA_DIR: '/tmp/ledger-bench-capture',
+  } as NodeJS.ProcessEnv);
+  const config = Object.freeze({
+    ...base,
+    rateLimit: { ...base.rateLimit, enabled: false },
+    scheduler: false,
+    logLevel: 'silent',
+  });
   const database = await createDatabase({ databaseUrl, embeddedDbDir: null, poolSize: 4 });
   const app = await buildApp(config, { database });
   const captured: CapturedStatement[] = [];
@@ -174,7 +283,12 @@ export async function captureStatements(databaseUrl: string, secret: string, tok
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    if (capturing) captured.push(typeof config === 'string' ? { text: config, values: values ?? [] } : { text: config.text, values: config.values ?? values ?? [] });
+    if (capturing)
+      captured.push(
+        typeof config === 'string'
+          ? { text: config, values: values ?? [] }
+          : { text: config.text, values: config.values ?? values ?? [] },
+      );
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {

@@ -17,7 +17,11 @@ const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: 180_000, u
 async function firstRowAt(page: Page, url: string): Promise<number> {
   await page.goto(url, { waitUntil: 'commit' });
   // performance.now() counts from the navigation's start
-  const handle = await page.waitForFunction(() => (document.querySelector('[data-testid="tx-row"]') ? performance.now() : 0), null, { polling: 'raf', timeout: 60_000 });
+  const handle = await page.waitForFunction(
+    () => (document.querySelector('[data-testid="tx-row"]') ? performance.now() : 0),
+    null,
+    { polling: 'raf', timeout: 60_000 },
+  );
   return (await handle.jsonValue()) as number;
 }
 
@@ -29,9 +33,22 @@ async function throttle(context: BrowserContext, page: Page): Promise<void> {
 }
 
 async function api(base: string, openid: string) {
-  const login = (await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: `ok-${openid}` }) })).json()) as { access_token: string; user: { id: number } };
+  const login = (await (
+    await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code: `ok-${openid}` }),
+    })
+  ).json()) as { access_token: string; user: { id: number } };
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${login.access_token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${login.access_token}`,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as Record<string, unknown>;
   };
@@ -51,9 +68,21 @@ export async function run() {
     const a = await api(server.base, 'bench-offline-warm');
     const cats = (await a.call('GET', '/api/categories?kind=expense')) as { list: { id: number }[] };
     for (let i = 0; i < 60; i++) {
-      await a.call('POST', '/api/transactions', { kind: 'expense', amount: String(10 + i), category_id: cats.list[i % cats.list.length]!.id, date: today(), note: `row ${i}` });
+      await a.call('POST', '/api/transactions', {
+        kind: 'expense',
+        amount: String(10 + i),
+        category_id: cats.list[i % cats.list.length]!.id,
+        date: today(),
+        note: `row ${i}`,
+      });
     }
-    const warm = await browser.newContext({ baseURL: server.base, viewport: PHONE, isMobile: true, hasTouch: true, locale: 'zh-CN' });
+    const warm = await browser.newContext({
+      baseURL: server.base,
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'zh-CN',
+    });
     const page = await warm.newPage();
     await signInWechat(page, 'bench-offline-warm');
     await page.locator('[data-testid="tx-row"]').first().waitFor();
@@ -66,12 +95,25 @@ export async function run() {
     // where the last warm start spent its time (ms from the navigation's start)
     const breakdown = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => /\/assets\/.*\.js$/.test(r.name));
-      return { page_from_sw: Math.round(nav.responseEnd), scripts_loaded: Math.round(Math.max(0, ...scripts.map((r) => r.responseEnd))), dom_content_loaded: Math.round(nav.domContentLoadedEventEnd) };
+      const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) =>
+        /\/assets\/.*\.js$/.test(r.name),
+      );
+      return {
+        page_from_sw: Math.round(nav.responseEnd),
+        scripts_loaded: Math.round(Math.max(0, ...scripts.map((r) => r.responseEnd))),
+        dom_content_loaded: Math.round(nav.domContentLoadedEventEnd),
+      };
     });
 
     // the reference: the same person's first visit in a browser without service worker and cache
-    const cold = await browser.newContext({ baseURL: server.base, viewport: PHONE, isMobile: true, hasTouch: true, locale: 'zh-CN', serviceWorkers: 'block' });
+    const cold = await browser.newContext({
+      baseURL: server.base,
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'zh-CN',
+      serviceWorkers: 'block',
+    });
     const coldPage = await cold.newPage();
     await signInWechat(coldPage, 'bench-offline-warm');
     await coldPage.locator('[data-testid="tx-row"]').first().waitFor();
@@ -107,8 +149,21 @@ export async function run() {
           const tx = db.transaction('outbox', 'readwrite');
           for (let i = 0; i < n; i++) {
             tx.objectStore('outbox').put({
-              kind: 'create', key: `bench-${i}-${crypto.randomUUID()}`, target: -(i + 1), at: Date.now(), attempts: 0, state: 'queued', refusal: null,
-              body: { kind: 'expense', amount: (1 + i / 100).toFixed(2), category_id: cat, date, note: `bench ${i}`, tag_ids: [] },
+              kind: 'create',
+              key: `bench-${i}-${crypto.randomUUID()}`,
+              target: -(i + 1),
+              at: Date.now(),
+              attempts: 0,
+              state: 'queued',
+              refusal: null,
+              body: {
+                kind: 'expense',
+                amount: (1 + i / 100).toFixed(2),
+                category_id: cat,
+                date,
+                note: `bench ${i}`,
+                tag_ids: [],
+              },
             });
           }
           tx.oncomplete = () => resolve();
@@ -151,8 +206,19 @@ export async function run() {
         Array.from({ length: Math.min(8, N - i) }, (_, j) =>
           fetch(`${server.base}/api/transactions`, {
             method: 'POST',
-            headers: { Authorization: `Bearer ${c.token}`, 'Content-Type': 'application/json', 'Idempotency-Key': `limit-${i + j}` },
-            body: JSON.stringify({ kind: 'expense', amount: '1.00', category_id: catC, date: today(), note: `limit ${i + j}`, tag_ids: [] }),
+            headers: {
+              Authorization: `Bearer ${c.token}`,
+              'Content-Type': 'application/json',
+              'Idempotency-Key': `limit-${i + j}`,
+            },
+            body: JSON.stringify({
+              kind: 'expense',
+              amount: '1.00',
+              category_id: catC,
+              date: today(),
+              note: `limit ${i + j}`,
+              tag_ids: [],
+            }),
           }).then((r) => r.text()),
         ),
       );
@@ -160,9 +226,19 @@ export async function run() {
     const limitMs = performance.now() - l0;
 
     return {
-      warm_start_books_ms: { median: Math.round(median(warmRuns)), runs: warmRuns.map(Math.round), target: 500, last_run: breakdown },
+      warm_start_books_ms: {
+        median: Math.round(median(warmRuns)),
+        runs: warmRuns.map(Math.round),
+        target: 500,
+        last_run: breakdown,
+      },
       first_visit_books_ms_same_profile: { median: Math.round(median(coldRuns)), runs: coldRuns.map(Math.round) },
-      sync_200_ops_ms: { total: Math.round(syncMs), per_op: Number((syncMs / N).toFixed(1)), rows_on_server: onServer, target: 5000 },
+      sync_200_ops_ms: {
+        total: Math.round(syncMs),
+        per_op: Number((syncMs / N).toFixed(1)),
+        rows_on_server: onServer,
+        target: 5000,
+      },
       limit_200_creates_from_node_ms: Math.round(limitMs),
     };
   } finally {

@@ -1,5 +1,17 @@
 // npm run bench [-- name ...]: runs the named benchmarks (all by default) and prints their figures as JSON.
-const all = ['foundation', 'books', 'export-import', 'bill-import', 'startup', 'accounts', 'splits', 'offline', 'web-throttled'] as const;
+const all = [
+  'foundation',
+  'books',
+  'export-import',
+  'bill-import',
+  'import-formats',
+  'startup',
+  'accounts',
+  'splits',
+  'offline',
+  'web-throttled',
+  'receipts',
+] as const;
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : [...all];
 for (const name of chosen) {
   const mod = await import(`./${name}.ts`).catch((err) => {

@@ -56,19 +56,37 @@ export async function ensureBenchData(): Promise<BenchData> {
     const seeded = await client.query("select value from system_config where key = 'bench_seed'");
     if (seeded.rows[0]?.value !== SEED_VERSION) {
       console.error('seeding the benchmark database (2.1 million transactions)...');
-      await client.query('truncate users, transactions, categories, refresh_tokens, idempotency_keys restart identity cascade');
-      const spec: [string, number][] = [...Array.from({ length: 100 }, (_, i): [string, number] => [`list-${i}`, 10_000]), ['stats', 100_000], ['export', 1_000_000]];
+      await client.query(
+        'truncate users, transactions, categories, refresh_tokens, idempotency_keys restart identity cascade',
+      );
+      const spec: [string, number][] = [
+        ...Array.from({ length: 100 }, (_, i): [string, number] => [`list-${i}`, 10_000]),
+        ['stats', 100_000],
+        ['export', 1_000_000],
+      ];
       for (const [name, rows] of spec) {
-        const { rows: u } = await client.query("insert into users (provider, provider_subject, nickname) values ('bench', $1, $1) returning id, created_at", [name]);
+        const { rows: u } = await client.query(
+          "insert into users (provider, provider_subject, nickname) values ('bench', $1, $1) returning id, created_at",
+          [name],
+        );
         await setUpNewUser(database.db, { id: u[0].id, baseCurrency: 'CNY', createdAt: u[0].created_at });
-        const cats = await database.db.select({ id: categories.id }).from(categories).where(eq(categories.userId, u[0].id));
+        const cats = await database.db
+          .select({ id: categories.id })
+          .from(categories)
+          .where(eq(categories.userId, u[0].id));
         await fill(client, u[0].id, rows, Math.min(...cats.map((c) => c.id)));
       }
       // vacuum too: it sets the visibility map that index-only scans rely on (autovacuum may be off)
       await client.query('vacuum analyze');
-      await client.query("insert into system_config (key, value) values ('bench_seed', $1) on conflict (key) do update set value = excluded.value", [SEED_VERSION]);
+      await client.query(
+        "insert into system_config (key, value) values ('bench_seed', $1) on conflict (key) do update set value = " +
+          'excluded.value',
+        [SEED_VERSION],
+      );
     }
-    const { rows } = await client.query<{ id: number; nickname: string }>("select id, nickname from users where provider = 'bench' order by id");
+    const { rows } = await client.query<{ id: number; nickname: string }>(
+      "select id, nickname from users where provider = 'bench' order by id",
+    );
     return {
       url,
       listUsers: rows.filter((r) => r.nickname.startsWith('list-')).map((r) => r.id),

@@ -22,13 +22,24 @@ async function seed(url: string): Promise<{ groupId: number; memberId: number }>
   await c.connect();
   try {
     await c.query('begin');
-    const users = await c.query(`insert into users (nickname) select 'member' || i from generate_series(1, ${MEMBERS}) i returning id`);
+    const users = await c.query(
+      `insert into users (nickname) select 'member' || i from generate_series(1, ${MEMBERS}) i returning id`,
+    );
     const ids = users.rows.map((r) => r.id as number);
     const owner = ids[0]!;
-    const cat = await c.query(`insert into categories (user_id, name, color, kind) values ($1, 'Food', '#F5A623', 'expense') returning id`, [owner]);
-    const g = await c.query(`insert into groups (name, owner_id, invite_code, currency) values ('Bench', $1, 'BENCHSPL', 'CNY') returning id`, [owner]);
+    const cat = await c.query(
+      `insert into categories (user_id, name, color, kind) values ($1, 'Food', '#F5A623', 'expense') returning id`,
+      [owner],
+    );
+    const g = await c.query(
+      `insert into groups (name, owner_id, invite_code, currency) values ('Bench', $1, 'BENCHSPL', 'CNY') returning id`,
+      [owner],
+    );
     const groupId = g.rows[0].id as number;
-    await c.query(`insert into group_members (group_id, user_id, role) select $1, u, case when u = $2 then 'owner' else 'member' end from unnest($3::int[]) u`, [groupId, owner, ids]);
+    await c.query(
+      `insert into group_members (group_id, user_id, role) select $1, u, case when u = $2 then 'owner' else 'member' end from unnest($3::int[]) u`,
+      [groupId, owner, ids],
+    );
     // expenses recorded by the owner for a payer among the members; amounts 1.00 to 500.00
     await c.query(
       `insert into transactions (user_id, kind, amount_cents, category_id, date, group_id, paid_by, account_id, currency, base_amount)
@@ -85,7 +96,11 @@ export async function run() {
   await admin.query(`create database ${DB_NAME}`);
   await admin.end();
   const url = urlOf(DB_NAME);
-  const server = await startBenchServer({ DATABASE_URL: url, JWT_SECRET: SECRET, PORT: process.env.BENCH_PORT ?? '39193' });
+  const server = await startBenchServer({
+    DATABASE_URL: url,
+    JWT_SECRET: SECRET,
+    PORT: process.env.BENCH_PORT ?? '39193',
+  });
   try {
     const { groupId, memberId } = await seed(url);
     const token = await createTokenService(SECRET).signAccess(memberId, 'user');

@@ -16,12 +16,22 @@ async function once(): Promise<number> {
   const compiled = existsSync('dist/server.js');
   const started = performance.now();
   const child = spawn(process.execPath, compiled ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'], {
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', JWT_SECRET: 'startup-benchmark-secret-0123456789abcdef', LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      JWT_SECRET: 'startup-benchmark-secret-0123456789abcdef',
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'ignore',
   });
   try {
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return performance.now() - started;
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
       if (performance.now() - started > 60_000) throw new Error('no healthy answer within 60 s');
@@ -40,6 +50,12 @@ export async function run() {
   for (let i = 0; i < 3; i++) runs.push(await once());
   const ms = Math.round(median(runs));
   return {
-    embedded_fresh_start_to_healthy: { median_ms: ms, runs_ms: runs.map(Math.round), limit_ms: LIMIT_MS, 'ms / limit': Math.round((ms / LIMIT_MS) * 100) / 100, runtime: existsSync('dist/server.js') ? 'dist/server.js' : 'tsx src/server.ts' },
+    embedded_fresh_start_to_healthy: {
+      median_ms: ms,
+      runs_ms: runs.map(Math.round),
+      limit_ms: LIMIT_MS,
+      'ms / limit': Math.round((ms / LIMIT_MS) * 100) / 100,
+      runtime: existsSync('dist/server.js') ? 'dist/server.js' : 'tsx src/server.ts',
+    },
   };
 }

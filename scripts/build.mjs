@@ -29,11 +29,17 @@ export function build() {
   try {
     tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
-    throw new Error('dist/ is missing or older than src/, and TypeScript is not installed to build it: run `npm install` (with dev dependencies) or `npm run build` where it is');
+    throw new Error(
+      'dist/ is missing or older than src/, and TypeScript is not installed to build it: run `npm install` (with dev ' +
+        'dependencies) or `npm run build` where it is',
+    );
   }
   // a clean output: files removed from src/ must not linger in dist/
   rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  const out = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+  const out = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (out.status !== 0) throw new Error('the TypeScript build failed');
   writeFileSync(stamp, new Date().toISOString() + '\n');
 }

@@ -9,5 +9,7 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const file = path.join(dir, 'openapi.json');
 const dump = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/openapi-dump.ts', file], { stdio: 'inherit' });
 if (dump.status !== 0) process.exit(dump.status ?? 1);
-const lint = spawnSync('npx', ['--no-install', 'redocly', 'lint', '--config', 'redocly.yaml', file], { stdio: 'inherit' });
+const lint = spawnSync('npx', ['--no-install', 'redocly', 'lint', '--config', 'redocly.yaml', file], {
+  stdio: 'inherit',
+});
 process.exit(lint.status ?? 1);

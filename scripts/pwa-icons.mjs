@@ -33,6 +33,9 @@ const jobs = [
   ['favicon-32.png', 32, 0, true],
 ];
 for (const [name, size, inset, round] of jobs) {
-  await sharp(Buffer.from(svg(inset, round))).resize(size, size).png({ compressionLevel: 9 }).toFile(new URL(name, out).pathname);
+  await sharp(Buffer.from(svg(inset, round)))
+    .resize(size, size)
+    .png({ compressionLevel: 9 })
+    .toFile(new URL(name, out).pathname);
   console.log(`web/public/icons/${name} ${size}x${size}`);
 }

@@ -12,13 +12,31 @@ if (!existsSync(chromium)) {
 }
 await ensureWebBuild();
 const only = process.argv.slice(2);
-const files = only.length ? only : readdirSync('test/e2e').filter((f) => f.endsWith('.e2e.ts')).sort().map((f) => path.join('test/e2e', f));
+const files = only.length
+  ? only
+  : readdirSync('test/e2e')
+      .filter((f) => f.endsWith('.e2e.ts'))
+      .sort()
+      .map((f) => path.join('test/e2e', f));
 // A file whose tests are done exits even if something still listens (a server that failed to start
 // leaves its stand-ins open: without this the run would wait forever), and no test may hang CI.
 const timeout = process.env.TEST_TIMEOUT_MS ?? '300000';
 // E2E_CONCURRENCY files at a time (default 1): each has its own port, data folder and browser
 const concurrency = Math.max(1, Number(process.env.E2E_CONCURRENCY ?? '1') || 1);
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-force-exit',
+    '--test-reporter=spec',
+    `--test-concurrency=${concurrency}`,
+    `--test-timeout=${timeout}`,
+    ...files,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);

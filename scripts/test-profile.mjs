@@ -24,7 +24,10 @@ function now() {
 
 let last = { wall: 0, cpu: 0, children: 0 };
 function write(name, from, to) {
-  appendFileSync(out, `${name}\t${(to.wall - from.wall).toFixed(2)}\t${(to.cpu - from.cpu).toFixed(2)}\t${(to.children - from.children).toFixed(2)}\n`);
+  appendFileSync(
+    out,
+    `${name}\t${(to.wall - from.wall).toFixed(2)}\t${(to.cpu - from.cpu).toFixed(2)}\t${(to.children - from.children).toFixed(2)}\n`,
+  );
 }
 
 /** the mark before a worker's first file: what loading the files cost, from the process start */

@@ -4,7 +4,7 @@
 // The suite runs on the embedded database, or on PostgreSQL when TEST_DATABASE_URL names a server.
 // `--both` (with TEST_DATABASE_URL) runs it on both at once, from one queue of worker processes,
 // so that the cores stay busy until the last file of either is done.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,8 +20,7 @@ function findTests(dir, all = false) {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) {
       if (all || !SEPARATE.has(full.split(path.sep).join('/'))) out.push(...findTests(full, all));
-    }
-    else if (name.endsWith('.test.ts')) out.push(full);
+    } else if (name.endsWith('.test.ts')) out.push(full);
   }
   return out.sort();
 }
@@ -29,7 +28,9 @@ function findTests(dir, all = false) {
 const args = process.argv.slice(2);
 const both = args.includes('--both');
 // arguments: test files, or folders to search, every test file in them (`node scripts/test.mjs test/unit`)
-const only = args.filter((a) => a !== '--both').flatMap((arg) => (statSync(arg).isDirectory() ? findTests(arg, true) : [arg]));
+const only = args
+  .filter((a) => a !== '--both')
+  .flatMap((arg) => (statSync(arg).isDirectory() ? findTests(arg, true) : [arg]));
 const files = only.length ? only : findTests('test');
 if (!files.length) {
   console.error('no test files found under test/');
@@ -41,7 +42,13 @@ const posix = (f) => path.relative('.', f).split(path.sep).join('/');
 // folder of their own, PostgreSQL through a database they make themselves): they prove the same on
 // either suite, so the whole suite on PostgreSQL leaves them to the embedded one. Named, they run.
 const DATABASE_FREE_DIRS = ['test/unit/'];
-const DATABASE_FREE = new Set(['test/books-writer-lint.test.ts', 'test/datadir-lock.test.ts', 'test/server.test.ts', 'test/cli.test.ts', 'test/cli-user-create.test.ts']);
+const DATABASE_FREE = new Set([
+  'test/books-writer-lint.test.ts',
+  'test/datadir-lock.test.ts',
+  'test/server.test.ts',
+  'test/cli.test.ts',
+  'test/cli-user-create.test.ts',
+]);
 const databaseFree = (f) => DATABASE_FREE.has(posix(f)) || DATABASE_FREE_DIRS.some((d) => posix(f).startsWith(d));
 
 // Files that change process-wide state (environment, signal handlers, child servers) or hang hooks
@@ -58,7 +65,8 @@ const workers = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? '2') || 2);
 const timeout = Number(process.env.TEST_TIMEOUT_MS ?? '300000');
 // On PostgreSQL every test database is a copy of one migrated template of this run (see
 // test/helpers/db.ts), made by the first file that needs it and dropped here at the end.
-const template = pgServer && !process.env.TEST_PG_TEMPLATE ? `ledger_tpl_${process.pid}_${randomBytes(4).toString('hex')}` : null;
+const template =
+  pgServer && !process.env.TEST_PG_TEMPLATE ? `ledger_tpl_${process.pid}_${randomBytes(4).toString('hex')}` : null;
 async function dropTemplate() {
   if (!template) return;
   const c = new pg.Client({ connectionString: pgServer });
@@ -67,7 +75,8 @@ async function dropTemplate() {
     await c.query(`alter database "${template}" with is_template false`).catch(() => {});
     await c.query(`drop database if exists "${template}" with (force)`);
   } catch (err) {
-    if (!/does not exist/.test(err.message)) console.error(`could not drop the template database ${template}: ${err.message}`);
+    if (!/does not exist/.test(err.message))
+      console.error(`could not drop the template database ${template}: ${err.message}`);
   } finally {
     await c.end().catch(() => {});
   }
@@ -87,14 +96,31 @@ if (pgServer) {
   // the whole suite on PostgreSQL (or both suites) leave the files that do not use its database to
   // the embedded one
   const own = only.length && !both ? files : files.filter((f) => !databaseFree(f));
-  if (own.length < files.length) console.log(`${files.length - own.length} files that do not use the suite's database run on the embedded suite only`);
-  suites.push({ name: 'PostgreSQL', env: { ...baseEnv, TEST_DATABASE_URL: pgServer, TEST_PG_TEMPLATE: process.env.TEST_PG_TEMPLATE ?? template }, files: own });
+  if (own.length < files.length)
+    console.log(
+      `${files.length - own.length} files that do not use the suite's database run on the embedded suite only`,
+    );
+  suites.push({
+    name: 'PostgreSQL',
+    env: { ...baseEnv, TEST_DATABASE_URL: pgServer, TEST_PG_TEMPLATE: process.env.TEST_PG_TEMPLATE ?? template },
+    files: own,
+  });
 }
 
-const base = (limit = timeout) => ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', `--test-timeout=${limit}`];
+const base = (limit = timeout) => [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-force-exit',
+  '--test-reporter=spec',
+  `--test-timeout=${limit}`,
+];
 const running = new Set();
 // an interrupt stops the test runners first; the template is dropped once they have stopped
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { for (const c of running) c.kill(signal); });
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const c of running) c.kill(signal);
+  });
 
 /** Runs node with these arguments; resolves with its exit code and the tail of its output. */
 function run(job, { buffered }) {
@@ -116,6 +142,11 @@ function run(job, { buffered }) {
   });
 }
 
+// a migration added since the install: the embedded template is built first, once, rather than
+// every embedded test database running initdb and the migrations on its own
+if (suites.some((s) => s.name === 'embedded'))
+  spawnSync(process.execPath, ['scripts/db-template.mjs', '--if-missing'], { stdio: 'inherit' });
+
 const count = (tail, what) => Number(new RegExp(`ℹ ${what} (\\d+)`).exec(tail)?.[1] ?? 0);
 const started = Date.now();
 const made = [];
@@ -124,7 +155,12 @@ if (process.env.TEST_ISOLATE === '1') {
   // one process per test file, as many at once as TEST_CONCURRENCY (suite after suite)
   results = [];
   for (const suite of suites) {
-    results.push(await run({ suite: suite.name, env: suite.env, args: [...base(), `--test-concurrency=${workers}`, ...suite.files] }, { buffered: false }));
+    results.push(
+      await run(
+        { suite: suite.name, env: suite.env, args: [...base(), `--test-concurrency=${workers}`, ...suite.files] },
+        { buffered: false },
+      ),
+    );
   }
 } else {
   // Shared mode: each suite's files are spread over shares, each imported by one worker process
@@ -138,25 +174,39 @@ if (process.env.TEST_ISOLATE === '1') {
   // TEST_PROFILE: a mark module before the first file and after each (see scripts/test-profile.mjs)
   const markModule = (name, call) => {
     const file = path.join(dir, `test-mark-${process.pid}-${made.length}.mjs`);
-    writeFileSync(file, `import { ${call} } from ${url('scripts/test-profile.mjs')};\n${call}(${JSON.stringify(name)});\n`);
+    writeFileSync(
+      file,
+      `import { ${call} } from ${url('scripts/test-profile.mjs')};\n${call}(${JSON.stringify(name)});\n`,
+    );
     made.push(file);
     return `import ${url(file)};\n`;
   };
   const jobs = [];
   const entryJob = (suite, name, list) => {
     const entry = path.join(dir, `test-shard-${process.pid}-${made.length}.mts`);
-    const lines = [...list].sort().map((f) => `import ${url(f)};\n${profile ? markModule(`${suite.name}: ${posix(f)}`, 'mark') : ''}`);
+    const lines = [...list]
+      .sort()
+      .map((f) => `import ${url(f)};\n${profile ? markModule(`${suite.name}: ${posix(f)}`, 'mark') : ''}`);
     writeFileSync(entry, (profile ? markModule(`${suite.name}: ${name}`, 'start') : '') + lines.join(''));
     made.push(entry);
     // the runner sees a share as one test: it gets the time its files would have had
     // a file costs about as much as its size, and half as much again on the embedded database
     const weight = list.reduce((n, f) => n + statSync(f).size, 0) * (suite.name === 'embedded' ? 1.5 : 1);
-    jobs.push({ suite: suite.name, env: suite.env, title: `${suite.name}: ${name} (${list.length} files)`, weight, args: [...base(timeout * list.length), entry] });
+    jobs.push({
+      suite: suite.name,
+      env: suite.env,
+      title: `${suite.name}: ${name} (${list.length} files)`,
+      weight,
+      args: [...base(timeout * list.length), entry],
+    });
   };
   const sharesPerSuite = Number(process.env.TEST_SHARES ?? (suites.length > 1 ? workers + 1 : workers));
   for (const suite of suites) {
     const alone = suite.files.filter((f) => ISOLATED.has(posix(f)));
-    const shared = suite.files.filter((f) => !ISOLATED.has(posix(f))).map((f) => ({ f, size: statSync(f).size })).sort((a, b) => b.size - a.size);
+    const shared = suite.files
+      .filter((f) => !ISOLATED.has(posix(f)))
+      .map((f) => ({ f, size: statSync(f).size }))
+      .sort((a, b) => b.size - a.size);
     const shares = Array.from({ length: Math.min(sharesPerSuite, shared.length) }, () => ({ size: 0, files: [] }));
     for (const { f, size } of shared) {
       const least = shares.reduce((a, b) => (b.size < a.size ? b : a));
@@ -167,26 +217,40 @@ if (process.env.TEST_ISOLATE === '1') {
     // profiled, each file that needs a process of its own gets one through an entry with its marks
     if (alone.length && profile) for (const f of alone) entryJob(suite, posix(f), [f]);
     else if (alone.length) {
-      jobs.push({ suite: suite.name, env: suite.env, title: `${suite.name}: ${alone.length} files in processes of their own`, weight: 0, args: [...base(), '--test-concurrency=1', ...alone] });
+      jobs.push({
+        suite: suite.name,
+        env: suite.env,
+        title: `${suite.name}: ${alone.length} files in processes of their own`,
+        weight: 0,
+        args: [...base(), '--test-concurrency=1', ...alone],
+      });
     }
   }
   jobs.sort((a, b) => b.weight - a.weight);
   const buffered = jobs.length > 1;
   results = [];
-  await Promise.all(Array.from({ length: Math.min(workers, jobs.length) }, async () => {
-    for (let job = jobs.shift(); job; job = jobs.shift()) results.push(await run(job, { buffered }));
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(workers, jobs.length) }, async () => {
+      for (let job = jobs.shift(); job; job = jobs.shift()) results.push(await run(job, { buffered }));
+    }),
+  );
 }
 for (const file of made) rmSync(file, { force: true });
 await dropTemplate();
 
 if (profile && existsSync(profile)) {
-  const rows = readFileSync(profile, 'utf8').trim().split('\n').map((l) => l.split('\t'))
+  const rows = readFileSync(profile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
     .map(([file, wall, cpu, children]) => ({ file, wall: Number(wall), cpu: Number(cpu), children: Number(children) }))
     .sort((a, b) => b.cpu + b.children - (a.cpu + a.children));
   const sum = (k) => rows.reduce((n, r) => n + r[k], 0).toFixed(1);
   console.log(`\nprofile (${profile}): seconds of wall time, CPU of the worker, CPU of its child processes`);
-  for (const r of rows) console.log(`${r.wall.toFixed(1).padStart(7)} ${r.cpu.toFixed(1).padStart(7)} ${r.children.toFixed(1).padStart(7)}  ${r.file}`);
+  for (const r of rows)
+    console.log(
+      `${r.wall.toFixed(1).padStart(7)} ${r.cpu.toFixed(1).padStart(7)} ${r.children.toFixed(1).padStart(7)}  ${r.file}`,
+    );
   console.log(`${sum('wall').padStart(7)} ${sum('cpu').padStart(7)} ${sum('children').padStart(7)}  total`);
 }
 
@@ -199,7 +263,9 @@ if (results.length > 1) {
   for (const suite of suites) {
     const mine = results.filter((r) => r.suite === suite.name);
     const t = totals(mine);
-    console.log(`  ${suite.name}: ${mine.length} processes, ${KEYS.map((k) => `${k} ${t[k]}`).join(', ')}${mine.some((r) => r.code !== 0) ? ' (FAILED)' : ''}`);
+    console.log(
+      `  ${suite.name}: ${mine.length} processes, ${KEYS.map((k) => `${k} ${t[k]}`).join(', ')}${mine.some((r) => r.code !== 0) ? ' (FAILED)' : ''}`,
+    );
   }
   // the same lines as one process's summary, for whoever reads the last lines
   for (const k of KEYS) console.log(`ℹ ${k} ${total[k]}`);

@@ -42,7 +42,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve('scripts/w
   for (const c of lazy.slice(0, 8)) console.log(`  on demand ${c.name}: ${kb(c.raw)} raw, ${kb(c.gzip)} gzipped`);
   const max = process.argv.find((a) => a.startsWith('--max-first='));
   if (max && first.gzip > Number(max.split('=')[1]) * 1024) {
-    console.error(`the first screen loads ${kb(first.gzip)} of gzipped JavaScript, over the ${max.split('=')[1]} KB budget`);
+    console.error(
+      `the first screen loads ${kb(first.gzip)} of gzipped JavaScript, over the ${max.split('=')[1]} KB budget`,
+    );
     process.exit(1);
   }
 }

@@ -8,7 +8,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { LogFileHealth } from './lib/logger.ts';
-import { registerModules } from './modules/index.ts';
+import { buildServices, registerModules } from './modules/index.ts';
 import auth, { authGate } from './plugins/auth.ts';
 import compression from './plugins/compress.ts';
 import { compileBody } from './plugins/body-rules.ts';
@@ -58,7 +58,12 @@ let bodyAjvs: { removing: Ajv.default; refusing: Ajv.default } | undefined;
 let coercingAjv: Ajv.default | undefined;
 
 type Serializer = (data: unknown) => string;
-type SerializerCompiler = (route: { schema?: unknown; method?: string; url?: string; httpStatus?: string }) => Serializer;
+type SerializerCompiler = (route: {
+  schema?: unknown;
+  method?: string;
+  url?: string;
+  httpStatus?: string;
+}) => Serializer;
 type SerializerFactory = (externalSchemas: unknown, serializerOpts: unknown) => SerializerCompiler;
 // the very factory Fastify itself would use (its own dependency), so output is byte for byte the same
 const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
@@ -68,7 +73,8 @@ const buildSerializer: SerializerFactory = (externalSchemas, serializerOpts) => 
   serializerFactory ??= (fastifyRequire('@fastify/fast-json-stringify-compiler') as () => SerializerFactory)();
   const compile = serializerFactory(externalSchemas, serializerOpts);
   // schemas added with addSchema (or serializer options) make the result depend on the instance
-  if (serializerOpts !== undefined || Object.keys((externalSchemas as object | undefined) ?? {}).length > 0) return compile;
+  if (serializerOpts !== undefined || Object.keys((externalSchemas as object | undefined) ?? {}).length > 0)
+    return compile;
   return (route) => {
     const key = route.schema;
     if (typeof key !== 'object' || key === null) return compile(route);
@@ -136,7 +142,9 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   const bodies = (bodyAjvs ??= { removing: makeAjv(false), refusing: makeAjv(false, false) });
   const coercing = (coercingAjv ??= makeAjv(true));
   app.setValidatorCompiler((req) =>
-    req.httpPart === 'body' ? (compileBody(bodies, req) as ReturnType<typeof coercing.compile>) : coercing.compile(req.schema),
+    req.httpPart === 'body'
+      ? (compileBody(bodies, req) as ReturnType<typeof coercing.compile>)
+      : coercing.compile(req.schema),
   );
 
   app.decorate('config', config);
@@ -150,7 +158,8 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   await app.register(tokens);
   await app.register(security);
   await app.register(uploads);
-  await app.register(identityPlugin);
+  const services = buildServices(app);
+  await app.register(identityPlugin, { apiTokens: services.identity.apiTokens });
   await app.register(auth);
   await app.register(sharedInvalidation);
   await app.register(rateLimit);
@@ -159,7 +168,7 @@ export async function buildApp(config: Readonly<Config>, opts: BuildOptions = {}
   await app.register(openapi);
   await app.register(metricsRoute);
 
-  await registerModules(app);
+  await registerModules(app, services);
   await app.register(webClient);
   return app;
 }

@@ -17,8 +17,14 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   const config = loadConfig();
-  const unlock = config.databaseUrl ? null : await lockDataDir(config.dataDir, () => process.exit(1), { waitMs: config.dataDirLockWaitMs });
-  const database = await createDatabase({ databaseUrl: config.databaseUrl, embeddedDbDir: config.embeddedDbDir, poolSize: 2 });
+  const unlock = config.databaseUrl
+    ? null
+    : await lockDataDir(config.dataDir, () => process.exit(1), { waitMs: config.dataDirLockWaitMs });
+  const database = await createDatabase({
+    databaseUrl: config.databaseUrl,
+    embeddedDbDir: config.embeddedDbDir,
+    poolSize: 2,
+  });
   try {
     if (command === 'user:role') {
       const [idText, role] = args;
@@ -27,12 +33,18 @@ async function main(argv: string[]): Promise<number> {
         return 1;
       }
       await runMigrations(database, { defaultCurrency: config.defaultCurrency });
-      const rows = await database.db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, Number(idText))).returning({ id: users.id, nickname: users.nickname });
+      const rows = await database.db
+        .update(users)
+        .set({ role, updatedAt: new Date() })
+        .where(eq(users.id, Number(idText)))
+        .returning({ id: users.id, nickname: users.nickname });
       if (!rows.length) {
         console.error(`no user with id ${idText}`);
         return 1;
       }
-      console.log(`user ${rows[0]!.id} (${rows[0]!.nickname}) is now ${role}; running servers pick this up within a minute`);
+      console.log(
+        `user ${rows[0]!.id} (${rows[0]!.nickname}) is now ${role}; running servers pick this up within a minute`,
+      );
       return 0;
     }
     const cmd = cliCommands.find((c) => c.name === command);
@@ -50,7 +62,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err instanceof Error ? err.message : err);
+    console.error(
+      err instanceof ConfigError ? `configuration error: ${err.message}` : err instanceof Error ? err.message : err,
+    );
     process.exit(1);
   },
 );

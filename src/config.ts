@@ -52,7 +52,14 @@ export interface BruteForceConfig {
 export const DEFAULT_PASSWORD_HASHING: PasswordHashingConfig = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 export const DEFAULT_BRUTE_FORCE: BruteForceConfig = {
-  username: { windowMs: 15 * 60_000, slowAfter: 3, baseDelayMs: 250, maxDelayMs: 4000, lockAfter: 10, lockMs: 15 * 60_000 },
+  username: {
+    windowMs: 15 * 60_000,
+    slowAfter: 3,
+    baseDelayMs: 250,
+    maxDelayMs: 4000,
+    lockAfter: 10,
+    lockMs: 15 * 60_000,
+  },
   ip: { windowMs: 15 * 60_000, slowAfter: 20, baseDelayMs: 250, maxDelayMs: 4000, lockAfter: 100, lockMs: 15 * 60_000 },
 };
 
@@ -87,6 +94,10 @@ export interface Config {
   registration: 'open' | 'closed';
   /** the address people open (passkeys' relying party); null: passkeys are not offered */
   publicUrl: string | null;
+  /** PASSWORD_SIGN_IN: whether people may sign in (and register) with a username and password (default true) */
+  passwordSignIn?: boolean;
+  /** OpenID Connect sign-in (unset or incomplete: not offered) */
+  oidc?: OidcConfig;
   passwordHashing?: PasswordHashingConfig;
   bruteForce?: BruteForceConfig;
   /**
@@ -112,6 +123,96 @@ export interface Config {
 
   /** limits under which uploaded files are read (unset: DEFAULT_UPLOAD_LIMITS) */
   uploadLimits?: UploadLimits;
+
+  /** receipt recognition and attachments (unset: DEFAULT_RECEIPTS) */
+  receipts?: ReceiptsConfig;
+
+  /**
+   * REQUIRE_ADMIN_TOTP: administrators must have a confirmed TOTP second factor; until then every
+   * administrator route answers 403 (40303) and they may only set it up (default false)
+   */
+  requireAdminTotp?: boolean;
+
+  /** webhook delivery (unset: DEFAULT_WEBHOOKS) */
+  webhooks?: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /**
+   * WEBHOOKS_ALLOW_LOOPBACK: endpoints may be http:// and on a loopback address (127.0.0.0/8, ::1), for
+   * tests and local receivers; other private, link-local and reserved addresses stay refused
+   */
+  allowLoopback: boolean;
+  /** WEBHOOKS_TIMEOUT_MS: connecting plus the whole answer of one attempt */
+  timeoutMs: number;
+  /** WEBHOOKS_POLL_MS: how often the delivery worker looks for due deliveries */
+  pollMs: number;
+}
+
+export const DEFAULT_WEBHOOKS: WebhooksConfig = { allowLoopback: false, timeoutMs: 10_000, pollMs: 2_000 };
+
+function parseWebhooks(env: NodeJS.ProcessEnv): WebhooksConfig {
+  const d = DEFAULT_WEBHOOKS;
+  return {
+    allowLoopback: parseBool('WEBHOOKS_ALLOW_LOOPBACK', env.WEBHOOKS_ALLOW_LOOPBACK, d.allowLoopback),
+    // 0 is no setting here: an attempt always has a limit and the worker always a pace
+    timeoutMs: parseMs('WEBHOOKS_TIMEOUT_MS', env.WEBHOOKS_TIMEOUT_MS, d.timeoutMs, 100) || d.timeoutMs,
+    pollMs: parseMs('WEBHOOKS_POLL_MS', env.WEBHOOKS_POLL_MS, d.pollMs, 100) || d.pollMs,
+  };
+}
+
+export interface OidcConfig {
+  /** OIDC_ISSUER: the OpenID Provider's issuer identifier (its discovery document is read from it) */
+  issuer: string | null;
+  /** OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: this service as a confidential client of the provider */
+  clientId: string | null;
+  clientSecret: string | null;
+  /** OIDC_BUTTON_LABEL: the sign-in button's text, e.g. the provider's name */
+  buttonLabel: string;
+  /**
+   * OIDC_ALLOW_HTTP: accept an http:// issuer on a loopback address (127.0.0.1, ::1, localhost); for tests
+   * and development only, never for a real provider
+   */
+  allowHttp: boolean;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** OIDC_*: all of issuer, client id and secret, or none; https unless OIDC_ALLOW_HTTP names a loopback issuer. */
+export function parseOidc(env: NodeJS.ProcessEnv): OidcConfig {
+  const allowHttp = parseBool('OIDC_ALLOW_HTTP', env.OIDC_ALLOW_HTTP, false);
+  const issuer = parseUrl('OIDC_ISSUER', env.OIDC_ISSUER, allowHttp ? ['https:', 'http:'] : ['https:']);
+  if (issuer && new URL(issuer).protocol === 'http:' && !LOOPBACK.has(new URL(issuer).hostname))
+    throw new ConfigError('OIDC_ALLOW_HTTP accepts an http:// OIDC_ISSUER on a loopback address only');
+  const clientId = (env.OIDC_CLIENT_ID ?? '').trim() || null;
+  const clientSecret = (env.OIDC_CLIENT_SECRET ?? '').trim() || null;
+  const set = [issuer, clientId, clientSecret].filter(Boolean).length;
+  if (set !== 0 && set !== 3)
+    throw new ConfigError('OpenID Connect needs all of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none');
+  const buttonLabel = (env.OIDC_BUTTON_LABEL ?? '').trim();
+  if ([...buttonLabel].length > 40) throw new ConfigError('OIDC_BUTTON_LABEL must be at most 40 characters');
+  return { issuer, clientId, clientSecret, buttonLabel, allowHttp };
+}
+
+export interface ReceiptsConfig {
+  /** RECEIPTS_OCR: read receipts and screenshots on this server (off: attachments still work) */
+  ocr: boolean;
+  /** RECEIPTS_OCR_QUEUE: recognitions that may wait beyond the one running per core */
+  queue: number;
+  /** ATTACHMENT_QUOTA_MB: the attachments one person may store, in bytes */
+  quotaBytes: number;
+}
+
+export const DEFAULT_RECEIPTS: ReceiptsConfig = { ocr: true, queue: 4, quotaBytes: 500 * 1024 * 1024 };
+
+function parseReceipts(env: NodeJS.ProcessEnv): ReceiptsConfig {
+  const d = DEFAULT_RECEIPTS;
+  return {
+    ocr: parseBool('RECEIPTS_OCR', env.RECEIPTS_OCR, d.ocr),
+    queue: parseBounded('RECEIPTS_OCR_QUEUE', env.RECEIPTS_OCR_QUEUE, d.queue, 0, 64),
+    quotaBytes:
+      parseBounded('ATTACHMENT_QUOTA_MB', env.ATTACHMENT_QUOTA_MB, d.quotaBytes / 1048576, 1, 1024 * 1024) * 1048576,
+  };
 }
 
 export interface ServerTimeouts {
@@ -139,7 +240,8 @@ function parseBool(name: string, raw: string | undefined, dflt: boolean): boolea
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 3000;
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535)
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
   return Number(raw);
 }
 
@@ -158,7 +260,8 @@ function parseUrl(name: string, raw: string | undefined, protocols: string[]): s
 function parseMs(name: string, raw: string | undefined, dflt: number, min: number): number {
   if (raw === undefined || raw.trim() === '') return dflt;
   const v = raw.trim();
-  if (!/^\d{1,9}$/.test(v) || (Number(v) !== 0 && Number(v) < min)) throw new ConfigError(`${name} must be 0 or a whole number of milliseconds of at least ${min}, got "${raw}"`);
+  if (!/^\d{1,9}$/.test(v) || (Number(v) !== 0 && Number(v) < min))
+    throw new ConfigError(`${name} must be 0 or a whole number of milliseconds of at least ${min}, got "${raw}"`);
   return Number(v);
 }
 
@@ -177,11 +280,17 @@ export function parseTrustProxy(raw: string | undefined): false | number | strin
   if (v === '' || v.toLowerCase() === 'false' || v === '0') return false;
   if (/^\d{1,2}$/.test(v)) return Number(v);
   if (v.toLowerCase() === 'true') {
-    throw new ConfigError('TRUST_PROXY=true would let any client choose its own address; give the number of proxies in front of the service or their addresses');
+    throw new ConfigError(
+      'TRUST_PROXY=true would let any client choose its own address; give the number of proxies in front of the ' +
+        'service or their addresses',
+    );
   }
   const entries = list(v);
   for (const e of entries) {
-    if (!isCidrOrIp(e)) throw new ConfigError(`TRUST_PROXY must be a hop count or a comma list of IP addresses or CIDR ranges; "${e}" is neither`);
+    if (!isCidrOrIp(e))
+      throw new ConfigError(
+        `TRUST_PROXY must be a hop count or a comma list of IP addresses or CIDR ranges; "${e}" is neither`,
+      );
   }
   return entries;
 }
@@ -193,15 +302,20 @@ export function parseTimeouts(env: NodeJS.ProcessEnv): ServerTimeouts {
     keepAliveMs: parseMs('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 72_000, 1000),
     connectionMs: parseMs('CONNECTION_TIMEOUT_MS', env.CONNECTION_TIMEOUT_MS, 120_000, 1000),
   };
-  if (t.headersMs === 0) throw new ConfigError('HEADERS_TIMEOUT_MS must not be 0: clients sending headers slowly would hold connections forever');
-  if (t.requestMs !== 0 && t.headersMs > t.requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  if (t.headersMs === 0)
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS must not be 0: clients sending headers slowly would hold connections forever',
+    );
+  if (t.requestMs !== 0 && t.headersMs > t.requestMs)
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
   return t;
 }
 
 function parseCount(name: string, raw: string | undefined, dflt: number): number {
   if (raw === undefined || raw.trim() === '') return dflt;
   const v = raw.trim();
-  if (!/^\d{1,9}$/.test(v) || Number(v) < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got "${raw}"`);
+  if (!/^\d{1,9}$/.test(v) || Number(v) < 1)
+    throw new ConfigError(`${name} must be a whole number of at least 1, got "${raw}"`);
   return Number(v);
 }
 
@@ -255,9 +369,11 @@ export interface MetricsConfig {
 
 export function parseMetrics(env: NodeJS.ProcessEnv, host: string, mainPort: number): MetricsConfig {
   const token = (env.METRICS_TOKEN ?? '').trim();
-  if (token && !/^[\x21-\x7e]{16,256}$/.test(token)) throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces');
+  if (token && !/^[\x21-\x7e]{16,256}$/.test(token))
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters without spaces');
   const rawPort = (env.METRICS_PORT ?? '').trim();
-  if (rawPort && (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65535)) throw new ConfigError(`METRICS_PORT must be an integer from 1 to 65535, got "${env.METRICS_PORT}"`);
+  if (rawPort && (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65535))
+    throw new ConfigError(`METRICS_PORT must be an integer from 1 to 65535, got "${env.METRICS_PORT}"`);
   const port = rawPort ? Number(rawPort) : null;
   if (port !== null && port === mainPort) throw new ConfigError('METRICS_PORT must differ from PORT');
   const metricsHost = (env.METRICS_HOST ?? '').trim();
@@ -315,7 +431,8 @@ export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
 function parseBounded(name: string, raw: string | undefined, dflt: number, min: number, max: number): number {
   if (raw === undefined || raw.trim() === '') return dflt;
   const v = raw.trim();
-  if (!/^\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  if (!/^\d{1,15}$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return Number(v);
 }
 
@@ -327,14 +444,28 @@ export function parseUploadLimits(env: NodeJS.ProcessEnv): UploadLimits {
     ...d,
     zipMaxEntries: parseBounded('UPLOAD_ZIP_MAX_ENTRIES', env.UPLOAD_ZIP_MAX_ENTRIES, d.zipMaxEntries, 16, 100_000),
     zipMaxBytes: parseBounded('UPLOAD_UNZIPPED_MAX_MB', env.UPLOAD_UNZIPPED_MAX_MB, d.zipMaxBytes / MiB, 1, 1024) * MiB,
-    zipMaxEntryBytes: parseBounded('UPLOAD_ZIP_ENTRY_MAX_MB', env.UPLOAD_ZIP_ENTRY_MAX_MB, d.zipMaxEntryBytes / MiB, 1, 1024) * MiB,
+    zipMaxEntryBytes:
+      parseBounded('UPLOAD_ZIP_ENTRY_MAX_MB', env.UPLOAD_ZIP_ENTRY_MAX_MB, d.zipMaxEntryBytes / MiB, 1, 1024) * MiB,
     zipMaxRatio: parseBounded('UPLOAD_ZIP_MAX_RATIO', env.UPLOAD_ZIP_MAX_RATIO, d.zipMaxRatio, 10, 10_000),
     maxColumns: parseBounded('UPLOAD_MAX_COLUMNS', env.UPLOAD_MAX_COLUMNS, d.maxColumns, 16, 16_384),
     maxCellChars: parseBounded('UPLOAD_CELL_MAX_CHARS', env.UPLOAD_CELL_MAX_CHARS, d.maxCellChars, 1024, 1_000_000),
-    maxSharedStrings: parseBounded('UPLOAD_SHARED_STRINGS_MAX', env.UPLOAD_SHARED_STRINGS_MAX, d.maxSharedStrings, 1000, 10_000_000),
-    maxSharedChars: parseBounded('UPLOAD_SHARED_CHARS_MAX', env.UPLOAD_SHARED_CHARS_MAX, d.maxSharedChars, 100_000, 500_000_000),
+    maxSharedStrings: parseBounded(
+      'UPLOAD_SHARED_STRINGS_MAX',
+      env.UPLOAD_SHARED_STRINGS_MAX,
+      d.maxSharedStrings,
+      1000,
+      10_000_000,
+    ),
+    maxSharedChars: parseBounded(
+      'UPLOAD_SHARED_CHARS_MAX',
+      env.UPLOAD_SHARED_CHARS_MAX,
+      d.maxSharedChars,
+      100_000,
+      500_000_000,
+    ),
     xlsMaxBytes: parseBounded('UPLOAD_XLS_MAX_MB', env.UPLOAD_XLS_MAX_MB, d.xlsMaxBytes / MiB, 1, 20) * MiB,
-    backupMaxBytes: parseBounded('BACKUP_MAX_INFLATED_MB', env.BACKUP_MAX_INFLATED_MB, d.backupMaxBytes / MiB, 1, 1024 * 1024) * MiB,
+    backupMaxBytes:
+      parseBounded('BACKUP_MAX_INFLATED_MB', env.BACKUP_MAX_INFLATED_MB, d.backupMaxBytes / MiB, 1, 1024 * 1024) * MiB,
   };
 }
 
@@ -349,13 +480,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const host = env.HOST || '127.0.0.1';
   const corsOrigins = list(env.CORS_ORIGINS);
   for (const origin of corsOrigins) {
-    if (!parseUrl('CORS_ORIGINS', origin, ['http:', 'https:'])) throw new ConfigError('CORS_ORIGINS holds an empty origin');
+    if (!parseUrl('CORS_ORIGINS', origin, ['http:', 'https:']))
+      throw new ConfigError('CORS_ORIGINS holds an empty origin');
   }
   const registration = (env.REGISTRATION || 'open').trim().toLowerCase();
-  if (registration !== 'open' && registration !== 'closed') throw new ConfigError(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
+  if (registration !== 'open' && registration !== 'closed')
+    throw new ConfigError(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
   const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL, ['http:', 'https:']);
   const defaultCurrency = (env.DEFAULT_CURRENCY || 'CNY').trim().toUpperCase();
-  if (!currencyInfo(defaultCurrency)) throw new ConfigError(`DEFAULT_CURRENCY "${env.DEFAULT_CURRENCY}" is not an ISO 4217 currency code`);
+  if (!currencyInfo(defaultCurrency))
+    throw new ConfigError(`DEFAULT_CURRENCY "${env.DEFAULT_CURRENCY}" is not an ISO 4217 currency code`);
   const { secret, generated } = resolveSecret(env.JWT_SECRET, dataDir);
   return Object.freeze({
     version: pkg.version,
@@ -386,6 +520,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     webClient: true,
     registration,
     publicUrl: publicUrl && new URL(publicUrl).origin,
+    passwordSignIn: parseBool('PASSWORD_SIGN_IN', env.PASSWORD_SIGN_IN, true),
+    oidc: parseOidc(env),
     passwordHashing: DEFAULT_PASSWORD_HASHING,
     bruteForce: DEFAULT_BRUTE_FORCE,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -395,5 +531,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     shutdownGraceMs: parseMs('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 100),
     metrics: parseMetrics(env, host, parsePort(env.PORT)),
     uploadLimits: parseUploadLimits(env),
+    receipts: parseReceipts(env),
+    requireAdminTotp: parseBool('REQUIRE_ADMIN_TOTP', env.REQUIRE_ADMIN_TOTP, false),
+    webhooks: parseWebhooks(env),
   });
 }

@@ -17,16 +17,32 @@ async function main() {
     }
     throw err;
   }
-  const { logger, health: logHealth, close: closeLog } = createLogger({ level: config.logLevel, logDir: config.logDir, timezone: config.appTimezone, stdout: config.logToStdout });
-  if (config.jwtSecretGenerated) logger.warn('JWT_SECRET is not set: using a generated secret stored in the data folder; set JWT_SECRET in production');
+  const {
+    logger,
+    health: logHealth,
+    close: closeLog,
+  } = createLogger({
+    level: config.logLevel,
+    logDir: config.logDir,
+    timezone: config.appTimezone,
+    stdout: config.logToStdout,
+  });
+  if (config.jwtSecretGenerated)
+    logger.warn(
+      'JWT_SECRET is not set: using a generated secret stored in the data folder; set JWT_SECRET in production',
+    );
 
   let unlock: (() => Promise<void>) | null = null;
   if (!config.databaseUrl) {
     try {
-      unlock = await lockDataDir(config.dataDir, (err) => {
-        logger.fatal({ err }, 'lost the lock on the data folder; stopping');
-        process.exit(1);
-      }, { waitMs: config.dataDirLockWaitMs });
+      unlock = await lockDataDir(
+        config.dataDir,
+        (err) => {
+          logger.fatal({ err }, 'lost the lock on the data folder; stopping');
+          process.exit(1);
+        },
+        { waitMs: config.dataDirLockWaitMs },
+      );
     } catch (err) {
       logger.fatal((err as Error).message);
       console.error((err as Error).message);

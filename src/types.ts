@@ -36,5 +36,10 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** only from a signed-in session: a personal API token is refused (40301) */
     session?: boolean;
+    /**
+     * the route applies an API token's scope to each operation it carries itself (the assistant
+     * endpoint: one POST that reads or writes), instead of by its HTTP method
+     */
+    scopePerOperation?: boolean;
   }
 }

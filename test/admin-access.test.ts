@@ -38,7 +38,9 @@ describe('administrator operations', () => {
         .filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
         .map(([m, op]) => ({ method: m.toUpperCase(), path: p, auth: op['x-auth'] })),
     );
-    adminOps = ops.filter((o) => o.auth === 'admin' || (ADMIN_AREA.test(o.path) && !TOKEN_ROUTES.has(`${o.method} ${o.path}`)));
+    adminOps = ops.filter(
+      (o) => o.auth === 'admin' || (ADMIN_AREA.test(o.path) && !TOKEN_ROUTES.has(`${o.method} ${o.path}`)),
+    );
   });
   after(async () => {
     await t.close();
@@ -48,11 +50,17 @@ describe('administrator operations', () => {
   const urlOf = (p: string) => p.replace(/\{[^}]+\}/g, '1');
   /** Any operation, with an empty JSON object as the body where it takes one. */
   const call = (o: Operation, api: Client) =>
-    o.method === 'GET' ? api.get(urlOf(o.path)) : api.request(o.method as 'POST', urlOf(o.path), '{}', { headers: { 'content-type': 'application/json' } });
+    o.method === 'GET'
+      ? api.get(urlOf(o.path))
+      : api.request(o.method as 'POST', urlOf(o.path), '{}', { headers: { 'content-type': 'application/json' } });
 
   it('finds every operation with its declared auth mode, the known administrator ones among them', () => {
     assert.ok(ops.length > 20, `only ${ops.length} operations found`);
-    for (const o of ops) assert.ok(['public', 'user', 'admin', 'token'].includes(o.auth ?? ''), `${o.method} ${o.path} declares no auth mode`);
+    for (const o of ops)
+      assert.ok(
+        ['public', 'user', 'admin', 'token'].includes(o.auth ?? ''),
+        `${o.method} ${o.path} declares no auth mode`,
+      );
     const names = new Set(adminOps.map((o) => `${o.method} ${o.path}`));
     for (const known of [
       'GET /api/admin/dashboard',
@@ -103,7 +111,10 @@ describe('administrator operations', () => {
   it('lets an administrator past the check on every one of them', async () => {
     for (const o of adminOps) {
       const res = await call(o, asAdmin);
-      assert.ok(![401, 403].includes(res.statusCode), `${o.method} ${o.path} answered ${res.statusCode} to an administrator: ${res.body}`);
+      assert.ok(
+        ![401, 403].includes(res.statusCode),
+        `${o.method} ${o.path} answered ${res.statusCode} to an administrator: ${res.body}`,
+      );
     }
   });
 

@@ -3,7 +3,18 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { groups, refreshTokens, transactions, users } from '../src/db/schema/index.ts';
 import { createAdminService } from '../src/modules/admin/admin.service.ts';
-import { build, type Client, createAdmin, createFeedback, createGroup, createRefreshToken, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  build,
+  type Client,
+  createAdmin,
+  createFeedback,
+  createGroup,
+  createRefreshToken,
+  createTransaction,
+  createUser,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 async function liveTokens(t: TestApp, userId: number) {
   const rows = await t.db.select().from(refreshTokens).where(eq(refreshTokens.userId, userId));
@@ -68,7 +79,12 @@ describe('administration: dashboard and users', () => {
     it('expires the cache after 60 seconds and takes "today" in APP_TIMEZONE', async () => {
       // 2001-03-01T12:00Z is already 2 March in Kiritimati (UTC+14)
       let clock = Date.parse('2001-03-01T12:00:00.000Z');
-      const service = createAdminService({ db: t.db, config: { appTimezone: 'Pacific/Kiritimati' }, onUserChanged: () => {}, clock: { now: () => new Date(clock) } });
+      const service = createAdminService({
+        db: t.db,
+        config: { appTimezone: 'Pacific/Kiritimati' },
+        onUserChanged: () => {},
+        clock: { now: () => new Date(clock) },
+      });
       await createUser(t.db, { createdAt: new Date('2001-03-01T10:30:00.000Z') }); // 00:30 on 2 March local
       await createUser(t.db, { createdAt: new Date('2001-03-01T09:30:00.000Z') }); // 23:30 on 1 March local
       const a = await service.dashboard();
@@ -81,7 +97,12 @@ describe('administration: dashboard and users', () => {
       const b = await service.dashboard();
       assert.equal(b.users.new_today, 2);
       assert.equal(b.generated_at, '2001-03-01T12:01:00.000Z');
-      const utc = createAdminService({ db: t.db, config: { appTimezone: 'UTC' }, onUserChanged: () => {}, clock: { now: () => new Date(clock) } });
+      const utc = createAdminService({
+        db: t.db,
+        config: { appTimezone: 'UTC' },
+        onUserChanged: () => {},
+        clock: { now: () => new Date(clock) },
+      });
       assert.equal((await utc.dashboard()).users.new_today, 3);
     });
   });
@@ -114,11 +135,17 @@ describe('administration: dashboard and users', () => {
         deleted_at: null,
       });
       const times = list.map((u: { created_at: string }) => Date.parse(u.created_at));
-      assert.deepEqual(times, [...times].sort((a: number, b: number) => b - a));
+      assert.deepEqual(
+        times,
+        [...times].sort((a: number, b: number) => b - a),
+      );
     });
 
     it('filters by keyword (case-insensitive, wildcards literal, or exact id) and status', async () => {
-      const names = async (qs: string) => ((await chief.get(`/api/admin/users?${qs}`)).json().list as { nickname: string }[]).map((u) => u.nickname).sort();
+      const names = async (qs: string) =>
+        ((await chief.get(`/api/admin/users?${qs}`)).json().list as { nickname: string }[])
+          .map((u) => u.nickname)
+          .sort();
       assert.deepEqual(await names('keyword=alice'), ['ALICE two', 'Alice Wonder', 'alice gone']);
       assert.deepEqual(await names('keyword=alice&status=active'), ['Alice Wonder']);
       assert.deepEqual(await names('keyword=alice&status=disabled'), ['ALICE two']);
@@ -126,7 +153,10 @@ describe('administration: dashboard and users', () => {
       assert.deepEqual(await names('keyword=alice&status=all'), ['ALICE two', 'Alice Wonder', 'alice gone']);
       assert.deepEqual(await names(`keyword=${encodeURIComponent('0%_')}`), ['100%_real']);
       assert.deepEqual(await names('keyword=_'), ['100%_real']);
-      const byId = (await chief.get(`/api/admin/users?keyword=${alice.id}&pageSize=100`)).json().list as { id: number; nickname: string }[];
+      const byId = (await chief.get(`/api/admin/users?keyword=${alice.id}&pageSize=100`)).json().list as {
+        id: number;
+        nickname: string;
+      }[];
       assert.ok(byId.some((u) => u.id === alice.id));
       for (const u of byId) assert.ok(u.id === alice.id || u.nickname.includes(String(alice.id)));
       const res = await chief.get('/api/admin/users?keyword=alice&pageSize=2&page=2');
@@ -199,7 +229,10 @@ describe('administration: dashboard and users', () => {
       assert.equal(refresh.statusCode, 401);
       const deletedList = (await chief.get(`/api/admin/users?status=deleted&keyword=${login.user.id}`)).json();
       // the keyword also matches other users whose nickname holds those digits
-      assert.ok(deletedList.list.some((u: { id: number }) => u.id === login.user.id), JSON.stringify(deletedList));
+      assert.ok(
+        deletedList.list.some((u: { id: number }) => u.id === login.user.id),
+        JSON.stringify(deletedList),
+      );
     });
   });
 

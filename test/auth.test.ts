@@ -13,7 +13,10 @@ describe('authentication', () => {
 
   before(async () => {
     wechat = await startFakeWechat();
-    t = await build({ wechat: { appId: 'wx-app', secret: 'wx-secret', apiBase: wechat.base }, adminOpenids: ['boss-openid'] });
+    t = await build({
+      wechat: { appId: 'wx-app', secret: 'wx-secret', apiBase: wechat.base },
+      adminOpenids: ['boss-openid'],
+    });
   });
   after(async () => {
     await t.close();
@@ -72,7 +75,10 @@ describe('authentication', () => {
       assert.equal(down.statusCode, 503);
       assert.equal(down.json().code, 50301);
     }
-    const unreachable = await build({ wechat: { appId: 'a', secret: 'b', apiBase: 'http://127.0.0.1:9' } }, { database: t.testDb });
+    const unreachable = await build(
+      { wechat: { appId: 'a', secret: 'b', apiBase: 'http://127.0.0.1:9' } },
+      { database: t.testDb },
+    );
     try {
       const res = await unreachable.anon.post('/api/auth/login', { code: 'ok-x' });
       assert.equal(res.statusCode, 503);
@@ -114,7 +120,10 @@ describe('authentication', () => {
     const r2 = await t.anon.post('/api/auth/refresh', { refresh_token: second.refresh_token });
     assert.equal(r2.statusCode, 200);
     // reuse after the grace window revokes the whole family
-    await t.db.update(refreshTokens).set({ rotatedAt: new Date(Date.now() - 120_000) }).where(eq(refreshTokens.family, (await familyOf(second.refresh_token))!));
+    await t.db
+      .update(refreshTokens)
+      .set({ rotatedAt: new Date(Date.now() - 120_000) })
+      .where(eq(refreshTokens.family, (await familyOf(second.refresh_token))!));
     const late = await t.anon.post('/api/auth/refresh', { refresh_token: first.refresh_token });
     assert.equal(late.json().code, 40102);
     const third = r2.json();
@@ -134,7 +143,8 @@ describe('authentication', () => {
     const oldest = await t.anon.post('/api/auth/refresh', { refresh_token: pairs[0].refresh_token });
     assert.equal(oldest.statusCode, 401);
     assert.equal(oldest.json().code, 40102);
-    for (const p of pairs.slice(1)) assert.equal((await t.anon.post('/api/auth/refresh', { refresh_token: p.refresh_token })).statusCode, 200);
+    for (const p of pairs.slice(1))
+      assert.equal((await t.anon.post('/api/auth/refresh', { refresh_token: p.refresh_token })).statusCode, 200);
     const userId = pairs[0].user.id;
     const live = await t.db.select().from(refreshTokens).where(eq(refreshTokens.userId, userId));
     assert.equal(live.filter((r) => !r.revokedAt).length, 5);
@@ -180,14 +190,16 @@ describe('authentication', () => {
 
     it('rejects missing, malformed, alg=none, foreign-key, expired and refresh tokens with 40101', async () => {
       const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-      const body = Buffer.from(JSON.stringify({ sub: String(userId), typ: 'access', role: 'admin', exp: 9999999999 })).toString('base64url');
+      const body = Buffer.from(
+        JSON.stringify({ sub: String(userId), typ: 'access', role: 'admin', exp: 9999999999 }),
+      ).toString('base64url');
       const cases: Record<string, string | undefined> = {
         missing: undefined,
         garbage: 'Bearer not-a-token',
         'wrong scheme': `Basic ${await craft({})}`,
         'alg none': `Bearer ${header}.${body}.`,
         'other key': `Bearer ${await craft({}, { secret: new TextEncoder().encode('another-secret-another-secret-123456') })}`,
-        'HS512': `Bearer ${await craft({}, { alg: 'HS512' })}`,
+        HS512: `Bearer ${await craft({}, { alg: 'HS512' })}`,
         expired: `Bearer ${await craft({}, { exp: Math.floor(Date.now() / 1000) - 10 })}`,
         'refresh typ': `Bearer ${await craft({ typ: 'refresh', fam: 'f' })}`,
         'no typ': `Bearer ${await craft({ typ: undefined })}`,

@@ -29,6 +29,37 @@ export async function reads(db: any) {
 }
 `;
 
+const INTERNAL = `
+import { insertRow } from '../books/books.writer.ts';
+import { writeManual } from '../books/books.manual.ts';
+import { write } from '../books/index.ts';
+export const used = [insertRow, writeManual, write];
+`;
+
+/** The statements behind the one entry point, none of which another module may reach. */
+const WRITE_HELPERS = [
+  'insertRow',
+  'insertRows',
+  'insertSelected',
+  'insertChecked',
+  'checkedInsert',
+  'createInsertBatcher',
+  'updateRow',
+  'deleteRow',
+  'replaceTags',
+  'replaceShares',
+  'linkTags',
+  'linkTagsToAll',
+  'moveCategory',
+  'mergeAccountRows',
+  'detachGroupRows',
+  'writeDraft',
+  'writeManual',
+  'writeForeign',
+  'writeOriginal',
+  'adoptImported',
+];
+
 const writerMessages = async (code: string, filePath: string) => {
   const [result] = await new ESLint().lintText(code, { filePath });
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax');
@@ -47,5 +78,17 @@ describe('lint: the books have one writer', () => {
   it('lets reads through, and lets the books write', async () => {
     assert.deepEqual(await writerMessages(ALLOWED, 'src/modules/somewhere/reads.ts'), []);
     assert.deepEqual(await writerMessages(PLANTED, 'src/modules/books/books.writer.ts'), []);
+  });
+
+  it('lets other modules reach the books only through write(): no write helper is exported, none imported past index.ts', async () => {
+    const books = await import('../src/modules/books/index.ts');
+    assert.equal(typeof books.write, 'function');
+    assert.deepEqual(
+      WRITE_HELPERS.filter((name) => name in books),
+      [],
+    );
+    const [result] = await new ESLint().lintText(INTERNAL, { filePath: 'src/modules/somewhere/reach.ts' });
+    const refused = result!.messages.filter((m) => m.ruleId === 'house/module-boundaries').map((m) => m.line);
+    assert.deepEqual(refused, [2, 3]);
   });
 });

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accounts } from '../src/db/schema/index.ts';
-import { aliceAndBob, assertError, build, type Client, createCategory, createTransaction, expectOk, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  aliceAndBob,
+  assertError,
+  build,
+  type Client,
+  createCategory,
+  createTransaction,
+  expectOk,
+  firstCategory,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -24,17 +35,39 @@ describe('budgets per category, with carry-over', () => {
     salary = (await firstCategory(t.db, alice.id, 'income')).id;
     bobFood = (await firstCategory(t.db, bob.id, 'expense')).id;
     const cash = (await t.db.select().from(accounts)).find((a) => a.userId === alice.id && a.isDefault)!.id;
-    const [bank] = await t.db.insert(accounts).values({ userId: alice.id, name: 'Bank', type: 'debit_card', currency: 'CNY', openingDate: '2026-01-01' }).returning();
-    const [usd] = await t.db.insert(accounts).values({ userId: alice.id, name: 'Dollars', type: 'cash', currency: 'USD', openingDate: '2026-01-01' }).returning();
+    const [bank] = await t.db
+      .insert(accounts)
+      .values({ userId: alice.id, name: 'Bank', type: 'debit_card', currency: 'CNY', openingDate: '2026-01-01' })
+      .returning();
+    const [usd] = await t.db
+      .insert(accounts)
+      .values({ userId: alice.id, name: 'Dollars', type: 'cash', currency: 'USD', openingDate: '2026-01-01' })
+      .returning();
     const row = (o: Parameters<typeof createTransaction>[2]) => createTransaction(t.db, alice.id, o);
-    await row({ date: '2026-01-10', amountCents: 3000, categoryId: food });
-    await row({ date: '2026-02-10', amountCents: 5000, categoryId: food });
-    await row({ date: '2026-03-02', amountCents: 10000, categoryId: food });
-    await row({ kind: 'income', date: '2026-03-02', amountCents: 900000, categoryId: salary });
-    await row({ date: '2026-03-05', amountCents: 1000, categoryId: trips, accountId: usd!.id, currency: 'USD', baseAmount: 7100, rate: '7.1' });
+    await row({ date: '2026-01-10', amountMinor: 3000, categoryId: food });
+    await row({ date: '2026-02-10', amountMinor: 5000, categoryId: food });
+    await row({ date: '2026-03-02', amountMinor: 10000, categoryId: food });
+    await row({ kind: 'income', date: '2026-03-02', amountMinor: 900000, categoryId: salary });
+    await row({
+      date: '2026-03-05',
+      amountMinor: 1000,
+      categoryId: trips,
+      accountId: usd!.id,
+      currency: 'USD',
+      baseAmount: 7100,
+      rate: '7.1',
+    });
     // money moved, never spent
-    await row({ kind: 'transfer', date: '2026-03-06', amountCents: 30000, accountId: bank!.id, toAccountId: cash, toAmount: 30000, toCurrency: 'CNY' });
-    await row({ kind: 'adjustment', date: '2026-03-07', amountCents: -40000, accountId: cash });
+    await row({
+      kind: 'transfer',
+      date: '2026-03-06',
+      amountMinor: 30000,
+      accountId: bank!.id,
+      toAccountId: cash,
+      toAmount: 30000,
+      toCurrency: 'CNY',
+    });
+    await row({ kind: 'adjustment', date: '2026-03-07', amountMinor: -40000, accountId: cash });
   });
   after(async () => t.close());
 
@@ -50,23 +83,67 @@ describe('budgets per category, with carry-over', () => {
     );
     assert.deepEqual(
       { ...b, categories: undefined },
-      { month: '2026-03', currency: 'CNY', amount: 1000, spent: 171, remaining: 829, carry_over: false, carried_in: 0, categories: undefined },
+      {
+        month: '2026-03',
+        currency: 'CNY',
+        amount: 1000,
+        spent: 171,
+        remaining: 829,
+        carry_over: false,
+        repeat: false,
+        carried_in: 0,
+        categories: undefined,
+      },
     );
     assert.deepEqual(b.categories, [
-      { category_id: food, name: b.categories[0].name, color: b.categories[0].color, amount: 150, carry_over: false, carried_in: 0, available: 150, spent: 100, remaining: 50, percent: 66.67 },
-      { category_id: trips, name: 'Trips', color: '#123456', amount: 50, carry_over: true, carried_in: 0, available: 50, spent: 71, remaining: -21, percent: 142 },
+      {
+        category_id: food,
+        name: b.categories[0].name,
+        color: b.categories[0].color,
+        amount: 150,
+        carry_over: false,
+        repeat: false,
+        carried_in: 0,
+        available: 150,
+        spent: 100,
+        remaining: 50,
+        percent: 66.67,
+      },
+      {
+        category_id: trips,
+        name: 'Trips',
+        color: '#123456',
+        amount: 50,
+        carry_over: true,
+        repeat: false,
+        carried_in: 0,
+        available: 50,
+        spent: 71,
+        remaining: -21,
+        percent: 142,
+      },
     ]);
     assert.deepEqual(expectOk(await asAlice.get('/api/budgets/2026-03')), b);
     // the older answer keeps its four fields
-    assert.deepEqual(expectOk(await asAlice.get('/api/budget?month=2026-03')), { month: '2026-03', amount: 1000, spent: 171, remaining: 829 });
+    assert.deepEqual(expectOk(await asAlice.get('/api/budget?month=2026-03')), {
+      month: '2026-03',
+      amount: 1000,
+      spent: 171,
+      remaining: 829,
+    });
   });
 
   it('leaves out what is not given, and replaces the lines when they are', async () => {
     const only: Json = expectOk(await asAlice.put('/api/budgets/2026-03', { amount: 900 }));
     assert.equal(only.amount, 900);
     assert.equal(only.categories.length, 2);
-    const fewer: Json = expectOk(await asAlice.put('/api/budgets/2026-03', { categories: [{ category_id: food, amount: 120 }] }));
-    assert.deepEqual([fewer.amount, fewer.categories.map((c: Json) => [c.category_id, c.amount])], [900, [[food, 120]]]);
+    const fewer: Json = expectOk(
+      await asAlice.put('/api/budgets/2026-03', { categories: [{ category_id: food, amount: 120 }] }),
+    );
+    assert.deepEqual(
+      [fewer.amount, fewer.categories.map((c: Json) => [c.category_id, c.amount])],
+      [900, [[food, 120]]],
+    );
     const none: Json = expectOk(await asAlice.put('/api/budgets/2026-03', { categories: [] }));
     assert.deepEqual([none.amount, none.categories], [900, []]);
     const cleared: Json = expectOk(await asAlice.put('/api/budgets/2026-03', { amount: null }));
@@ -78,7 +155,15 @@ describe('budgets per category, with carry-over', () => {
       ['income category', { categories: [{ category_id: salary, amount: 10 }] }],
       ["another user's category", { categories: [{ category_id: bobFood, amount: 10 }] }],
       ['unknown category', { categories: [{ category_id: 2147483000, amount: 10 }] }],
-      ['twice', { categories: [{ category_id: food, amount: 10 }, { category_id: food, amount: 20 }] }],
+      [
+        'twice',
+        {
+          categories: [
+            { category_id: food, amount: 10 },
+            { category_id: food, amount: 20 },
+          ],
+        },
+      ],
       ['zero', { categories: [{ category_id: food, amount: 0 }] }],
       ['three decimals', { categories: [{ category_id: food, amount: '1.234' }] }],
       ['negative total', { amount: -5 }],
@@ -96,8 +181,20 @@ describe('budgets per category, with carry-over', () => {
 
   it('carries what remains into the next month along a chain of carrying months, never a deficit', async () => {
     // food: January 100 (spent 30) carries 70; February 200 + 70 (spent 50) carries 220 into March
-    expectOk(await asAlice.put('/api/budgets/2026-01', { amount: 500, carry_over: true, categories: [{ category_id: food, amount: 100, carry_over: true }] }));
-    expectOk(await asAlice.put('/api/budgets/2026-02', { amount: 500, carry_over: true, categories: [{ category_id: food, amount: 200, carry_over: true }] }));
+    expectOk(
+      await asAlice.put('/api/budgets/2026-01', {
+        amount: 500,
+        carry_over: true,
+        categories: [{ category_id: food, amount: 100, carry_over: true }],
+      }),
+    );
+    expectOk(
+      await asAlice.put('/api/budgets/2026-02', {
+        amount: 500,
+        carry_over: true,
+        categories: [{ category_id: food, amount: 200, carry_over: true }],
+      }),
+    );
     const march: Json = expectOk(
       await asAlice.put('/api/budgets/2026-03', {
         amount: 1000,
@@ -108,13 +205,28 @@ describe('budgets per category, with carry-over', () => {
       }),
     );
     const foodLine = march.categories.find((c: Json) => c.category_id === food);
-    assert.deepEqual([foodLine.carried_in, foodLine.available, foodLine.spent, foodLine.remaining], [220, 370, 100, 270]);
+    assert.deepEqual(
+      [foodLine.carried_in, foodLine.available, foodLine.spent, foodLine.remaining],
+      [220, 370, 100, 270],
+    );
     // the total: January 500 - 30 = 470 carried; February 500 + 470 - 50 = 920 carried into March
     assert.deepEqual([march.carried_in, march.remaining], [920, 1000 + 920 - 171]);
-    assert.deepEqual(expectOk(await asAlice.get('/api/budget?month=2026-03')), { month: '2026-03', amount: 1000, spent: 171, remaining: 1749 });
+    assert.deepEqual(expectOk(await asAlice.get('/api/budget?month=2026-03')), {
+      month: '2026-03',
+      amount: 1000,
+      spent: 171,
+      remaining: 1749,
+    });
 
     // trips overspent in March (71 of 50): April starts from its own amount
-    const april: Json = expectOk(await asAlice.put('/api/budgets/2026-04', { categories: [{ category_id: trips, amount: 50 }, { category_id: food, amount: 10 }] }));
+    const april: Json = expectOk(
+      await asAlice.put('/api/budgets/2026-04', {
+        categories: [
+          { category_id: trips, amount: 50 },
+          { category_id: food, amount: 10 },
+        ],
+      }),
+    );
     const tripsApril = april.categories.find((c: Json) => c.category_id === trips);
     assert.equal(tripsApril.carried_in, 0);
     // March food does not carry over: nothing comes into April

@@ -17,9 +17,16 @@ describe('personal budgets and group records', () => {
   let plain: { id: number };
   const MONTH = '2026-05';
 
-  const spent = async (u: UserRow) => expectOk<{ spent: number; remaining: number | null }>(await t.as(u).get(`/api/budgets/${MONTH}`));
+  const spent = async (u: UserRow) =>
+    expectOk<{ spent: number; remaining: number | null }>(await t.as(u).get(`/api/budgets/${MONTH}`));
   const expense = (u: UserRow, amount: number | string, extra: Record<string, unknown> = {}) =>
-    t.as(u).post('/api/transactions', { kind: 'expense', amount, category_id: cat.get(u.id), date: `${MONTH}-12`, ...extra });
+    t.as(u).post('/api/transactions', {
+      kind: 'expense',
+      amount,
+      category_id: cat.get(u.id),
+      date: `${MONTH}-12`,
+      ...extra,
+    });
 
   before(async () => {
     t = await build();
@@ -39,7 +46,20 @@ describe('personal budgets and group records', () => {
     // a pays 300 for the three of them: 100 each
     expectOk(await expense(a, 300, { group_id: split.id }), 201);
     // b records 90 paid by c, shared 1:2 between b and c: 30 and 60
-    expectOk(await expense(b, 90, { group_id: split.id, paid_by: c.id, split: { mode: 'shares', members: [{ user_id: b.id, value: 1 }, { user_id: c.id, value: 2 }] } }), 201);
+    expectOk(
+      await expense(b, 90, {
+        group_id: split.id,
+        paid_by: c.id,
+        split: {
+          mode: 'shares',
+          members: [
+            { user_id: b.id, value: 1 },
+            { user_id: c.id, value: 2 },
+          ],
+        },
+      }),
+      201,
+    );
     expectOk(await expense(a, '12.50'), 201);
     const [sa, sb, sc] = [await spent(a), await spent(b), await spent(c)];
     assert.equal(sa.spent, 100 + 12.5);
@@ -48,9 +68,12 @@ describe('personal budgets and group records', () => {
     assert.equal(sc.spent, 100 + 60);
   });
 
-  it('a settlement, received or paid, changes nobody\'s spending', async () => {
+  it("a settlement, received or paid, changes nobody's spending", async () => {
     const before = [(await spent(a)).spent, (await spent(b)).spent];
-    const s = expectOk<{ id: number }>(await t.as(b).post(`/api/groups/${split.id}/settlements`, { from: b.id, to: a.id, amount: 70 }), 201);
+    const s = expectOk<{ id: number }>(
+      await t.as(b).post(`/api/groups/${split.id}/settlements`, { from: b.id, to: a.id, amount: 70 }),
+      201,
+    );
     expectOk(await t.as(a).post(`/api/settlements/${s.id}/confirm`));
     assert.deepEqual([(await spent(a)).spent, (await spent(b)).spent], before);
   });
@@ -58,7 +81,10 @@ describe('personal budgets and group records', () => {
   it('in a group that does not split costs, the one who records a bill bears it whole', async () => {
     const before = [(await spent(a)).spent, (await spent(b)).spent, (await spent(c)).spent];
     expectOk(await expense(b, 45, { group_id: plain.id }), 201);
-    assert.deepEqual([(await spent(a)).spent, (await spent(b)).spent, (await spent(c)).spent], [before[0], before[1]! + 45, before[2]]);
+    assert.deepEqual(
+      [(await spent(a)).spent, (await spent(b)).spent, (await spent(c)).spent],
+      [before[0], before[1]! + 45, before[2]],
+    );
   });
 
   it('the month total and the legacy answer agree', async () => {

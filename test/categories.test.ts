@@ -3,7 +3,18 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { categories, recurringRules, savedFilters, transactions } from '../src/db/schema/index.ts';
 import { DEFAULT_CATEGORIES } from '../src/modules/categories/categories.defaults.ts';
-import { aliceAndBob, assertError, build, type Client, createCategory, createTransaction, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  aliceAndBob,
+  assertError,
+  build,
+  type Client,
+  createCategory,
+  createTransaction,
+  createUser,
+  firstCategory,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +39,15 @@ describe('categories', () => {
   const addRule = async (userId: number, categoryId: number) => {
     const [row] = await t.db
       .insert(recurringRules)
-      .values({ userId, kind: 'expense', amountCents: 100, categoryId, frequency: 'monthly', startDate: '2026-01-01', nextDate: '2026-02-01' })
+      .values({
+        userId,
+        kind: 'expense',
+        amountMinor: 100,
+        categoryId,
+        frequency: 'monthly',
+        startDate: '2026-01-01',
+        nextDate: '2026-02-01',
+      })
       .returning();
     return row!;
   };
@@ -36,7 +55,8 @@ describe('categories', () => {
     const [row] = await t.db.insert(savedFilters).values({ userId, name: 'f', criteria }).returning();
     return row!;
   };
-  const filterCriteria = async (id: number) => (await t.db.select().from(savedFilters).where(eq(savedFilters.id, id)))[0]!.criteria;
+  const filterCriteria = async (id: number) =>
+    (await t.db.select().from(savedFilters).where(eq(savedFilters.id, id)))[0]!.criteria;
 
   describe('GET /api/categories', () => {
     it('lists the default set ordered by sort, optionally of one kind', async () => {
@@ -47,7 +67,10 @@ describe('categories', () => {
       assert.match(first.created_at as string, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       for (let i = 1; i < all.length; i++) {
         const [a, b] = [all[i - 1]!, all[i]!];
-        assert.ok((a.sort as number) < (b.sort as number) || (a.sort === b.sort && (a.id as number) < (b.id as number)), 'ordered by sort then id');
+        assert.ok(
+          (a.sort as number) < (b.sort as number) || (a.sort === b.sort && (a.id as number) < (b.id as number)),
+          'ordered by sort then id',
+        );
       }
       const expense = await listOf(asAlice, 'expense');
       const income = await listOf(asAlice, 'income');
@@ -76,7 +99,12 @@ describe('categories', () => {
   describe('POST /api/categories', () => {
     it('creates a category last in its kind, trimming the name and upper-casing the color', async () => {
       const before = await listOf(asAlice, 'expense');
-      const res = await asAlice.post('/api/categories', { name: '  Coffee  ', color: '#a1b2c3', kind: 'expense', icon: 'cup' });
+      const res = await asAlice.post('/api/categories', {
+        name: '  Coffee  ',
+        color: '#a1b2c3',
+        kind: 'expense',
+        icon: 'cup',
+      });
       assert.equal(res.statusCode, 201, res.body);
       const c = res.json();
       assert.equal(c.name, 'Coffee');
@@ -97,8 +125,16 @@ describe('categories', () => {
 
     it('answers 40901 for the same kind and name, but allows the name in the other kind', async () => {
       await asAlice.post('/api/categories', { name: 'Gifts', color: '#111111', kind: 'expense' });
-      assertError(await asAlice.post('/api/categories', { name: 'Gifts', color: '#222222', kind: 'expense' }), 409, 40901);
-      assertError(await asAlice.post('/api/categories', { name: ' Gifts ', color: '#222222', kind: 'expense' }), 409, 40901);
+      assertError(
+        await asAlice.post('/api/categories', { name: 'Gifts', color: '#222222', kind: 'expense' }),
+        409,
+        40901,
+      );
+      assertError(
+        await asAlice.post('/api/categories', { name: ' Gifts ', color: '#222222', kind: 'expense' }),
+        409,
+        40901,
+      );
       const other = await asAlice.post('/api/categories', { name: 'Gifts', color: '#222222', kind: 'income' });
       assert.equal(other.statusCode, 201, other.body);
       // another user may use the same name
@@ -132,7 +168,14 @@ describe('categories', () => {
       const user = await createUser(t.db);
       const h = t.as(user);
       const have = (await listOf(h)).length;
-      await t.db.insert(categories).values(Array.from({ length: 199 - have }, (_, i) => ({ userId: user.id, name: `bulk${i}`, color: '#123456', kind: 'expense' as const })));
+      await t.db.insert(categories).values(
+        Array.from({ length: 199 - have }, (_, i) => ({
+          userId: user.id,
+          name: `bulk${i}`,
+          color: '#123456',
+          kind: 'expense' as const,
+        })),
+      );
       const last = await h.post('/api/categories', { name: 'number200', color: '#123456', kind: 'income' });
       assert.equal(last.statusCode, 201, last.body);
       assertError(await h.post('/api/categories', { name: 'number201', color: '#123456', kind: 'income' }), 422, 42201);
@@ -246,7 +289,7 @@ describe('categories', () => {
       const src = await createCategory(t.db, alice.id, { name: 'Source A' });
       const dst = await createCategory(t.db, alice.id, { name: 'Target A' });
       const keep = await createCategory(t.db, alice.id, { name: 'Keep A' });
-      for (let i = 0; i < 3; i++) await createTransaction(t.db, alice.id, { categoryId: src.id, amountCents: 100 + i });
+      for (let i = 0; i < 3; i++) await createTransaction(t.db, alice.id, { categoryId: src.id, amountMinor: 100 + i });
       const untouched = await createTransaction(t.db, alice.id, { categoryId: keep.id });
       const rule = await addRule(alice.id, src.id);
       const f1 = await addFilter(alice.id, { category_ids: [keep.id, src.id, dst.id], kind: 'expense' });
@@ -261,8 +304,14 @@ describe('categories', () => {
       const moved = await t.db.select().from(transactions).where(eq(transactions.categoryId, dst.id));
       assert.equal(moved.length, 3);
       assert.equal((await t.db.select().from(transactions).where(eq(transactions.categoryId, src.id))).length, 0);
-      assert.equal((await t.db.select().from(transactions).where(eq(transactions.id, untouched.id)))[0]!.categoryId, keep.id);
-      assert.equal((await t.db.select().from(recurringRules).where(eq(recurringRules.id, rule.id)))[0]!.categoryId, dst.id);
+      assert.equal(
+        (await t.db.select().from(transactions).where(eq(transactions.id, untouched.id)))[0]!.categoryId,
+        keep.id,
+      );
+      assert.equal(
+        (await t.db.select().from(recurringRules).where(eq(recurringRules.id, rule.id)))[0]!.categoryId,
+        dst.id,
+      );
       assert.deepEqual(await filterCriteria(f1.id), { category_ids: [keep.id, dst.id], kind: 'expense' });
       assert.deepEqual(await filterCriteria(f2.id), { category_ids: [dst.id], min_amount: 0 });
       assert.deepEqual(await filterCriteria(f3.id), { category_ids: [keep.id] });
@@ -274,7 +323,7 @@ describe('categories', () => {
       assert.deepEqual(again.json(), { moved: 0 });
     });
 
-    it('refuses a target of another kind (42201), not the caller\'s or the same one (40001), and changes nothing', async () => {
+    it("refuses a target of another kind (42201), not the caller's or the same one (40001), and changes nothing", async () => {
       const src = await createCategory(t.db, alice.id, { name: 'Source B' });
       await createTransaction(t.db, alice.id, { categoryId: src.id });
       const income = await firstCategory(t.db, alice.id, 'income');
@@ -283,7 +332,11 @@ describe('categories', () => {
       assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: bobs.id }), 400, 40001);
       assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: 2147483647 }), 400, 40001);
       assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: src.id }), 400, 40001);
-      assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: String(income.id) }), 400, 40001);
+      assertError(
+        await asAlice.post(`/api/categories/${src.id}/migrate`, { target_id: String(income.id) }),
+        400,
+        40001,
+      );
       assertError(await asAlice.post(`/api/categories/${src.id}/migrate`, {}), 400, 40001);
       assert.equal((await t.db.select().from(transactions).where(eq(transactions.categoryId, src.id))).length, 1);
     });
@@ -293,7 +346,10 @@ describe('categories', () => {
       const bobsTx = await createTransaction(t.db, bob.id, { categoryId: bobsSrc.id });
       const mine = await firstCategory(t.db, alice.id, 'expense');
       assertError(await asAlice.post(`/api/categories/${bobsSrc.id}/migrate`, { target_id: mine.id }), 404, 40401);
-      assert.equal((await t.db.select().from(transactions).where(eq(transactions.id, bobsTx.id)))[0]!.categoryId, bobsSrc.id);
+      assert.equal(
+        (await t.db.select().from(transactions).where(eq(transactions.id, bobsTx.id)))[0]!.categoryId,
+        bobsSrc.id,
+      );
     });
   });
 
@@ -331,9 +387,18 @@ describe('categories', () => {
       const res = await asAlice.delete(`/api/categories/${src.id}?migrate_to=${dst.id}`);
       assert.equal(res.statusCode, 204, res.body);
       assert.equal((await t.db.select().from(categories).where(eq(categories.id, src.id))).length, 0);
-      const rows = await t.db.select().from(transactions).where(and(eq(transactions.userId, alice.id), eq(transactions.categoryId, dst.id)));
-      assert.deepEqual(rows.map((r) => r.id).sort((a, b) => a - b), [tx1.id, tx2.id]);
-      assert.equal((await t.db.select().from(recurringRules).where(eq(recurringRules.id, rule.id)))[0]!.categoryId, dst.id);
+      const rows = await t.db
+        .select()
+        .from(transactions)
+        .where(and(eq(transactions.userId, alice.id), eq(transactions.categoryId, dst.id)));
+      assert.deepEqual(
+        rows.map((r) => r.id).sort((a, b) => a - b),
+        [tx1.id, tx2.id],
+      );
+      assert.equal(
+        (await t.db.select().from(recurringRules).where(eq(recurringRules.id, rule.id)))[0]!.categoryId,
+        dst.id,
+      );
       assert.deepEqual(await filterCriteria(f.id), { category_ids: [dst.id] });
     });
 

@@ -32,7 +32,12 @@ describe('cli user:create', () => {
     const taken = cli(['user:create', 'BOSS'], 'yet another secret\n', dir);
     assert.equal(taken.status, 1);
     assert.match(taken.stderr, /taken/);
-    for (const bad of [['user:create'], ['user:create', 'x'], ['user:create', 'a', 'b'], ['user:create', 'ok_name', '--password', 'inline secret']]) {
+    for (const bad of [
+      ['user:create'],
+      ['user:create', 'x'],
+      ['user:create', 'a', 'b'],
+      ['user:create', 'ok_name', '--password', 'inline secret'],
+    ]) {
       const res = cli(bad, 'some other secret\n', dir);
       assert.equal(res.status, 1, `${bad.join(' ')}: ${res.stdout}`);
     }
@@ -41,7 +46,8 @@ describe('cli user:create', () => {
     const database: Database = await createDatabase({ databaseUrl: null, embeddedDbDir: path.join(dir, 'db') });
     const app = await buildApp(testConfig({ dataDir: dir }), { database });
     try {
-      const login = (username: string, password: string) => app.inject({ method: 'POST', url: '/api/auth/password-login', payload: { username, password } });
+      const login = (username: string, password: string) =>
+        app.inject({ method: 'POST', url: '/api/auth/password-login', payload: { username, password } });
       const boss = await login('boss', 'a strong admin secret');
       assert.equal(boss.statusCode, 200, boss.body);
       assert.equal(boss.json().user.role, 'admin');

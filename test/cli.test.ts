@@ -45,7 +45,10 @@ describe('cli user:role', () => {
     try {
       await runMigrations(database);
       const user = await createUser(database.db);
-      const res = runCli(['user:role', String(user.id), 'admin'], { DATABASE_URL: blank.url, DATA_DIR: tempDir('cli-') });
+      const res = runCli(['user:role', String(user.id), 'admin'], {
+        DATABASE_URL: blank.url,
+        DATA_DIR: tempDir('cli-'),
+      });
       assert.equal(res.status, 0, res.stderr);
       const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
       assert.equal(row!.role, 'admin');

@@ -32,7 +32,10 @@ describe('compressed answers', () => {
     const br = await t.anon.get('/api/openapi.json', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
     assert.equal(br.headers['content-encoding'], 'br');
     assert.match(String(br.headers.vary), /accept-encoding/i);
-    assert.ok(raw(br).length * 5 < plain.rawPayload.length, `brotli ${raw(br).length} of ${plain.rawPayload.length} bytes`);
+    assert.ok(
+      raw(br).length * 5 < plain.rawPayload.length,
+      `brotli ${raw(br).length} of ${plain.rawPayload.length} bytes`,
+    );
     assert.deepEqual(JSON.parse(brotliDecompressSync(raw(br)).toString('utf8')), doc);
 
     const gz = await t.anon.get('/api/openapi.json', { headers: { 'accept-encoding': 'gzip' } });
@@ -57,7 +60,8 @@ describe('compressed answers', () => {
   it('sends errors compressed in the same envelope', async () => {
     const res = await t.anon.get('/api/categories', { headers: { 'accept-encoding': 'gzip' } });
     assert.equal(res.statusCode, 401);
-    const body = res.headers['content-encoding'] === 'gzip' ? JSON.parse(gunzipSync(raw(res)).toString('utf8')) : res.json();
+    const body =
+      res.headers['content-encoding'] === 'gzip' ? JSON.parse(gunzipSync(raw(res)).toString('utf8')) : res.json();
     assert.equal(body.code, 40101);
   });
 
@@ -76,9 +80,15 @@ describe('compressed answers', () => {
     assert.ok(scripts.length > 0);
     for (const file of scripts) {
       const small = readFileSync(path.join(webRoot, 'assets', file)).length <= 1024;
-      assert.equal(assets.includes(`${file}.br`) && assets.includes(`${file}.gz`), !small, `${file}: compressed copies only above 1 KiB`);
+      assert.equal(
+        assets.includes(`${file}.br`) && assets.includes(`${file}.gz`),
+        !small,
+        `${file}: compressed copies only above 1 KiB`,
+      );
     }
-    const biggest = scripts.map((f) => ({ f, size: readFileSync(path.join(webRoot, 'assets', f)).length })).sort((a, b) => b.size - a.size)[0]!;
+    const biggest = scripts
+      .map((f) => ({ f, size: readFileSync(path.join(webRoot, 'assets', f)).length }))
+      .sort((a, b) => b.size - a.size)[0]!;
     const original = readFileSync(path.join(webRoot, 'assets', biggest.f));
     const br = await t.anon.get(`/assets/${biggest.f}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
     assert.equal(br.statusCode, 200);

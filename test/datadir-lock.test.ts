@@ -35,7 +35,11 @@ function lines(child: ChildProcess): () => Promise<string> {
  * its id, then becomes `sleep`, which never waits for children. Killed, the holder stays a zombie.
  */
 async function unreapedHolder(dir: string): Promise<{ pid: number; parent: ChildProcess }> {
-  const parent = spawn('sh', ['-c', `"${process.execPath}" --import tsx "${HOLDER}" "$0" & echo $!; exec sleep 300`, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const parent = spawn(
+    'sh',
+    ['-c', `"${process.execPath}" --import tsx "${HOLDER}" "$0" & echo $!; exec sleep 300`, dir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   started.push(parent);
   const next = lines(parent);
   const pid = Number(await next());
@@ -59,7 +63,11 @@ describe('the data folder lock after a kill -9', { skip: !linux && 'zombies are 
     const dir = mkdtempSync(path.join(tmpdir(), 'ledger-zombie-'));
     try {
       const { pid } = await unreapedHolder(dir);
-      await assert.rejects(lockDataDir(dir, () => {}), /in use by another running instance/, 'a live owner refuses');
+      await assert.rejects(
+        lockDataDir(dir, () => {}),
+        /in use by another running instance/,
+        'a live owner refuses',
+      );
       process.kill(pid, 'SIGKILL');
       await untilZombie(pid);
       assert.equal(processAlive(pid), false, 'a zombie is not alive');
@@ -79,7 +87,9 @@ describe('the data folder lock after a kill -9', { skip: !linux && 'zombies are 
     try {
       // a zombie of our own making: a child of `sleep`, which never reaps it. The child outlives the
       // shell's exec, so the shell can never have reaped it first
-      const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 300'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       started.push(parent);
       const pid = Number(await lines(parent)());
       await untilZombie(pid);
@@ -97,7 +107,10 @@ describe('the data folder lock after a kill -9', { skip: !linux && 'zombies are 
     try {
       await unreapedHolder(dir);
       const t0 = Date.now();
-      await assert.rejects(lockDataDir(dir, () => {}, { waitMs: 800 }), /in use by another running instance/);
+      await assert.rejects(
+        lockDataDir(dir, () => {}, { waitMs: 800 }),
+        /in use by another running instance/,
+      );
       const waited = Date.now() - t0;
       assert.ok(waited >= 800 && waited < 5000, `waited ${waited} ms`);
     } finally {

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
-import { assertError, blankPgDatabase, build, createUser, PG_SERVER, pgServerAnswers, pgServerLabel, type TestApp, type TestDatabase } from './helpers/index.ts';
+import {
+  assertError,
+  blankPgDatabase,
+  build,
+  createUser,
+  PG_SERVER,
+  pgServerAnswers,
+  pgServerLabel,
+  type TestApp,
+  type TestDatabase,
+} from './helpers/index.ts';
 
 async function onServer(statement: string): Promise<void> {
   const c = new pg.Client({ connectionString: PG_SERVER });
@@ -25,7 +35,12 @@ describe('a PostgreSQL database that refuses connections', () => {
     if (!(await pgServerAnswers())) return;
     const blank = await blankPgDatabase('ledger_refusing');
     name = new URL(blank.url).pathname.slice(1);
-    const database = await createDatabase({ databaseUrl: blank.url, embeddedDbDir: null, poolSize: 4, connectTimeoutMs: 3000 });
+    const database = await createDatabase({
+      databaseUrl: blank.url,
+      embeddedDbDir: null,
+      poolSize: 4,
+      connectTimeoutMs: 3000,
+    });
     await runMigrations(database);
     own = {
       database,
@@ -55,7 +70,9 @@ describe('a PostgreSQL database that refuses connections', () => {
 
     await onServer(`alter database "${name}" allow_connections false`);
     // the pool's open connections are closed by the server; new ones are refused with 55000
-    await onServer(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+    await onServer(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+    );
     for (const path of ['/api/categories', '/api/me', '/api/transactions']) {
       const res = await client.get(path);
       assertError(res, 503, 50301);

@@ -2,7 +2,24 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { query } from '../src/db/client.ts';
-import { budgets, categories, feedback, groupMembers, groups, idempotencyKeys, images, notificationReads, notifications, recurringRules, refreshTokens, savedFilters, tags, trackEvents, transactions, users } from '../src/db/schema/index.ts';
+import {
+  budgets,
+  categories,
+  feedback,
+  groupMembers,
+  groups,
+  idempotencyKeys,
+  images,
+  notificationReads,
+  notifications,
+  recurringRules,
+  refreshTokens,
+  savedFilters,
+  tags,
+  trackEvents,
+  transactions,
+  users,
+} from '../src/db/schema/index.ts';
 import { demoPurgeTask, type PurgeResult } from '../src/modules/demo/demo.task.ts';
 import {
   addMember,
@@ -30,8 +47,15 @@ describe('demo user purge', () => {
   after(async () => t.close());
 
   const run = (at: Date = now) => demoPurgeTask.run(t.app, at) as Promise<PurgeResult>;
-  const demo = (ageHours: number) => createUser(t.db, { provider: null, providerSubject: null, isDemo: true, createdAt: new Date(now.getTime() - ageHours * HOUR) });
-  const exists = async (id: number) => (await t.db.select({ id: users.id }).from(users).where(eq(users.id, id))).length === 1;
+  const demo = (ageHours: number) =>
+    createUser(t.db, {
+      provider: null,
+      providerSubject: null,
+      isDemo: true,
+      createdAt: new Date(now.getTime() - ageHours * HOUR),
+    });
+  const exists = async (id: number) =>
+    (await t.db.select({ id: users.id }).from(users).where(eq(users.id, id))).length === 1;
 
   /** rows anywhere in the database that belong to the user */
   async function footprint(userId: number): Promise<Record<string, number>> {
@@ -63,18 +87,39 @@ describe('demo user purge', () => {
     const tx = await createTransaction(t.db, user.id, { categoryId: cat.id });
     await tagTransaction(t.db, tx.id, [tag.id]);
     await t.db.insert(savedFilters).values({ userId: user.id, name: 'f', criteria: {} });
-    await t.db.insert(budgets).values({ userId: user.id, month: '2026-11', amountCents: 100 });
+    await t.db.insert(budgets).values({ userId: user.id, month: '2026-11', amountMinor: 100 });
     const [rule] = await t.db
       .insert(recurringRules)
-      .values({ userId: user.id, kind: 'expense', amountCents: 100, categoryId: cat.id, frequency: 'daily', startDate: '2026-01-01', nextDate: '2026-01-02' })
+      .values({
+        userId: user.id,
+        kind: 'expense',
+        amountMinor: 100,
+        categoryId: cat.id,
+        frequency: 'daily',
+        startDate: '2026-01-01',
+        nextDate: '2026-01-02',
+      })
       .returning();
     await createTransaction(t.db, user.id, { categoryId: cat.id, recurringId: rule!.id, date: '2026-01-01' });
     await t.db.insert(feedback).values({ userId: user.id, content: 'hi' });
-    const [note] = await t.db.insert(notifications).values({ scope: 'personal', title: 't', content: 'c', userId: user.id }).returning();
+    const [note] = await t.db
+      .insert(notifications)
+      .values({ scope: 'personal', title: 't', content: 'c', userId: user.id })
+      .returning();
     await t.db.insert(notificationReads).values({ notificationId: note!.id, userId: user.id });
-    await t.db.insert(images).values({ key: `k${user.id}`, userId: user.id, contentType: 'image/png', data: Buffer.from([1]), size: 1, width: 1, height: 1 });
+    await t.db.insert(images).values({
+      key: `k${user.id}`,
+      userId: user.id,
+      contentType: 'image/png',
+      data: Buffer.from([1]),
+      size: 1,
+      width: 1,
+      height: 1,
+    });
     await t.db.insert(trackEvents).values({ userId: user.id, eventType: 'view', page: '/' });
-    await t.db.insert(refreshTokens).values({ userId: user.id, jtiHash: `h${user.id}`, family: 'f', expiresAt: new Date(now.getTime() + HOUR) });
+    await t.db
+      .insert(refreshTokens)
+      .values({ userId: user.id, jtiHash: `h${user.id}`, family: 'f', expiresAt: new Date(now.getTime() + HOUR) });
     await t.db.insert(idempotencyKeys).values({ userId: user.id, scope: 's', key: 'k', requestHash: 'x' });
     await createGroup(t.db, user.id);
   }
@@ -85,7 +130,10 @@ describe('demo user purge', () => {
     const real = await createUser(t.db, { createdAt: new Date(now.getTime() - 1000 * HOUR) });
     for (const u of [old, young, real]) await fill(u);
     const before = await footprint(old.id);
-    assert.ok(Object.values(before).every((n) => n > 0), JSON.stringify(before));
+    assert.ok(
+      Object.values(before).every((n) => n > 0),
+      JSON.stringify(before),
+    );
     const asOld = t.as(old);
     assert.equal((await asOld.get('/api/me')).statusCode, 200);
 
@@ -94,7 +142,10 @@ describe('demo user purge', () => {
     assert.deepEqual(res.failed, []);
     assert.equal(await exists(old.id), false);
     const afterPurge = await footprint(old.id);
-    assert.ok(Object.values(afterPurge).every((n) => n === 0), JSON.stringify(afterPurge));
+    assert.ok(
+      Object.values(afterPurge).every((n) => n === 0),
+      JSON.stringify(afterPurge),
+    );
     assert.equal(await exists(young.id), true);
     assert.equal(await exists(real.id), true);
     assert.ok(Object.values(await footprint(young.id)).every((n) => n > 0));
@@ -111,7 +162,7 @@ describe('demo user purge', () => {
     assert.equal(await exists(real.id), true);
   });
 
-  it('hands a demo owner\'s group to its earliest other member, who keeps every shared transaction', async () => {
+  it("hands a demo owner's group to its earliest other member, who keeps every shared transaction", async () => {
     const owner = await demo(30);
     const member = await createUser(t.db);
     const later = await createUser(t.db);
@@ -126,7 +177,7 @@ describe('demo user purge', () => {
       .values({
         userId: member.id,
         kind: 'expense',
-        amountCents: 100,
+        amountMinor: 100,
         categoryId: (await firstCategory(t.db, member.id)).id,
         groupId: group.id,
         frequency: 'monthly',
@@ -134,7 +185,7 @@ describe('demo user purge', () => {
         nextDate: '2026-01-01',
       })
       .returning();
-    await t.db.insert(budgets).values({ groupId: group.id, month: '2026-11', amountCents: 5000 });
+    await t.db.insert(budgets).values({ groupId: group.id, month: '2026-11', amountMinor: 5000 });
 
     const res = await run();
     assert.ok(res.purged.includes(owner.id));
@@ -156,7 +207,7 @@ describe('demo user purge', () => {
     assert.equal((await t.db.select().from(budgets).where(eq(budgets.groupId, group.id))).length, 1);
   });
 
-  it('deletes a demo owner\'s group that no one else is in, turning former members\' rows into personal ones', async () => {
+  it("deletes a demo owner's group that no one else is in, turning former members' rows into personal ones", async () => {
     const owner = await demo(30);
     const former = await createUser(t.db);
     const group = await createGroup(t.db, owner.id, { dissolvedAt: new Date() });
@@ -166,7 +217,7 @@ describe('demo user purge', () => {
       .values({
         userId: former.id,
         kind: 'expense',
-        amountCents: 100,
+        amountMinor: 100,
         categoryId: (await firstCategory(t.db, former.id)).id,
         groupId: group.id,
         frequency: 'daily',
@@ -184,7 +235,7 @@ describe('demo user purge', () => {
     assert.equal(r!.groupId, null);
   });
 
-  it('removes a demo member\'s rows from a real user\'s group and leaves the group alone', async () => {
+  it("removes a demo member's rows from a real user's group and leaves the group alone", async () => {
     const owner = await createUser(t.db);
     const guest = await demo(48);
     const group = await createGroup(t.db, owner.id);

@@ -17,7 +17,13 @@ describe('demo data', () => {
 
   const rowsOf = async (userId: number) =>
     t.db
-      .select({ date: transactions.date, kind: transactions.kind, amount: transactions.amountCents, categoryId: transactions.categoryId, note: transactions.note })
+      .select({
+        date: transactions.date,
+        kind: transactions.kind,
+        amount: transactions.amountMinor,
+        categoryId: transactions.categoryId,
+        note: transactions.note,
+      })
       .from(transactions)
       .where(eq(transactions.userId, userId))
       .orderBy(asc(transactions.id))
@@ -42,25 +48,48 @@ describe('demo data', () => {
     assert.equal(Math.round(budget.remaining * 100), Math.round(budget.amount * 100) - Math.round(budget.spent * 100));
     // the salary of the last 30 days falls in this year or, early in January, in the last one
     const thisYear = expectOk(await demo.get('/api/stats/overview?period=year'));
-    const lastYear = expectOk(await demo.get('/api/stats/overview', { query: { period: 'year', date: `${Number(thisYear.start.slice(0, 4)) - 1}-06-01` } }));
+    const lastYear = expectOk(
+      await demo.get('/api/stats/overview', {
+        query: { period: 'year', date: `${Number(thisYear.start.slice(0, 4)) - 1}-06-01` },
+      }),
+    );
     assert.ok(thisYear.income + lastYear.income > 0);
     const suggest = expectOk(await demo.get('/api/categories/suggest?note=Lunch&amount=25'));
     assert.equal(suggest.list[0].name, 'Food');
   });
 
   it('sets a demo account up in Chinese when the browser asks for it first', async () => {
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/demo-login', headers: { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo-login',
+      headers: { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
+    });
     assert.equal(login.statusCode, 200, login.body);
     const headers = { authorization: `Bearer ${login.json().access_token}` };
-    const cats = (await t.app.inject({ url: '/api/categories?kind=expense', headers })).json().list.map((c: { name: string }) => c.name);
+    const cats = (await t.app.inject({ url: '/api/categories?kind=expense', headers }))
+      .json()
+      .list.map((c: { name: string }) => c.name);
     assert.equal(cats[0], '餐饮');
     assert.ok(cats.includes('交通'));
-    const list = (await t.app.inject({ url: '/api/transactions?pageSize=100&startDate=2000-01-01', headers })).json().list as { note: string; category: { name: string } }[];
+    const list = (await t.app.inject({ url: '/api/transactions?pageSize=100&startDate=2000-01-01', headers })).json()
+      .list as { note: string; category: { name: string } }[];
     assert.ok(list.length > 0);
-    assert.ok(list.every((tx) => !/[A-Za-z]/.test(tx.note) && !/[A-Za-z]/.test(tx.category.name)), 'no English in the sample data');
+    assert.ok(
+      list.every((tx) => !/[A-Za-z]/.test(tx.note) && !/[A-Za-z]/.test(tx.category.name)),
+      'no English in the sample data',
+    );
     assert.match(login.json().user.nickname, /^体验用户 /);
-    const english = await t.app.inject({ method: 'POST', url: '/api/auth/demo-login', headers: { 'accept-language': 'fr-FR,en;q=0.5,zh;q=0.1' } });
-    const enCats = (await t.app.inject({ url: '/api/categories?kind=expense', headers: { authorization: `Bearer ${english.json().access_token}` } })).json().list;
+    const english = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo-login',
+      headers: { 'accept-language': 'fr-FR,en;q=0.5,zh;q=0.1' },
+    });
+    const enCats = (
+      await t.app.inject({
+        url: '/api/categories?kind=expense',
+        headers: { authorization: `Bearer ${english.json().access_token}` },
+      })
+    ).json().list;
     assert.equal(enCats[0].name, 'Food');
   });
 
@@ -108,7 +137,7 @@ describe('demo data', () => {
       .from(budgets)
       .where(and(eq(budgets.userId, user.id), isNull(budgets.groupId)));
     assert.equal(budget!.month, '2026-03');
-    assert.ok(budget!.amountCents > 0);
+    assert.ok((budget!.amountMinor ?? 0) > 0);
   });
 
   it('is the same for the same user id and differs between users', async () => {
@@ -123,12 +152,10 @@ describe('demo data', () => {
 
     const other = await createUser(t.db);
     await seedDemoData(t.db, other.id, now, 'Asia/Shanghai');
-    const strip = (rows: { date: string; amount: number; note: string }[]) => rows.map((r) => `${r.date} ${r.amount} ${r.note}`);
+    const strip = (rows: { date: string; amount: number; note: string }[]) =>
+      rows.map((r) => `${r.date} ${r.amount} ${r.note}`);
     assert.notDeepEqual(strip(await rowsOf(other.id)), strip(firstRun));
-    assert.deepEqual(
-      Array.from({ length: 5 }, seededRandom(42)),
-      Array.from({ length: 5 }, seededRandom(42)),
-    );
+    assert.deepEqual(Array.from({ length: 5 }, seededRandom(42)), Array.from({ length: 5 }, seededRandom(42)));
   });
 
   it('takes "today" in the given zone', async () => {
@@ -137,7 +164,11 @@ describe('demo data', () => {
     const west = await createUser(t.db);
     await seedDemoData(t.db, east.id, now, 'Pacific/Kiritimati');
     await seedDemoData(t.db, west.id, now, 'Etc/GMT+12');
-    const last = (rows: { date: string }[]) => rows.map((r) => r.date).sort().at(-1);
+    const last = (rows: { date: string }[]) =>
+      rows
+        .map((r) => r.date)
+        .sort()
+        .at(-1);
     const firstDate = (rows: { date: string }[]) => rows.map((r) => r.date).sort()[0];
     const eastRows = await rowsOf(east.id);
     const westRows = await rowsOf(west.id);
@@ -145,7 +176,8 @@ describe('demo data', () => {
     assert.ok(firstDate(eastRows)! >= '2025-12-03');
     assert.equal(last(westRows), '2025-12-31');
     assert.ok(firstDate(westRows)! >= '2025-12-02');
-    const month = async (userId: number) => (await t.db.select().from(budgets).where(eq(budgets.userId, userId)))[0]!.month;
+    const month = async (userId: number) =>
+      (await t.db.select().from(budgets).where(eq(budgets.userId, userId)))[0]!.month;
     assert.equal(await month(east.id), '2026-01');
     assert.equal(await month(west.id), '2025-12');
   });

@@ -30,8 +30,14 @@ describe('export and import with accounts, currencies and transfers', () => {
   let wallet: number;
   const MARCH = 'startDate=2026-03-01&endDate=2026-03-31';
 
-  const accountsOf = async (userId: number) => t.db.select().from(accounts).where(eq(accounts.userId, userId)).orderBy(asc(accounts.sort), asc(accounts.id));
-  const rowsOf = async (userId: number) => t.db.select().from(transactions).where(eq(transactions.userId, userId)).orderBy(asc(transactions.date), asc(transactions.id));
+  const accountsOf = async (userId: number) =>
+    t.db.select().from(accounts).where(eq(accounts.userId, userId)).orderBy(asc(accounts.sort), asc(accounts.id));
+  const rowsOf = async (userId: number) =>
+    t.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.userId, userId))
+      .orderBy(asc(transactions.date), asc(transactions.id));
 
   before(async () => {
     t = await build();
@@ -43,15 +49,40 @@ describe('export and import with accounts, currencies and transfers', () => {
     bank = (await createAccount(t.db, alice.id, { name: 'Bank' })).id;
     wallet = (await createAccount(t.db, alice.id, { name: 'Dollars', currency: 'USD', sort: 2 })).id;
     const row = (o: Parameters<typeof createTransaction>[2]) => createTransaction(t.db, alice.id, o);
-    await row({ date: '2026-03-02', amountCents: 10000, categoryId: food, accountId: cash, note: 'lunch' });
-    const tr = await row({ kind: 'transfer', date: '2026-03-03', amountCents: 30000, accountId: bank, toAccountId: cash, toAmount: 30000, toCurrency: 'CNY', note: 'atm' });
-    await row({ date: '2026-03-03', amountCents: 200, categoryId: food, accountId: bank, parentId: tr.id, note: 'fee' });
-    await row({ kind: 'adjustment', date: '2026-03-04', amountCents: -1250, accountId: cash, note: 'counted' });
-    await row({ date: '2026-03-05', amountCents: 1000, categoryId: trips, accountId: wallet, currency: 'USD', baseAmount: 7100, rate: '7.1', note: 'taxi' });
+    await row({ date: '2026-03-02', amountMinor: 10000, categoryId: food, accountId: cash, note: 'lunch' });
+    const tr = await row({
+      kind: 'transfer',
+      date: '2026-03-03',
+      amountMinor: 30000,
+      accountId: bank,
+      toAccountId: cash,
+      toAmount: 30000,
+      toCurrency: 'CNY',
+      note: 'atm',
+    });
+    await row({
+      date: '2026-03-03',
+      amountMinor: 200,
+      categoryId: food,
+      accountId: bank,
+      parentId: tr.id,
+      note: 'fee',
+    });
+    await row({ kind: 'adjustment', date: '2026-03-04', amountMinor: -1250, accountId: cash, note: 'counted' });
+    await row({
+      date: '2026-03-05',
+      amountMinor: 1000,
+      categoryId: trips,
+      accountId: wallet,
+      currency: 'USD',
+      baseAmount: 7100,
+      rate: '7.1',
+      note: 'taxi',
+    });
     await row({
       kind: 'transfer',
       date: '2026-03-06',
-      amountCents: 71000,
+      amountMinor: 71000,
       accountId: bank,
       toAccountId: wallet,
       toAmount: 10000,
@@ -75,7 +106,10 @@ describe('export and import with accounts, currencies and transfers', () => {
     ]);
     const json: Json[] = (await asAlice.get(`/api/export?${MARCH}&format=json`)).json();
     const ex = json.find((r) => r.note === 'exchange')!;
-    assert.deepEqual([ex.kind, ex.amount, ex.category, ex.account, ex.to_account, ex.to_amount, ex.currency], ['transfer', 710, '', 'Bank', 'Dollars', 100, 'CNY']);
+    assert.deepEqual(
+      [ex.kind, ex.amount, ex.category, ex.account, ex.to_account, ex.to_amount, ex.currency],
+      ['transfer', 710, '', 'Bank', 'Dollars', 100, 'CNY'],
+    );
     const transfers = readCsv((await asAlice.get(`/api/export?${MARCH}&type=transfer`)).rawPayload).rows;
     assert.deepEqual(
       transfers.map((r) => r[4]),
@@ -108,13 +142,24 @@ describe('export and import with accounts, currencies and transfers', () => {
       const rows = await rowsOf(carol.id);
       const exchange = rows.find((r) => r.note === 'exchange')!;
       assert.deepEqual(
-        [exchange.kind, exchange.accountId, exchange.toAccountId, exchange.amountCents, exchange.toAmount, exchange.toCurrency, exchange.categoryId],
+        [
+          exchange.kind,
+          exchange.accountId,
+          exchange.toAccountId,
+          exchange.amountMinor,
+          exchange.toAmount,
+          exchange.toCurrency,
+          exchange.categoryId,
+        ],
         ['transfer', id('Bank'), id('Dollars'), 71000, 10000, 'USD', null],
       );
       const taxi = rows.find((r) => r.note === 'taxi')!;
-      assert.deepEqual([taxi.accountId, taxi.currency, taxi.amountCents, taxi.baseAmount, taxi.rate], [id('Dollars'), 'USD', 1000, 7100, '7.1']);
+      assert.deepEqual(
+        [taxi.accountId, taxi.currency, taxi.amountMinor, taxi.baseAmount, taxi.rate],
+        [id('Dollars'), 'USD', 1000, 7100, '7.1'],
+      );
       const adj = rows.find((r) => r.note === 'counted')!;
-      assert.deepEqual([adj.kind, adj.amountCents, adj.accountId], ['adjustment', -1250, id('Cash')]);
+      assert.deepEqual([adj.kind, adj.amountMinor, adj.accountId], ['adjustment', -1250, id('Cash')]);
 
       // the same statistics as the exporter's
       const mine: Json = expectOk(await asAlice.get('/api/stats/overview?period=month&date=2026-03-01'));
@@ -131,36 +176,55 @@ describe('export and import with accounts, currencies and transfers', () => {
   it('brings a refund booked against its purchase (a negative expense) back as it left', async () => {
     const erin = await createUser(t.db);
     const food = (await firstCategory(t.db, erin.id, 'expense')).id;
-    await createTransaction(t.db, erin.id, { date: '2026-03-02', amountCents: 5000, categoryId: food, note: 'shoes' });
-    await createTransaction(t.db, erin.id, { date: '2026-03-04', amountCents: -1200, categoryId: food, note: 'shoes refund' });
+    await createTransaction(t.db, erin.id, { date: '2026-03-02', amountMinor: 5000, categoryId: food, note: 'shoes' });
+    await createTransaction(t.db, erin.id, {
+      date: '2026-03-04',
+      amountMinor: -1200,
+      categoryId: food,
+      note: 'shoes refund',
+    });
     const file = (await t.as(erin).get(`/api/export?${MARCH}`)).rawPayload;
     const frank = await createUser(t.db);
     const res: Json = expectOk(await t.as(frank).post('/api/import', multipart(file)));
     assert.deepEqual([res.imported, res.errors], [2, []]);
     const refund = (await rowsOf(frank.id)).find((r) => r.note === 'shoes refund')!;
-    assert.deepEqual([refund.kind, refund.amountCents, refund.baseAmount], ['expense', -1200, -1200]);
+    assert.deepEqual([refund.kind, refund.amountMinor, refund.baseAmount], ['expense', -1200, -1200]);
     const stats: Json = expectOk(await t.as(frank).get('/api/stats/overview?period=month&date=2026-03-01'));
     assert.equal(stats.expense, 38);
     // a file without currencies keeps today's rule: amounts are positive
-    const old: Json = expectOk(await t.as(frank).post('/api/import?dry_run=true', multipart('date,kind,amount,category\n2026-03-01,expense,-5,Food\n')));
+    const old: Json = expectOk(
+      await t
+        .as(frank)
+        .post('/api/import?dry_run=true', multipart('date,kind,amount,category\n2026-03-01,expense,-5,Food\n')),
+    );
     assert.equal(old.imported, 0);
   });
 
   it('imports a file without the account columns into the default account, as before', async () => {
     const dave = await createUser(t.db);
-    const res: Json = expectOk(await t.as(dave).post('/api/import', multipart('date,kind,amount,category,note\n2026-03-01,expense,12.50,Food,old file\n')));
+    const res: Json = expectOk(
+      await t
+        .as(dave)
+        .post('/api/import', multipart('date,kind,amount,category,note\n2026-03-01,expense,12.50,Food,old file\n')),
+    );
     assert.deepEqual(res, { imported: 1, skipped: 0, errors: [] });
     const [row] = await rowsOf(dave.id);
     const def = (await accountsOf(dave.id)).find((a) => a.isDefault)!;
-    assert.deepEqual([row!.accountId, row!.currency, row!.amountCents, row!.baseAmount, row!.rate], [def.id, 'CNY', 1250, 1250, null]);
+    assert.deepEqual(
+      [row!.accountId, row!.currency, row!.amountMinor, row!.baseAmount, row!.rate],
+      [def.id, 'CNY', 1250, 1250, null],
+    );
   });
 
-  it('fits amounts to the account currency, converts foreign rows at the given rate or the user\'s rate, and refuses what cannot be booked', async () => {
+  it("fits amounts to the account currency, converts foreign rows at the given rate or the user's rate, and refuses what cannot be booked", async () => {
     const erin = await createUser(t.db);
     const asErin = t.as(erin);
     const yen = await createAccount(t.db, erin.id, { name: 'Yen', currency: 'JPY' });
     // a rate the import finds for rows without one
-    await query(t.db, sql`insert into exchange_rates (user_id, currency, date, rate) values (${erin.id}, 'JPY', '2026-01-01', '0.05')`);
+    await query(
+      t.db,
+      sql`insert into exchange_rates (user_id, currency, date, rate) values (${erin.id}, 'JPY', '2026-01-01', '0.05')`,
+    );
     const ok = [
       'date,kind,amount,category,account,currency,rate',
       '2026-03-01,expense,1000,Food,Yen,,', // no currency cell: whole yen, rate from the table
@@ -171,7 +235,7 @@ describe('export and import with accounts, currencies and transfers', () => {
     assert.deepEqual(res, { imported: 3, skipped: 0, errors: [], accounts_created: ['Euros'] });
     const rows = await rowsOf(erin.id);
     assert.deepEqual(
-      rows.map((r) => [r.currency, r.amountCents, r.baseAmount, r.rate]),
+      rows.map((r) => [r.currency, r.amountMinor, r.baseAmount, r.rate]),
       [
         ['JPY', 1000, 5000, '0.05'],
         ['JPY', 2000, 9600, '0.048'],

@@ -24,7 +24,21 @@ import {
   type UserRow,
 } from './helpers/index.ts';
 
-const HEADER = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at', 'account', 'currency', 'to_account', 'to_amount', 'rate'];
+const HEADER = [
+  'date',
+  'kind',
+  'amount',
+  'category',
+  'note',
+  'tags',
+  'group_id',
+  'created_at',
+  'account',
+  'currency',
+  'to_account',
+  'to_amount',
+  'rate',
+];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('export', () => {
@@ -47,22 +61,74 @@ describe('export', () => {
 
     // alice's data in January 2026
     const danger = await createCategory(t.db, alice.id, { name: '=HYPERLINK("x")', kind: 'expense' });
-    const a1 = await createTransaction(t.db, alice.id, { date: '2026-01-10', amountCents: 1250, categoryId: food, note: 'lunch, with "friends"\nsecond line' });
-    await createTransaction(t.db, alice.id, { date: '2026-01-05', amountCents: 500000, categoryId: salary, kind: 'income', note: 'salary' });
-    await createTransaction(t.db, alice.id, { date: '2026-01-20', amountCents: 7, categoryId: danger.id, note: '+SUM(A1:A9)' });
-    await createTransaction(t.db, alice.id, { date: '2026-01-20', amountCents: 300, categoryId: food, note: '-minus', groupId: group.id });
-    await createTransaction(t.db, alice.id, { date: '2026-01-31', amountCents: 100, categoryId: food, note: '@mention' });
-    await createTransaction(t.db, alice.id, { date: '2026-01-01', amountCents: 100, categoryId: food, note: '\tTabbed' });
+    const a1 = await createTransaction(t.db, alice.id, {
+      date: '2026-01-10',
+      amountMinor: 1250,
+      categoryId: food,
+      note: 'lunch, with "friends"\nsecond line',
+    });
+    await createTransaction(t.db, alice.id, {
+      date: '2026-01-05',
+      amountMinor: 500000,
+      categoryId: salary,
+      kind: 'income',
+      note: 'salary',
+    });
+    await createTransaction(t.db, alice.id, {
+      date: '2026-01-20',
+      amountMinor: 7,
+      categoryId: danger.id,
+      note: '+SUM(A1:A9)',
+    });
+    await createTransaction(t.db, alice.id, {
+      date: '2026-01-20',
+      amountMinor: 300,
+      categoryId: food,
+      note: '-minus',
+      groupId: group.id,
+    });
+    await createTransaction(t.db, alice.id, {
+      date: '2026-01-31',
+      amountMinor: 100,
+      categoryId: food,
+      note: '@mention',
+    });
+    await createTransaction(t.db, alice.id, {
+      date: '2026-01-01',
+      amountMinor: 100,
+      categoryId: food,
+      note: '\tTabbed',
+    });
     // outside the range, and other people's rows (bob's, even in the shared group)
-    await createTransaction(t.db, alice.id, { date: '2025-12-31', amountCents: 100, categoryId: food, note: 'too early' });
-    await createTransaction(t.db, alice.id, { date: '2026-02-01', amountCents: 100, categoryId: food, note: 'too late' });
-    await createTransaction(t.db, bob.id, { date: '2026-01-15', amountCents: 999, note: 'bob private' });
-    await createTransaction(t.db, bob.id, { date: '2026-01-15', amountCents: 999, note: 'bob in group', groupId: group.id });
+    await createTransaction(t.db, alice.id, {
+      date: '2025-12-31',
+      amountMinor: 100,
+      categoryId: food,
+      note: 'too early',
+    });
+    await createTransaction(t.db, alice.id, {
+      date: '2026-02-01',
+      amountMinor: 100,
+      categoryId: food,
+      note: 'too late',
+    });
+    await createTransaction(t.db, bob.id, { date: '2026-01-15', amountMinor: 999, note: 'bob private' });
+    await createTransaction(t.db, bob.id, {
+      date: '2026-01-15',
+      amountMinor: 999,
+      note: 'bob in group',
+      groupId: group.id,
+    });
     const zeta = await createTag(t.db, alice.id, { name: 'zeta' });
     const alpha = await createTag(t.db, alice.id, { name: 'alpha' });
     const at = await createTag(t.db, alice.id, { name: '=tag' });
     await tagTransaction(t.db, a1.id, [zeta.id, alpha.id]);
-    const tx2 = await createTransaction(t.db, alice.id, { date: '2026-01-11', amountCents: 42, categoryId: food, note: 'tagged' });
+    const tx2 = await createTransaction(t.db, alice.id, {
+      date: '2026-01-11',
+      amountMinor: 42,
+      categoryId: food,
+      note: 'tagged',
+    });
     await tagTransaction(t.db, tx2.id, [at.id]);
   });
   after(async () => t.close());
@@ -86,7 +152,7 @@ describe('export', () => {
         ['2026-01-05', 'income', '5000.00', 'Salary', 'salary', '', ''],
         ['2026-01-10', 'expense', '12.50', 'Food', 'lunch, with "friends"\nsecond line', 'alpha|zeta', ''],
         ['2026-01-11', 'expense', '0.42', 'Food', 'tagged', "'=tag", ''],
-        ['2026-01-20', 'expense', '0.07', "'=HYPERLINK(\"x\")", "'+SUM(A1:A9)", '', ''],
+        ['2026-01-20', 'expense', '0.07', '\'=HYPERLINK("x")', "'+SUM(A1:A9)", '', ''],
         ['2026-01-20', 'expense', '3.00', 'Food', "'-minus", '', String(groupId)],
         ['2026-01-31', 'expense', '1.00', 'Food', "'@mention", '', ''],
       ],
@@ -145,7 +211,9 @@ describe('export', () => {
     );
     assert.match(lunch.created_at, ISO);
     // JSON is not opened by spreadsheets: text is exported as is
-    assert.ok(list.some((r: { note: string; group_id: number | null }) => r.note === '-minus' && r.group_id === groupId));
+    assert.ok(
+      list.some((r: { note: string; group_id: number | null }) => r.note === '-minus' && r.group_id === groupId),
+    );
     const empty = await asAlice.get('/api/export?startDate=2000-01-01&endDate=2000-01-02&format=json');
     assert.deepEqual(empty.json(), []);
   });
@@ -153,7 +221,10 @@ describe('export', () => {
   it('answers an empty range with only the header', async () => {
     const res = await asAlice.get('/api/export?startDate=2000-01-01&endDate=2000-12-31');
     assert.equal(res.statusCode, 200);
-    assert.equal(res.body, '\ufeffdate,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate\n');
+    assert.equal(
+      res.body,
+      '\ufeffdate,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate\n',
+    );
   });
 
   it('validates ExportParams with 40001', async () => {
@@ -175,21 +246,44 @@ describe('export', () => {
 
   it('needs a valid token in the header or the query (40101); a token problem wins over bad parameters', async () => {
     assertError(await t.anon.get(`/api/export?${JAN}`), 401, 40101, 'none');
-    assertError(await t.withHeaders({ authorization: 'Bearer nope' }).get(`/api/export?${JAN}`), 401, 40101, 'bad bearer');
+    assertError(
+      await t.withHeaders({ authorization: 'Bearer nope' }).get(`/api/export?${JAN}`),
+      401,
+      40101,
+      'bad bearer',
+    );
     assertError(await t.anon.get(`/api/export?${JAN}&token=garbage`), 401, 40101, 'bad query token');
     assertError(await t.anon.get('/api/export?startDate=x'), 401, 40101, 'before validation');
     const foreign = createTokenService('another-secret-that-is-long-enough-0123456789');
-    assertError(await t.anon.get(`/api/export?${JAN}&token=${await foreign.signAccess(alice.id, 'user')}`), 401, 40101, 'foreign key');
-    assertError(await t.anon.get(`/api/export?${JAN}&token=${await foreign.signPurpose('export', String(alice.id), 300, {})}`), 401, 40101, 'foreign export token');
+    assertError(
+      await t.anon.get(`/api/export?${JAN}&token=${await foreign.signAccess(alice.id, 'user')}`),
+      401,
+      40101,
+      'foreign key',
+    );
+    assertError(
+      await t.anon.get(`/api/export?${JAN}&token=${await foreign.signPurpose('export', String(alice.id), 300, {})}`),
+      401,
+      40101,
+      'foreign export token',
+    );
     const refresh = await t.app.tokens.signRefresh(alice.id, 'fam');
     assertError(await t.anon.get(`/api/export?${JAN}&token=${refresh.token}`), 401, 40101, 'refresh token');
     const other = await t.app.tokens.signPurpose('backup', String(alice.id), 300, {});
     assertError(await t.anon.get(`/api/export?${JAN}&token=${other}`), 401, 40101, 'other purpose');
     const past = createTokenService(TEST_SECRET, () => Date.now() - 301_000);
-    const expired = await past.signPurpose('export', String(alice.id), 300, { startDate: '2026-01-01', endDate: '2026-01-31' });
+    const expired = await past.signPurpose('export', String(alice.id), 300, {
+      startDate: '2026-01-01',
+      endDate: '2026-01-31',
+    });
     assertError(await t.anon.get(`/api/export?token=${expired}`), 401, 40101, 'expired export token');
     const expiredAccess = createTokenService(TEST_SECRET, () => Date.now() - 7201_000);
-    assertError(await t.anon.get(`/api/export?${JAN}&token=${await expiredAccess.signAccess(alice.id, 'user')}`), 401, 40101, 'expired access token');
+    assertError(
+      await t.anon.get(`/api/export?${JAN}&token=${await expiredAccess.signAccess(alice.id, 'user')}`),
+      401,
+      40101,
+      'expired access token',
+    );
   });
 
   it('accepts an access token in ?token=', async () => {
@@ -200,7 +294,12 @@ describe('export', () => {
   });
 
   it('prepares a 5-minute token whose download URL works without a header', async () => {
-    const res = await asAlice.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31', type: 'income', format: 'json' });
+    const res = await asAlice.post('/api/export/prepare', {
+      startDate: '2026-01-01',
+      endDate: '2026-01-31',
+      type: 'income',
+      format: 'json',
+    });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.expires_in, 300);
@@ -220,8 +319,12 @@ describe('export', () => {
   });
 
   it("lets the prepared token's parameters win over the query", async () => {
-    const { token } = (await asAlice.post('/api/export/prepare', { startDate: '2026-01-05', endDate: '2026-01-05' })).json();
-    const res = await t.anon.get(`/api/export?token=${token}&startDate=2025-01-01&endDate=2027-01-01&format=json&type=expense`);
+    const { token } = (
+      await asAlice.post('/api/export/prepare', { startDate: '2026-01-05', endDate: '2026-01-05' })
+    ).json();
+    const res = await t.anon.get(
+      `/api/export?token=${token}&startDate=2025-01-01&endDate=2027-01-01&format=json&type=expense`,
+    );
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
     assert.equal(res.headers['content-disposition'], 'attachment; filename="transactions-2026-01-05-2026-01-05.csv"');
@@ -236,8 +339,10 @@ describe('export', () => {
     assert.equal(readCsv(alone.rawPayload).rows.length, 1);
   });
 
-  it('exports only the token owner\'s data', async () => {
-    const { token } = (await t.as(bob).post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' })).json();
+  it("exports only the token owner's data", async () => {
+    const { token } = (
+      await t.as(bob).post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' })
+    ).json();
     const rows = readCsv((await asAlice.get(`/api/export?token=${token}`)).rawPayload).rows;
     assert.deepEqual(rows.map((r) => r[4]).sort(), ['bob in group', 'bob private']);
   });
@@ -253,14 +358,20 @@ describe('export', () => {
       { startDate: 20260101, endDate: '2026-01-31' },
     ];
     for (const b of bad) assertError(await asAlice.post('/api/export/prepare', b), 400, 40001, JSON.stringify(b));
-    assertError(await t.anon.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' }), 401, 40101);
+    assertError(
+      await t.anon.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' }),
+      401,
+      40101,
+    );
   });
 
   it('refuses deleted or disabled users, with the header or a prepared token (40104)', async () => {
     const carol = await createUser(t.db);
     const asCarol = t.as(carol);
     const carolToken = await t.tokenFor(carol);
-    const { token } = (await asCarol.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' })).json();
+    const { token } = (
+      await asCarol.post('/api/export/prepare', { startDate: '2026-01-01', endDate: '2026-01-31' })
+    ).json();
     await t.db.update(users).set({ status: 'disabled' }).where(eq(users.id, carol.id));
     t.app.userState.invalidate(carol.id);
     assertError(await t.anon.get(`/api/export?token=${token}`), 401, 40104, 'disabled, prepared');
@@ -268,7 +379,12 @@ describe('export', () => {
     t.app.userState.invalidate(carol.id);
     assertError(await t.anon.get(`/api/export?token=${token}`), 401, 40104, 'deleted, prepared');
     assertError(await asCarol.get(`/api/export?${JAN}`), 401, 40104, 'deleted, header');
-    assertError(await t.anon.get(`/api/export?${JAN}&token=${carolToken}`), 401, 40104, 'deleted, access token in query');
+    assertError(
+      await t.anon.get(`/api/export?${JAN}&token=${carolToken}`),
+      401,
+      40104,
+      'deleted, access token in query',
+    );
   });
 
   it('pages through many rows by (date, id): every row once, in order, pages bounded', async () => {
@@ -278,7 +394,12 @@ describe('export', () => {
     await bulkTransactions(t.db, dave.id, cat, n, '2026-03-01', 3);
     let pages = 0;
     let largest = 0;
-    for await (const page of exportPages(t.db, dave.id, { startDate: '2026-01-01', endDate: '2026-12-31', type: 'all', format: 'csv' })) {
+    for await (const page of exportPages(t.db, dave.id, {
+      startDate: '2026-01-01',
+      endDate: '2026-12-31',
+      type: 'all',
+      format: 'csv',
+    })) {
       pages++;
       largest = Math.max(largest, page.rows.length);
     }

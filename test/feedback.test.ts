@@ -24,14 +24,27 @@ describe('feedback', () => {
     return res.json();
   }
   const noticesOf = (userId: number) =>
-    t.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.scope, 'personal')));
+    t.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.scope, 'personal')));
 
   it('accepts feedback with an optional contact', async () => {
     const u = await createUser(t.db);
-    const res = await t.as(u).post('/api/feedback', { content: '  Please add dark mode  ', contact: '  me@example.com ' });
+    const res = await t
+      .as(u)
+      .post('/api/feedback', { content: '  Please add dark mode  ', contact: '  me@example.com ' });
     assert.equal(res.statusCode, 201, res.body);
     const fb = res.json();
-    assert.deepEqual(Object.keys(fb).sort(), ['contact', 'content', 'created_at', 'id', 'replied_at', 'reply', 'status']);
+    assert.deepEqual(Object.keys(fb).sort(), [
+      'contact',
+      'content',
+      'created_at',
+      'id',
+      'replied_at',
+      'reply',
+      'status',
+    ]);
     assert.equal(fb.content, 'Please add dark mode');
     assert.equal(fb.contact, 'me@example.com');
     assert.equal(fb.status, 'pending');
@@ -55,7 +68,7 @@ describe('feedback', () => {
     assertError(await t.anon.post('/api/feedback', { content: 'x' }), 401, 40101, 'anonymous');
   });
 
-  it('lists the caller\'s own feedback only, newest first, in pages', async () => {
+  it("lists the caller's own feedback only, newest first, in pages", async () => {
     const u = await createUser(t.db);
     const other = await createUser(t.db);
     const a = await submit(u, 'first');
@@ -103,7 +116,9 @@ describe('feedback', () => {
     const author = await createUser(t.db);
     const bystander = await createUser(t.db);
     const fb = await submit(author);
-    const res = await t.as(admin).post(`/api/admin/feedback/${fb.id}/reply`, { reply: '  Thanks, it is under Settings.  ' });
+    const res = await t
+      .as(admin)
+      .post(`/api/admin/feedback/${fb.id}/reply`, { reply: '  Thanks, it is under Settings.  ' });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.status, 'replied');
@@ -120,7 +135,12 @@ describe('feedback', () => {
     assert.equal(notices.list[0].user_id, author.id);
     assert.equal(notices.list[0].read, false);
     assert.equal((await t.as(bystander).get('/api/notifications?scope=personal')).json().total, 0);
-    assertError(await t.as(bystander).post(`/api/notifications/${notices.list[0].id}/read`), 404, 40401, 'bystander reads');
+    assertError(
+      await t.as(bystander).post(`/api/notifications/${notices.list[0].id}/read`),
+      404,
+      40401,
+      'bystander reads',
+    );
     // a second reply while replied replaces it and notifies again
     const again = await t.as(admin).post(`/api/admin/feedback/${fb.id}/reply`, { reply: 'Also in the menu.' });
     assert.equal(again.statusCode, 200);
@@ -132,7 +152,8 @@ describe('feedback', () => {
     const author = await createUser(t.db);
     const fb = await submit(author);
     const url = `/api/admin/feedback/${fb.id}/reply`;
-    for (const reply of ['', '   ', 'r'.repeat(2001), 7]) assertError(await t.as(admin).post(url, { reply }), 400, 40001, `reply ${JSON.stringify(reply)}`);
+    for (const reply of ['', '   ', 'r'.repeat(2001), 7])
+      assertError(await t.as(admin).post(url, { reply }), 400, 40001, `reply ${JSON.stringify(reply)}`);
     assertError(await t.as(admin).post(url, {}), 400, 40001, 'missing reply');
     assert.equal((await t.as(admin).post(url, { reply: 'r'.repeat(2000) })).statusCode, 200);
     assertError(await t.as(admin).post('/api/admin/feedback/999999/reply', { reply: 'x' }), 404, 40401, 'unknown');
@@ -172,7 +193,12 @@ describe('feedback', () => {
     assertError(await status(fb.id, 'open'), 400, 40001, 'bad status');
     assertError(await status(999999, 'closed'), 404, 40401, 'unknown');
     assertError(await status(999999, 'replied'), 404, 40401, 'unknown, replied');
-    assertError(await t.as(author).put(`/api/admin/feedback/${fb.id}/status`, { status: 'closed' }), 403, 40301, 'non-admin');
+    assertError(
+      await t.as(author).put(`/api/admin/feedback/${fb.id}/status`, { status: 'closed' }),
+      403,
+      40301,
+      'non-admin',
+    );
   });
 
   it('writes the reply and its notification in one transaction', async () => {
@@ -186,7 +212,10 @@ describe('feedback', () => {
         throw new AppError(503, 50301, 'notification channel down');
       },
     });
-    await assert.rejects(failing.reply(admin.id, fb.id, 'will not stick'), (err: unknown) => err instanceof AppError && err.code === 50301);
+    await assert.rejects(
+      failing.reply(admin.id, fb.id, 'will not stick'),
+      (err: unknown) => err instanceof AppError && err.code === 50301,
+    );
     const [row] = await t.db.select().from(feedback).where(eq(feedback.id, fb.id));
     assert.equal(row!.status, 'pending');
     assert.equal(row!.reply, null);

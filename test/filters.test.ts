@@ -2,7 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { savedFilters } from '../src/db/schema/index.ts';
-import { addMember, aliceAndBob, assertError, build, type Client, createCategory, createGroup, createTag, createUser, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  addMember,
+  aliceAndBob,
+  assertError,
+  build,
+  type Client,
+  createCategory,
+  createGroup,
+  createTag,
+  createUser,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 describe('saved filters', () => {
   let t: TestApp;
@@ -27,7 +39,7 @@ describe('saved filters', () => {
   });
   after(async () => t.close());
 
-  it('saves a scheme (201) and returns its criteria exactly as given, 0 bounds included', async () => {
+  it('saves a filter (201) and returns its criteria exactly as given, 0 bounds included', async () => {
     const criteria = {
       startDate: '2026-01-01',
       endDate: '2026-12-31',
@@ -56,7 +68,10 @@ describe('saved filters', () => {
     const minimal = await a.post('/api/filters', { name: 'empty', criteria: {} });
     assert.equal(minimal.statusCode, 201);
     assert.deepEqual(minimal.json().criteria, {});
-    const decimals = await a.post('/api/filters', { name: 'decimals', criteria: { min_amount: 12.5, max_amount: 99.99, kind: 'all' } });
+    const decimals = await a.post('/api/filters', {
+      name: 'decimals',
+      criteria: { min_amount: 12.5, max_amount: 99.99, kind: 'all' },
+    });
     assert.deepEqual(decimals.json().criteria, { min_amount: 12.5, max_amount: 99.99, kind: 'all' });
 
     const list = await a.get('/api/filters');
@@ -101,7 +116,7 @@ describe('saved filters', () => {
     assert.equal((await a.post('/api/filters', { name: 'n'.repeat(30), criteria: {} })).statusCode, 201);
   });
 
-  it('refuses ids that are not the caller\'s with 40001', async () => {
+  it("refuses ids that are not the caller's with 40001", async () => {
     const bobsCat = await createCategory(t.db, bob.id, { name: 'B cat' });
     const bobsTag = await createTag(t.db, bob.id, { name: 'btag' });
     const lonely = await createGroup(t.db, bob.id);
@@ -135,11 +150,19 @@ describe('saved filters', () => {
     assert.deepEqual(r3.json(), r2.json());
     assertError(await a.put(`/api/filters/${f.id}`, { criteria: { bogus: 1 } }), 400, 40001, 'unknown key');
     assertError(await a.put(`/api/filters/${f.id}`, { name: '' }), 400, 40001, 'empty name');
-    assertError(await a.put(`/api/filters/${f.id}`, { criteria: { category_ids: [999999] } }), 400, 40001, 'foreign id');
-    assert.deepEqual((await a.get('/api/filters')).json().list.find((x: { id: number }) => x.id === f.id).criteria, { max_amount: 0, tag_ids: [tag1] });
+    assertError(
+      await a.put(`/api/filters/${f.id}`, { criteria: { category_ids: [999999] } }),
+      400,
+      40001,
+      'foreign id',
+    );
+    assert.deepEqual((await a.get('/api/filters')).json().list.find((x: { id: number }) => x.id === f.id).criteria, {
+      max_amount: 0,
+      tag_ids: [tag1],
+    });
   });
 
-  it('deletes a scheme', async () => {
+  it('deletes a saved filter', async () => {
     const f = (await a.post('/api/filters', { name: 'to delete', criteria: {} })).json();
     const del = await a.delete(`/api/filters/${f.id}`);
     assert.equal(del.statusCode, 204);
@@ -149,19 +172,24 @@ describe('saved filters', () => {
     assert.ok(!(await a.get('/api/filters')).json().list.some((x: { id: number }) => x.id === f.id));
   });
 
-  it('hides another user\'s schemes (404)', async () => {
-    const bobs = (await b.post('/api/filters', { name: 'bob scheme', criteria: { kind: 'income' } })).json();
+  it("hides another user's saved filters (404)", async () => {
+    const bobs = (await b.post('/api/filters', { name: 'bob filter', criteria: { kind: 'income' } })).json();
     assertError(await a.put(`/api/filters/${bobs.id}`, { name: 'mine' }), 404, 40401, 'put');
     assertError(await a.delete(`/api/filters/${bobs.id}`), 404, 40401, 'delete');
     assert.ok(!(await a.get('/api/filters')).json().list.some((x: { id: number }) => x.id === bobs.id));
-    assert.equal((await b.get('/api/filters')).json().list[0].name, 'bob scheme');
+    assert.equal((await b.get('/api/filters')).json().list[0].name, 'bob filter');
     assertError(await a.put('/api/filters/0', { name: 'x' }), 400, 40001);
   });
 
-  it('keeps at most 50 schemes per user (42201)', async () => {
+  it('keeps at most 50 saved filters per user (42201)', async () => {
     const carol = await createUser(t.db);
     const c = t.as(carol);
-    for (let i = 0; i < 50; i++) assert.equal((await c.post('/api/filters', { name: `f${i}`, criteria: { kind: 'expense' } })).statusCode, 201, `#${i}`);
+    for (let i = 0; i < 50; i++)
+      assert.equal(
+        (await c.post('/api/filters', { name: `f${i}`, criteria: { kind: 'expense' } })).statusCode,
+        201,
+        `#${i}`,
+      );
     assertError(await c.post('/api/filters', { name: 'f50', criteria: {} }), 422, 42201, '51st');
     assert.equal((await c.get('/api/filters')).json().list.length, 50);
     // validation comes before the rule
@@ -173,7 +201,9 @@ describe('saved filters', () => {
 
   it('holds the limit under concurrent creations', async () => {
     const dan = await createUser(t.db);
-    await t.db.insert(savedFilters).values(Array.from({ length: 48 }, (_, i) => ({ userId: dan.id, name: `seed${i}`, criteria: {} })));
+    await t.db
+      .insert(savedFilters)
+      .values(Array.from({ length: 48 }, (_, i) => ({ userId: dan.id, name: `seed${i}`, criteria: {} })));
     const asDan = t.as(dan);
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) => asDan.post('/api/filters', { name: `race${i}`, criteria: {} })),

@@ -35,13 +35,21 @@ describe('a group id the caller is not in answers as a missing one', () => {
       ['GET', (id) => `/api/groups/${id}/settlements/suggested`],
       ['POST', (id) => `/api/groups/${id}/settlements`, () => ({ from: stranger.id, to: owner.id, amount: 1 })],
       ['GET', (id) => `/api/transactions?group_id=${id}`],
-      ['POST', () => '/api/transactions', (id) => ({ kind: 'expense', amount: 1, category_id: category.id, date: '2026-11-02', group_id: id })],
+      [
+        'POST',
+        () => '/api/transactions',
+        (id) => ({ kind: 'expense', amount: 1, category_id: category.id, date: '2026-11-02', group_id: id }),
+      ],
       ['GET', (id) => `/api/stats/overview?group_id=${id}`],
       ['GET', (id) => `/api/stats/summary?group_id=${id}`],
       ['GET', (id) => `/api/budget?group_id=${id}`],
       ['PUT', () => '/api/budget', (id) => ({ month: '2026-11', amount: 1, group_id: id })],
       ['PUT', () => '/api/budget/mine', (id) => ({ month: '2026-11', amount: 1, group_id: id })],
-      ['POST', () => '/api/notifications', (id) => ({ scope: 'group', group_id: id, title: 'hello', content: 'hello' })],
+      [
+        'POST',
+        () => '/api/notifications',
+        (id) => ({ scope: 'group', group_id: id, title: 'hello', content: 'hello' }),
+      ],
     ];
     for (const [method, url, body] of calls) {
       const label = `${method} ${url(0)}`;

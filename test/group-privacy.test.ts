@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, inArray } from 'drizzle-orm';
 import { notificationReads, transactions } from '../src/db/schema/index.ts';
-import { addMember, build, createAdmin, createGroup, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  addMember,
+  build,
+  createAdmin,
+  createGroup,
+  createTransaction,
+  createUser,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -25,7 +34,9 @@ describe('group privacy', () => {
   let leaverTx: { id: number };
 
   async function publish(user: UserRow, body: Record<string, unknown>) {
-    const res = await t.as(user).post('/api/notifications', { title: 'Notice', content: 'Body', strong: true, ...body });
+    const res = await t
+      .as(user)
+      .post('/api/notifications', { title: 'Notice', content: 'Body', strong: true, ...body });
     assert.equal(res.statusCode, 201, res.body);
     return res.json();
   }
@@ -49,7 +60,10 @@ describe('group privacy', () => {
     groupNotice = await publish(owner, { scope: 'group', group_id: g.id });
     otherGroupNotice = await publish(otherOwner, { scope: 'group', group_id: g2.id });
     personal = await publish(admin, { scope: 'personal', user_id: stayer.id });
-    assert.equal((await t.as(owner).post(`/api/groups/${g.id}/remove-member`, { user_id: removed.id })).statusCode, 204);
+    assert.equal(
+      (await t.as(owner).post(`/api/groups/${g.id}/remove-member`, { user_id: removed.id })).statusCode,
+      204,
+    );
     assert.equal((await t.as(leaver).post(`/api/groups/${g.id}/leave`)).statusCode, 204);
   });
   after(async () => {
@@ -86,7 +100,7 @@ describe('group privacy', () => {
     assert.deepEqual(members.map((m: { user_id: number }) => m.user_id).sort(), [owner.id, stayer.id].sort());
   });
 
-  it('shows nothing of the group in the outsiders\' group lists', async () => {
+  it("shows nothing of the group in the outsiders' group lists", async () => {
     for (const [who, u] of Object.entries(outsiders())) {
       const res = await t.as(u).get('/api/groups');
       assert.equal(res.statusCode, 200);
@@ -111,11 +125,16 @@ describe('group privacy', () => {
       assert.equal((await t.as(u).post('/api/notifications/read-all')).statusCode, 200);
       const edit = await t.as(u).put(`/api/notifications/${groupNotice.id}`, { title: 'hijack' });
       assert.equal(edit.statusCode, 404, `${who} edit`);
-      const pub = await t.as(u).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'x', content: 'y' });
+      const pub = await t
+        .as(u)
+        .post('/api/notifications', { scope: 'group', group_id: g.id, title: 'x', content: 'y' });
       assert.equal(pub.statusCode, 403, `${who} publish`);
       assert.equal(pub.json().code, 40302);
     }
-    const reads = await t.db.select().from(notificationReads).where(eq(notificationReads.notificationId, groupNotice.id));
+    const reads = await t.db
+      .select()
+      .from(notificationReads)
+      .where(eq(notificationReads.notificationId, groupNotice.id));
     assert.equal(reads.length, 0);
     // the members still see it, unread
     for (const u of [owner, stayer]) {

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groupMembers } from '../src/db/schema/index.ts';
-import { assertError, build, type Client, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  assertError,
+  build,
+  type Client,
+  createTag,
+  createUser,
+  firstCategory,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 /**
  * The group view end to end over HTTP: members join by code, record group and personal
@@ -56,7 +65,17 @@ describe('group view', () => {
     };
   }
 
-  async function record(p: Person, body: { kind?: 'expense' | 'income'; amount: number | string; date: string; note: string; group?: boolean; tag_ids?: number[] }): Promise<Tx> {
+  async function record(
+    p: Person,
+    body: {
+      kind?: 'expense' | 'income';
+      amount: number | string;
+      date: string;
+      note: string;
+      group?: boolean;
+      tag_ids?: number[];
+    },
+  ): Promise<Tx> {
     const kind = body.kind ?? 'expense';
     const res = await p.api.post('/api/transactions', {
       kind,
@@ -116,11 +135,20 @@ describe('group view', () => {
     const again = await mia.api.post('/api/groups/join', { invite_code: group.invite_code.toLowerCase() });
     assert.equal(again.statusCode, 200, again.body);
     assert.equal(again.json().member_count, 3);
-    const rows = await t.db.select().from(groupMembers).where(and(eq(groupMembers.groupId, group.id), eq(groupMembers.userId, mia.user.id)));
+    const rows = await t.db
+      .select()
+      .from(groupMembers)
+      .where(and(eq(groupMembers.groupId, group.id), eq(groupMembers.userId, mia.user.id)));
     assert.equal(rows.length, 1);
 
-    const members = (await owner.api.get(`/api/groups/${group.id}/members`)).json().list as { user_id: number; role: string }[];
-    assert.deepEqual(members.map((m) => m.user_id).sort((a, b) => a - b), [owner.user.id, mia.user.id, noah.user.id].sort((a, b) => a - b));
+    const members = (await owner.api.get(`/api/groups/${group.id}/members`)).json().list as {
+      user_id: number;
+      role: string;
+    }[];
+    assert.deepEqual(
+      members.map((m) => m.user_id).sort((a, b) => a - b),
+      [owner.user.id, mia.user.id, noah.user.id].sort((a, b) => a - b),
+    );
     assert.ok((await otto.api.get('/api/groups')).json().list.every((g: { id: number }) => g.id !== group.id));
   });
 
@@ -153,7 +181,10 @@ describe('group view', () => {
       }
       // one member's tag is shown to the others on the shared row
       const cleaning = body.list.find((x) => x.note === 'cleaning') as Tx & { tags: { name: string }[] };
-      assert.deepEqual(cleaning.tags.map((x) => x.name), ['shared-rent']);
+      assert.deepEqual(
+        cleaning.tags.map((x) => x.name),
+        ['shared-rent'],
+      );
     }
     // sums cover the whole result, not the page
     const paged = await owner.api.get(`/api/transactions?group_id=${group.id}&pageSize=2&page=2`);
@@ -187,7 +218,12 @@ describe('group view', () => {
     assert.deepEqual(none.list, []);
     assert.equal(none.sums.count, 0);
     // user_id outside the group view is refused
-    assertError(await mia.api.get(`/api/transactions?user_id=${owner.user.id}`), 400, 40001, 'user_id without group_id');
+    assertError(
+      await mia.api.get(`/api/transactions?user_id=${owner.user.id}`),
+      400,
+      40001,
+      'user_id without group_id',
+    );
   });
 
   it('shows each user exactly their own transactions without group_id, group ones included', async () => {
@@ -207,14 +243,19 @@ describe('group view', () => {
     const read = await mia.api.get(`/api/transactions/${ownersTx.id}`);
     assert.equal(read.statusCode, 200, read.body);
     assert.equal(read.json().user_id, owner.user.id);
-    assertError(await mia.api.put(`/api/transactions/${ownersTx.id}`, { note: 'mine now' }), 404, 40401, 'member edits');
+    assertError(
+      await mia.api.put(`/api/transactions/${ownersTx.id}`, { note: 'mine now' }),
+      404,
+      40401,
+      'member edits',
+    );
     assertError(await mia.api.delete(`/api/transactions/${ownersTx.id}`), 404, 40401, 'member deletes');
     assert.equal((await owner.api.get(`/api/transactions/${ownersTx.id}`)).json().note, 'groceries');
     // an outsider cannot even read it
     assertError(await otto.api.get(`/api/transactions/${ownersTx.id}`), 404, 40401, 'outsider reads');
   });
 
-  it('counts every member\'s group transactions in the group statistics', async () => {
+  it("counts every member's group transactions in the group statistics", async () => {
     const q = `group_id=${group.id}&date=${ANCHOR}`;
     const summary = await mia.api.get(`/api/stats/summary?${q}`);
     assert.equal(summary.statusCode, 200, summary.body);
@@ -231,11 +272,37 @@ describe('group view', () => {
     // each member's own "Food" is one line of the group's share, named once, with all three ids
     const expectedShare = {
       total: 150.25,
-      list: [{ category_id: owner.expense, category_ids: [owner.expense, mia.expense, noah.expense], name: 'Food', amount: 150.25, count: 3, percent: 100 }],
+      list: [
+        {
+          category_id: owner.expense,
+          category_ids: [owner.expense, mia.expense, noah.expense],
+          name: 'Food',
+          amount: 150.25,
+          count: 3,
+          percent: 100,
+        },
+      ],
     };
-    const shareOf = (x: { total: number; list: { category_id: number; category_ids: number[]; name: string; amount: number; count: number; percent: number }[] }) => ({
+    const shareOf = (x: {
+      total: number;
+      list: {
+        category_id: number;
+        category_ids: number[];
+        name: string;
+        amount: number;
+        count: number;
+        percent: number;
+      }[];
+    }) => ({
       total: x.total,
-      list: x.list.map(({ category_id, category_ids, name, amount, count, percent }) => ({ category_id, category_ids, name, amount, count, percent })),
+      list: x.list.map(({ category_id, category_ids, name, amount, count, percent }) => ({
+        category_id,
+        category_ids,
+        name,
+        amount,
+        count,
+        percent,
+      })),
     });
     assert.deepEqual(shareOf(s.category_share), expectedShare);
     assert.equal(s.max.transaction.id, inGroup.get(owner.user.id)![0]!.id);
@@ -257,7 +324,10 @@ describe('group view', () => {
     assert.deepEqual(shareOf(share.json()), expectedShare);
     const income = (await noah.api.get(`/api/stats/category-share?${q}&type=income`)).json();
     assert.equal(income.total, 50);
-    assert.deepEqual(income.list.map((x: { category_id: number }) => x.category_id), [owner.income]);
+    assert.deepEqual(
+      income.list.map((x: { category_id: number }) => x.category_id),
+      [owner.income],
+    );
 
     // without group_id, statistics stay personal (the group ones the user recorded included)
     const own = (await mia.api.get(`/api/stats/overview?date=${ANCHOR}`)).json();
@@ -277,43 +347,123 @@ describe('group view', () => {
     assertError(await groupList(p), 403, 40302, `${who} list`);
     assertError(await groupList(p, `&user_id=${owner.user.id}`), 403, 40302, `${who} list one member`);
     for (const path of ['summary', 'overview', 'category-share', 'trend', 'max', 'compare']) {
-      assertError(await p.api.get(`/api/stats/${path}?group_id=${g}&date=${ANCHOR}`), 403, 40302, `${who} stats ${path}`);
+      assertError(
+        await p.api.get(`/api/stats/${path}?group_id=${g}&date=${ANCHOR}`),
+        403,
+        40302,
+        `${who} stats ${path}`,
+      );
     }
     assertError(await p.api.get(`/api/budget?group_id=${g}&month=${MONTH}`), 403, 40302, `${who} budget`);
-    assertError(await p.api.put('/api/budget', { month: MONTH, amount: 1, group_id: g }), 403, 40302, `${who} sets group budget`);
-    assertError(await p.api.put('/api/budget/mine', { month: MONTH, amount: 1, group_id: g }), 403, 40302, `${who} sets own amount`);
-    const create = await p.api.post('/api/transactions', { kind: 'expense', amount: 1, category_id: p.expense, date: `${MONTH}-20`, group_id: g });
+    assertError(
+      await p.api.put('/api/budget', { month: MONTH, amount: 1, group_id: g }),
+      403,
+      40302,
+      `${who} sets group budget`,
+    );
+    assertError(
+      await p.api.put('/api/budget/mine', { month: MONTH, amount: 1, group_id: g }),
+      403,
+      40302,
+      `${who} sets own amount`,
+    );
+    const create = await p.api.post('/api/transactions', {
+      kind: 'expense',
+      amount: 1,
+      category_id: p.expense,
+      date: `${MONTH}-20`,
+      group_id: g,
+    });
     assertError(create, 403, 40302, `${who} records into the group`);
     const personalTx = personal.get(p.user.id)?.[0];
     if (personalTx) {
-      assertError(await p.api.put(`/api/transactions/${personalTx.id}`, { group_id: g }), 403, 40302, `${who} moves into the group`);
+      assertError(
+        await p.api.put(`/api/transactions/${personalTx.id}`, { group_id: g }),
+        403,
+        40302,
+        `${who} moves into the group`,
+      );
       assert.equal((await p.api.get(`/api/transactions/${personalTx.id}`)).json().group_id, null);
     }
-    assert.deepEqual(ids((await p.api.get('/api/transactions?pageSize=100')).json().list), before, `${who}: nothing was written`);
+    assert.deepEqual(
+      ids((await p.api.get('/api/transactions?pageSize=100')).json().list),
+      before,
+      `${who}: nothing was written`,
+    );
   }
 
   it('answers the group budget with the member amounts; only the owner sets the group budget', async () => {
     const url = `/api/budget?group_id=${group.id}&month=${MONTH}`;
     const unset = await mia.api.get(url);
     assert.equal(unset.statusCode, 200, unset.body);
-    assert.deepEqual(unset.json(), { month: MONTH, group_id: group.id, amount: null, spent: 150.25, myAmount: null, mySpent: 30.25 });
+    assert.deepEqual(unset.json(), {
+      month: MONTH,
+      group_id: group.id,
+      amount: null,
+      spent: 150.25,
+      myAmount: null,
+      mySpent: 30.25,
+    });
 
     const set = await owner.api.put('/api/budget', { month: MONTH, amount: 500, group_id: group.id });
     assert.equal(set.statusCode, 200, set.body);
-    assert.deepEqual(set.json(), { month: MONTH, group_id: group.id, amount: 500, spent: 150.25, myAmount: null, mySpent: 100 });
+    assert.deepEqual(set.json(), {
+      month: MONTH,
+      group_id: group.id,
+      amount: 500,
+      spent: 150.25,
+      myAmount: null,
+      mySpent: 100,
+    });
 
-    assertError(await mia.api.put('/api/budget', { month: MONTH, amount: 1, group_id: group.id }), 403, 40302, 'member sets the group budget');
-    assertError(await mia.api.put('/api/budget', { month: MONTH, amount: null, group_id: group.id }), 403, 40302, 'member clears the group budget');
+    assertError(
+      await mia.api.put('/api/budget', { month: MONTH, amount: 1, group_id: group.id }),
+      403,
+      40302,
+      'member sets the group budget',
+    );
+    assertError(
+      await mia.api.put('/api/budget', { month: MONTH, amount: null, group_id: group.id }),
+      403,
+      40302,
+      'member clears the group budget',
+    );
 
     const mine = await mia.api.put('/api/budget/mine', { month: MONTH, amount: '80.50', group_id: group.id });
     assert.equal(mine.statusCode, 200, mine.body);
-    assert.deepEqual(mine.json(), { month: MONTH, group_id: group.id, amount: 500, spent: 150.25, myAmount: 80.5, mySpent: 30.25 });
+    assert.deepEqual(mine.json(), {
+      month: MONTH,
+      group_id: group.id,
+      amount: 500,
+      spent: 150.25,
+      myAmount: 80.5,
+      mySpent: 30.25,
+    });
 
     // another member sees the group's budget but not Mia's own amount
-    assert.deepEqual((await noah.api.get(url)).json(), { month: MONTH, group_id: group.id, amount: 500, spent: 150.25, myAmount: null, mySpent: 20 });
-    assert.deepEqual((await owner.api.get(url)).json(), { month: MONTH, group_id: group.id, amount: 500, spent: 150.25, myAmount: null, mySpent: 100 });
+    assert.deepEqual((await noah.api.get(url)).json(), {
+      month: MONTH,
+      group_id: group.id,
+      amount: 500,
+      spent: 150.25,
+      myAmount: null,
+      mySpent: 20,
+    });
+    assert.deepEqual((await owner.api.get(url)).json(), {
+      month: MONTH,
+      group_id: group.id,
+      amount: 500,
+      spent: 150.25,
+      myAmount: null,
+      mySpent: 100,
+    });
     // personal budgets are untouched by the group's
-    assert.deepEqual((await mia.api.get(`/api/budget?month=${MONTH}`)).json(), { month: MONTH, amount: null, spent: 41.25, remaining: null });
+    assert.deepEqual((await mia.api.get(`/api/budget?month=${MONTH}`)).json(), {
+      month: MONTH,
+      amount: null,
+      spent: 41.25,
+      remaining: null,
+    });
     // another month has nothing set
     assert.deepEqual((await mia.api.get(`/api/budget?group_id=${group.id}&month=2025-07`)).json(), {
       month: '2025-07',
@@ -334,7 +484,7 @@ describe('group view', () => {
     assert.equal(reset.json().amount, 420.5);
   });
 
-  it('keeps a leaver\'s transactions in the group view while the leaver loses the view', async () => {
+  it("keeps a leaver's transactions in the group view while the leaver loses the view", async () => {
     assertError(await owner.api.post(`/api/groups/${group.id}/leave`), 422, 42201, 'owner leaves');
     const left = await noah.api.post(`/api/groups/${group.id}/leave`);
     assert.equal(left.statusCode, 204, left.body);
@@ -349,7 +499,12 @@ describe('group view', () => {
     assert.equal(own.find((x) => x.id === noahGroupTx.id)!.group_id, group.id);
     assert.equal((await noah.api.get(`/api/transactions/${noahGroupTx.id}`)).json().group_id, group.id);
     // but the other members' group transactions are out of reach now
-    assertError(await noah.api.get(`/api/transactions/${inGroup.get(owner.user.id)![0]!.id}`), 404, 40401, 'leaver reads a group transaction');
+    assertError(
+      await noah.api.get(`/api/transactions/${inGroup.get(owner.user.id)![0]!.id}`),
+      404,
+      40401,
+      'leaver reads a group transaction',
+    );
 
     // the remaining members still see it, in the list, the sums, the statistics and the budget
     for (const p of [owner, mia]) {
@@ -370,7 +525,12 @@ describe('group view', () => {
     const rexTx = await record(rex, { amount: '9.75', date: `${MONTH}-12`, note: 'batteries', group: true });
     assert.equal((await groupList(owner)).json().sums.expense, 160);
 
-    assertError(await mia.api.post(`/api/groups/${group.id}/remove-member`, { user_id: rex.user.id }), 403, 40302, 'member removes');
+    assertError(
+      await mia.api.post(`/api/groups/${group.id}/remove-member`, { user_id: rex.user.id }),
+      403,
+      40302,
+      'member removes',
+    );
     const removed = await owner.api.post(`/api/groups/${group.id}/remove-member`, { user_id: rex.user.id });
     assert.equal(removed.statusCode, 204, removed.body);
 
@@ -381,7 +541,10 @@ describe('group view', () => {
       assert.deepEqual(ids(body.list), ids(groupTxs()));
       assert.deepEqual(body.sums, { income: 50, expense: 160, balance: -110, count: 5 });
     }
-    assert.equal((await mia.api.get(`/api/stats/summary?group_id=${group.id}&date=${ANCHOR}`)).json().overview.count, 5);
+    assert.equal(
+      (await mia.api.get(`/api/stats/summary?group_id=${group.id}&date=${ANCHOR}`)).json().overview.count,
+      5,
+    );
   });
 
   it('takes no more writes or joins once dissolved, and keeps its books readable to its members', async () => {
@@ -392,16 +555,42 @@ describe('group view', () => {
     assert.equal(dissolved.statusCode, 204, dissolved.body);
 
     for (const p of [owner, mia]) {
-      const create = await p.api.post('/api/transactions', { kind: 'expense', amount: 5, category_id: p.expense, date: `${MONTH}-20`, group_id: group.id });
+      const create = await p.api.post('/api/transactions', {
+        kind: 'expense',
+        amount: 5,
+        category_id: p.expense,
+        date: `${MONTH}-20`,
+        group_id: group.id,
+      });
       assertError(create, 409, 40902, `${p.user.nickname} records into the dissolved group`);
       const move = await p.api.put(`/api/transactions/${personal.get(p.user.id)![0]!.id}`, { group_id: group.id });
       assertError(move, 409, 40902, `${p.user.nickname} moves into the dissolved group`);
-      assertError(await p.api.put('/api/budget/mine', { month: MONTH, amount: 1, group_id: group.id }), 409, 40902, 'own amount in a dissolved group');
+      assertError(
+        await p.api.put('/api/budget/mine', { month: MONTH, amount: 1, group_id: group.id }),
+        409,
+        40902,
+        'own amount in a dissolved group',
+      );
     }
-    assertError(await owner.api.put('/api/budget', { month: MONTH, amount: 1, group_id: group.id }), 409, 40902, 'group budget of a dissolved group');
+    assertError(
+      await owner.api.put('/api/budget', { month: MONTH, amount: 1, group_id: group.id }),
+      409,
+      40902,
+      'group budget of a dissolved group',
+    );
     for (const p of [otto, noah, mia]) {
-      assertError(await p.api.post('/api/groups/join', { invite_code: group.invite_code }), 409, 40902, `${p.user.nickname} joins`);
-      assertError(await p.api.post('/api/groups/join', { invite_code: group.invite_code.toLowerCase() }), 409, 40902, `${p.user.nickname} joins (lower case)`);
+      assertError(
+        await p.api.post('/api/groups/join', { invite_code: group.invite_code }),
+        409,
+        40902,
+        `${p.user.nickname} joins`,
+      );
+      assertError(
+        await p.api.post('/api/groups/join', { invite_code: group.invite_code.toLowerCase() }),
+        409,
+        40902,
+        `${p.user.nickname} joins (lower case)`,
+      );
     }
     assertError(await otto.api.get(`/api/transactions?group_id=${group.id}`), 403, 40302, 'outsider after dissolve');
     assertError(await noah.api.get(`/api/transactions?group_id=${group.id}`), 403, 40302, 'leaver after dissolve');
@@ -413,6 +602,9 @@ describe('group view', () => {
     assert.equal(body.sums.count, 5);
     assert.ok((await owner.api.get('/api/groups')).json().list.every((g: { id: number }) => g.id !== group.id));
     const members = (await mia.api.get(`/api/groups/${group.id}/members`)).json().list as { user_id: number }[];
-    assert.deepEqual(members.map((m) => m.user_id).sort((a, b) => a - b), [owner.user.id, mia.user.id].sort((a, b) => a - b));
+    assert.deepEqual(
+      members.map((m) => m.user_id).sort((a, b) => a - b),
+      [owner.user.id, mia.user.id].sort((a, b) => a - b),
+    );
   });
 });

@@ -5,7 +5,16 @@ import { and, eq } from 'drizzle-orm';
 import { categories, groupMembers, groups, transactions } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createGroupsService, randomInviteCode } from '../src/modules/groups/groups.service.ts';
-import { addMember, assertError, build, createGroup, createTransaction, createUser, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  addMember,
+  assertError,
+  build,
+  createGroup,
+  createTransaction,
+  createUser,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const CODE_RE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{8}$/;
 
@@ -32,7 +41,19 @@ describe('groups', () => {
     const res = await t.as(alice).post('/api/groups', { name: '  Family  ' });
     assert.equal(res.statusCode, 201, res.body);
     const g = res.json();
-    assert.deepEqual(Object.keys(g).sort(), ['created_at', 'currency', 'dissolved', 'id', 'invite_code', 'member_count', 'name', 'notify_threshold', 'owner_id', 'role', 'split_costs']);
+    assert.deepEqual(Object.keys(g).sort(), [
+      'created_at',
+      'currency',
+      'dissolved',
+      'id',
+      'invite_code',
+      'member_count',
+      'name',
+      'notify_threshold',
+      'owner_id',
+      'role',
+      'split_costs',
+    ]);
     // a first-version client never sends split_costs: its group keeps shared books
     assert.equal(g.split_costs, false);
     assert.equal(g.name, 'Family');
@@ -63,7 +84,7 @@ describe('groups', () => {
     assertError(await t.anon.post('/api/groups', { name: 'x' }), 401, 40101, 'no token');
   });
 
-  it('lists the caller\'s live groups only, with role and member count', async () => {
+  it("lists the caller's live groups only, with role and member count", async () => {
     const owner = await createUser(t.db);
     const member = await createUser(t.db);
     const a = await createGroup(t.db, owner.id, { name: 'A' });
@@ -103,11 +124,34 @@ describe('groups', () => {
 
   it('rejects malformed codes (40001) and unknown ones (40401)', async () => {
     const u = await createUser(t.db);
-    for (const code of ['', 'ABCDEFG', 'ABCDEFGHJ', 'ABCDEFG0', 'ABCDEFG1', 'ABCDEFGO', 'ABCDEFGI', 'abcdefgi', 'ABCD EFG', 'ABCDÉFGH', 12345678, null]) {
-      assertError(await t.as(u).post('/api/groups/join', { invite_code: code }), 400, 40001, `code ${JSON.stringify(code)}`);
+    for (const code of [
+      '',
+      'ABCDEFG',
+      'ABCDEFGHJ',
+      'ABCDEFG0',
+      'ABCDEFG1',
+      'ABCDEFGO',
+      'ABCDEFGI',
+      'abcdefgi',
+      'ABCD EFG',
+      'ABCDÉFGH',
+      12345678,
+      null,
+    ]) {
+      assertError(
+        await t.as(u).post('/api/groups/join', { invite_code: code }),
+        400,
+        40001,
+        `code ${JSON.stringify(code)}`,
+      );
     }
     assertError(await t.as(u).post('/api/groups/join', {}), 400, 40001, 'missing code');
-    assertError(await t.as(u).post('/api/groups/join', { invite_code: await unusedCode() }), 404, 40401, 'unknown code');
+    assertError(
+      await t.as(u).post('/api/groups/join', { invite_code: await unusedCode() }),
+      404,
+      40401,
+      'unknown code',
+    );
   });
 
   it('refuses a 51st member with 42201', async () => {
@@ -120,7 +164,9 @@ describe('groups', () => {
     assert.equal((await memberRows(g.id)).length, 50);
     // an existing member re-joining a full group is still answered with the group
     const existing = (await memberRows(g.id)).find((r) => r.role === 'member')!;
-    const rejoin = await t.as({ id: existing.userId } as UserRow).post('/api/groups/join', { invite_code: g.inviteCode });
+    const rejoin = await t
+      .as({ id: existing.userId } as UserRow)
+      .post('/api/groups/join', { invite_code: g.inviteCode });
     assert.equal(rejoin.statusCode, 200);
   });
 
@@ -129,7 +175,9 @@ describe('groups', () => {
     const g = await createGroup(t.db, owner.id);
     for (let i = 0; i < 47; i++) await addMember(t.db, g.id, (await createUser(t.db)).id);
     const joiners = await Promise.all(Array.from({ length: 6 }, () => createUser(t.db)));
-    const results = await Promise.all(joiners.map((u) => t.as(u).post('/api/groups/join', { invite_code: g.inviteCode })));
+    const results = await Promise.all(
+      joiners.map((u) => t.as(u).post('/api/groups/join', { invite_code: g.inviteCode })),
+    );
     const codes = results.map((r) => r.statusCode).sort();
     assert.deepEqual(codes, [200, 200, 422, 422, 422, 422]);
     assert.equal((await memberRows(g.id)).length, 50);
@@ -144,7 +192,10 @@ describe('groups', () => {
       Array.from({ length: 50 }, () => asJoiner.post('/api/groups/join', { invite_code: g.inviteCode })),
     );
     for (const r of results) assert.equal(r.statusCode, 200, r.body);
-    const mine = await t.db.select().from(groupMembers).where(and(eq(groupMembers.groupId, g.id), eq(groupMembers.userId, joiner.id)));
+    const mine = await t.db
+      .select()
+      .from(groupMembers)
+      .where(and(eq(groupMembers.groupId, g.id), eq(groupMembers.userId, joiner.id)));
     assert.equal(mine.length, 1);
     assert.equal((await memberRows(g.id)).length, 2);
   });
@@ -187,11 +238,27 @@ describe('groups', () => {
     const [kept] = await t.db.select().from(transactions).where(eq(transactions.id, tx.id));
     assert.equal(kept!.groupId, g.id);
     assertError(await t.as(owner).post(`/api/groups/${g.id}/dissolve`), 409, 40902, 'dissolve twice');
-    assertError(await t.as(late).post('/api/groups/join', { invite_code: g.invite_code }), 409, 40902, 'join dissolved');
-    assertError(await t.as(member).post('/api/groups/join', { invite_code: g.invite_code }), 409, 40902, 'member re-joins dissolved');
+    assertError(
+      await t.as(late).post('/api/groups/join', { invite_code: g.invite_code }),
+      409,
+      40902,
+      'join dissolved',
+    );
+    assertError(
+      await t.as(member).post('/api/groups/join', { invite_code: g.invite_code }),
+      409,
+      40902,
+      'member re-joins dissolved',
+    );
     assertError(await t.as(owner).post(`/api/groups/${g.id}/refresh-code`), 409, 40902, 'refresh dissolved');
-    assertError(await t.as(owner).post(`/api/groups/${g.id}/remove-member`, { user_id: member.id }), 409, 40902, 'remove from dissolved');
-    for (const u of [owner, member]) assert.ok(!(await t.as(u).get('/api/groups')).json().list.some((x: { id: number }) => x.id === g.id));
+    assertError(
+      await t.as(owner).post(`/api/groups/${g.id}/remove-member`, { user_id: member.id }),
+      409,
+      40902,
+      'remove from dissolved',
+    );
+    for (const u of [owner, member])
+      assert.ok(!(await t.as(u).get('/api/groups')).json().list.some((x: { id: number }) => x.id === g.id));
     const members = await t.as(member).get(`/api/groups/${g.id}/members`);
     assert.equal(members.statusCode, 200);
     assert.equal(members.json().list.length, 2);
@@ -207,8 +274,18 @@ describe('groups', () => {
       [owner, 120],
       [member, 35.5],
     ] as const) {
-      const [cat] = await t.db.select().from(categories).where(and(eq(categories.userId, u.id), eq(categories.kind, 'expense'))).limit(1);
-      const res = await t.as(u).post('/api/transactions', { kind: 'expense', amount, category_id: cat!.id, date: '2026-03-10', group_id: g.id });
+      const [cat] = await t.db
+        .select()
+        .from(categories)
+        .where(and(eq(categories.userId, u.id), eq(categories.kind, 'expense')))
+        .limit(1);
+      const res = await t.as(u).post('/api/transactions', {
+        kind: 'expense',
+        amount,
+        category_id: cat!.id,
+        date: '2026-03-10',
+        group_id: g.id,
+      });
       assert.equal(res.statusCode, 201, res.body);
     }
     const res = await t.as(owner).post(`/api/groups/${g.id}/dissolve`);
@@ -223,8 +300,23 @@ describe('groups', () => {
     const g = (await t.as(owner).post('/api/groups', { name: 'Trip', split_costs: true })).json();
     assert.equal(g.split_costs, true);
     assert.equal((await t.as(member).post('/api/groups/join', { invite_code: g.invite_code })).statusCode, 200);
-    const [cat] = await t.db.select().from(categories).where(and(eq(categories.userId, owner.id), eq(categories.kind, 'expense'))).limit(1);
-    assert.equal((await t.as(owner).post('/api/transactions', { kind: 'expense', amount: 50, category_id: cat!.id, date: '2026-03-10', group_id: g.id })).statusCode, 201);
+    const [cat] = await t.db
+      .select()
+      .from(categories)
+      .where(and(eq(categories.userId, owner.id), eq(categories.kind, 'expense')))
+      .limit(1);
+    assert.equal(
+      (
+        await t.as(owner).post('/api/transactions', {
+          kind: 'expense',
+          amount: 50,
+          category_id: cat!.id,
+          date: '2026-03-10',
+          group_id: g.id,
+        })
+      ).statusCode,
+      201,
+    );
     assertError(await t.as(owner).post(`/api/groups/${g.id}/dissolve`), 422, 42201, 'unsettled');
     assert.equal((await t.as(owner).post(`/api/groups/${g.id}/dissolve?force=true`)).statusCode, 204);
   });
@@ -259,7 +351,13 @@ describe('groups', () => {
     const list = res.json().list;
     assert.equal(list.length, 2);
     assert.deepEqual(Object.keys(list[0]).sort(), ['avatar_url', 'joined_at', 'nickname', 'role', 'user_id']);
-    assert.deepEqual(list[0], { ...list[0], user_id: owner.id, nickname: 'Olivia', avatar_url: 'https://img.example/o.png', role: 'owner' });
+    assert.deepEqual(list[0], {
+      ...list[0],
+      user_id: owner.id,
+      nickname: 'Olivia',
+      avatar_url: 'https://img.example/o.png',
+      role: 'owner',
+    });
     assert.deepEqual(list[1], { ...list[1], user_id: member.id, nickname: 'Max', avatar_url: null, role: 'member' });
     assertError(await t.as(stranger).get(`/api/groups/${g.id}/members`), 403, 40302, 'stranger lists');
     assertError(await t.as(stranger).get('/api/groups/999999/members'), 403, 40302, 'missing group');
@@ -293,9 +391,15 @@ describe('groups', () => {
     const owner = await createUser(t.db);
     const taken = await createGroup(t.db, owner.id);
     const always = createGroupsService({ db: t.db, clock: systemClock, generateCode: () => taken.inviteCode });
-    await assert.rejects(always.create(owner.id, { name: 'Clash' }), (err: unknown) => err instanceof AppError && err.code === 50002 && err.status === 500);
+    await assert.rejects(
+      always.create(owner.id, { name: 'Clash' }),
+      (err: unknown) => err instanceof AppError && err.code === 50002 && err.status === 500,
+    );
     const own = await createGroup(t.db, owner.id);
-    await assert.rejects(always.refreshCode(owner.id, own.id), (err: unknown) => err instanceof AppError && err.code === 50002);
+    await assert.rejects(
+      always.refreshCode(owner.id, own.id),
+      (err: unknown) => err instanceof AppError && err.code === 50002,
+    );
     const [unchanged] = await t.db.select().from(groups).where(eq(groups.id, own.id));
     assert.equal(unchanged!.inviteCode, own.inviteCode);
     const fresh = await unusedCode();

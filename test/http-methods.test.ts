@@ -6,12 +6,19 @@ import { routePattern } from '../src/plugins/errors.ts';
 import { assertError, build, createUser, type TestApp } from './helpers/index.ts';
 
 /** one request over a real socket, whatever its method (inject refuses methods it does not know) */
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -35,7 +42,9 @@ describe('methods a path does not answer', () => {
       const known = await client.request('QUERY' as 'GET', '/api/transactions');
       assertError(known, 405, 40501);
       assert.equal(known.headers.allow, 'GET, HEAD, POST');
-      const withType = await client.request('QUERY' as 'GET', '/api/transactions', '{', { headers: { 'content-type': 'application/json' } });
+      const withType = await client.request('QUERY' as 'GET', '/api/transactions', '{', {
+        headers: { 'content-type': 'application/json' },
+      });
       assertError(withType, 405, 40501);
       assertError(await client.request('QUERY' as 'GET', '/api/nothing-here'), 404, 40401);
     }

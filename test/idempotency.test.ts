@@ -4,7 +4,12 @@ import { and, eq } from 'drizzle-orm';
 import type { Db, Executor } from '../src/db/client.ts';
 import { idempotencyKeys, users } from '../src/db/schema/index.ts';
 import { AppError } from '../src/lib/errors.ts';
-import { parseIdempotencyKey, purgeExpiredIdempotencyKeys, requestHash, withIdempotency } from '../src/modules/idempotency/index.ts';
+import {
+  parseIdempotencyKey,
+  purgeExpiredIdempotencyKeys,
+  requestHash,
+  withIdempotency,
+} from '../src/modules/idempotency/index.ts';
 import { createTestDatabase, createUser, onPostgres, type TestDatabase } from './helpers/index.ts';
 
 const code = (err: unknown) => (err instanceof AppError ? err.code : err);
@@ -33,7 +38,13 @@ describe('idempotency keys', () => {
   it('checks the header: absent is fine, 1 to 64 visible ASCII characters, else 40001', () => {
     assert.equal(parseIdempotencyKey(undefined), undefined);
     assert.equal(parseIdempotencyKey(null), undefined);
-    for (const ok of ['a', 'x'.repeat(64), 'Z9-_.~!"#$%&\'()*+,/:;<=>?@[\\]^`{|}', '550e8400-e29b-41d4-a716-446655440000']) assert.equal(parseIdempotencyKey(ok), ok);
+    for (const ok of [
+      'a',
+      'x'.repeat(64),
+      'Z9-_.~!"#$%&\'()*+,/:;<=>?@[\\]^`{|}',
+      '550e8400-e29b-41d4-a716-446655440000',
+    ])
+      assert.equal(parseIdempotencyKey(ok), ok);
     for (const bad of ['', 'x'.repeat(65), 'a b', 'é', '\t', 'a\n', '\u007f', ['a', 'b']]) {
       assert.throws(
         () => parseIdempotencyKey(bad),
@@ -66,7 +77,10 @@ describe('idempotency keys', () => {
 
   it('runs once and replays the stored answer for the same body; another body is 42202', async () => {
     const u = await createUser(db);
-    const { state, run } = op({ status: 201, body: { id: 7, amount: 12.5, when: new Date('2026-01-02T03:04:05.006Z'), gone: undefined } });
+    const { state, run } = op({
+      status: 201,
+      body: { id: 7, amount: 12.5, when: new Date('2026-01-02T03:04:05.006Z'), gone: undefined },
+    });
     const req = { userId: u.id, scope: 'transactions.create', key: 'k1', body: { amount: '12.50', kind: 'expense' } };
     const first = await withIdempotency(db, req, run);
     assert.equal(first.replayed, false);
@@ -188,9 +202,20 @@ describe('idempotency keys', () => {
     const fresh = await withIdempotency(db, { userId: u.id, scope: 's', key: 'old', body: 2 }, run);
     assert.equal(fresh.replayed, false);
     assert.equal(state.runs, 3);
-    assert.deepEqual(await db.select().from(idempotencyKeys).where(where('other-old')), [], "the user's expired keys are cleared");
+    assert.deepEqual(
+      await db.select().from(idempotencyKeys).where(where('other-old')),
+      [],
+      "the user's expired keys are cleared",
+    );
     // a key pending for 9 minutes is still in progress; after 10 it is abandoned
-    await db.insert(idempotencyKeys).values({ userId: u.id, scope: 's', key: 'stuck', requestHash: requestHash(5), status: 'pending', createdAt: new Date(Date.now() - 9 * 60_000) });
+    await db.insert(idempotencyKeys).values({
+      userId: u.id,
+      scope: 's',
+      key: 'stuck',
+      requestHash: requestHash(5),
+      status: 'pending',
+      createdAt: new Date(Date.now() - 9 * 60_000),
+    });
     await assert.rejects(
       withIdempotency(db, { userId: u.id, scope: 's', key: 'stuck', body: 5 }, run),
       (e: unknown) => code(e) === 40903,
@@ -215,8 +240,26 @@ describe('idempotency keys', () => {
     const u2 = await createUser(db);
     const old = new Date(Date.now() - 25 * 3_600_000);
     await db.insert(idempotencyKeys).values([
-      { userId: u1.id, scope: 's', key: 'p1', requestHash: 'h', status: 'done', responseStatus: 201, responseBody: {}, createdAt: old },
-      { userId: u2.id, scope: 's', key: 'p2', requestHash: 'h', status: 'done', responseStatus: 201, responseBody: {}, createdAt: old },
+      {
+        userId: u1.id,
+        scope: 's',
+        key: 'p1',
+        requestHash: 'h',
+        status: 'done',
+        responseStatus: 201,
+        responseBody: {},
+        createdAt: old,
+      },
+      {
+        userId: u2.id,
+        scope: 's',
+        key: 'p2',
+        requestHash: 'h',
+        status: 'done',
+        responseStatus: 201,
+        responseBody: {},
+        createdAt: old,
+      },
       { userId: u2.id, scope: 's', key: 'p3', requestHash: 'h', status: 'done', responseStatus: 201, responseBody: {} },
     ]);
     assert.ok((await purgeExpiredIdempotencyKeys(db)) >= 2);

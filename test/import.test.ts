@@ -81,7 +81,7 @@ lines",,,`,
     assert.deepEqual(res.json(), { imported: 6, skipped: 0, errors: [] });
     const rows = await rowsOf(u.id);
     assert.deepEqual(
-      rows.map((r) => [r.t.date, r.t.kind, r.t.amountCents, r.category, r.ckind, r.t.note, r.t.groupId]),
+      rows.map((r) => [r.t.date, r.t.kind, r.t.amountMinor, r.category, r.ckind, r.t.note, r.t.groupId]),
       [
         ['2026-01-02', 'expense', 1250, 'Food', 'expense', 'lunch, "good"', null],
         ['2026-01-03', 'income', 500000, 'Salary', 'income', '', null],
@@ -96,7 +96,10 @@ lines",,,`,
     assert.deepEqual(await tagNamesOf(rows[0]!.t.id), ['existing', 'new tag']);
     assert.deepEqual(await tagNamesOf(rows[2]!.t.id), ['@at', 'x']);
     // "Gift" created once per kind, after the user's own categories
-    const gifts = await t.db.select().from(categories).where(and(eq(categories.userId, u.id), eq(categories.name, 'Gift')));
+    const gifts = await t.db
+      .select()
+      .from(categories)
+      .where(and(eq(categories.userId, u.id), eq(categories.name, 'Gift')));
     assert.deepEqual(gifts.map((g) => g.kind).sort(), ['expense', 'income']);
     const tagRows = await t.db.select().from(tags).where(eq(tags.userId, u.id));
     assert.deepEqual(tagRows.map((r) => r.name).sort(), ['@at', 'existing', 'new tag', 'x']);
@@ -106,7 +109,7 @@ lines",,,`,
     const u = await createUser(t.db);
     const asU = t.as(u);
     const food = (await firstCategory(t.db, u.id)).id;
-    await createTransaction(t.db, u.id, { date: '2026-02-01', amountCents: 1000, categoryId: food, note: 'same' });
+    await createTransaction(t.db, u.id, { date: '2026-02-01', amountMinor: 1000, categoryId: food, note: 'same' });
     const file = csv(
       '2026-02-01,expense,10,Food,same,,,',
       '2026-02-01,expense,10.00,Food,same,,,',
@@ -120,19 +123,33 @@ lines",,,`,
     assert.deepEqual(again.json(), { imported: 0, skipped: 4, errors: [] });
     assert.equal(await countTransactions(t.db, u.id), 4);
     // a third copy of the row inside one file is imported, the two known ones skipped
-    const more = await asU.post('/api/import', multipart(csv('2026-02-01,expense,10,Food,same,,,', '2026-02-01,expense,10,Food,same,,,', '2026-02-01,expense,10,Food,same,,,')));
+    const more = await asU.post(
+      '/api/import',
+      multipart(
+        csv(
+          '2026-02-01,expense,10,Food,same,,,',
+          '2026-02-01,expense,10,Food,same,,,',
+          '2026-02-01,expense,10,Food,same,,,',
+        ),
+      ),
+    );
     assert.deepEqual(more.json(), { imported: 1, skipped: 2, errors: [] });
   });
 
-  it('re-importing one\'s own export (CSV or JSON) adds nothing; into another account it recreates the same data', async () => {
+  it("re-importing one's own export (CSV or JSON) adds nothing; into another account it recreates the same data", async () => {
     const u = await createUser(t.db);
     const asU = t.as(u);
     const food = (await firstCategory(t.db, u.id)).id;
     const tag = await createTag(t.db, u.id, { name: '=formula' });
-    const t1 = await createTransaction(t.db, u.id, { date: '2026-03-01', amountCents: 1999, categoryId: food, note: '+danger "quoted", line\nbreak' });
+    const t1 = await createTransaction(t.db, u.id, {
+      date: '2026-03-01',
+      amountMinor: 1999,
+      categoryId: food,
+      note: '+danger "quoted", line\nbreak',
+    });
     await tagTransaction(t.db, t1.id, [tag.id]);
-    await createTransaction(t.db, u.id, { date: '2026-03-02', amountCents: 5, categoryId: food, note: '' });
-    await createTransaction(t.db, u.id, { date: '2026-03-02', amountCents: 5, categoryId: food, note: '' });
+    await createTransaction(t.db, u.id, { date: '2026-03-02', amountMinor: 5, categoryId: food, note: '' });
+    await createTransaction(t.db, u.id, { date: '2026-03-02', amountMinor: 5, categoryId: food, note: '' });
     await bulkTransactions(t.db, u.id, food, 50, '2026-03-03', 5);
     const total = await countTransactions(t.db, u.id);
     for (const format of ['csv', 'json']) {
@@ -154,14 +171,23 @@ lines",,,`,
   it('imports a JSON array (numbers or strings, tags as an array or joined)', async () => {
     const u = await createUser(t.db);
     const file = JSON.stringify([
-      { date: '2026-04-01', kind: 'expense', amount: 12.5, category: 'Food', note: '=not a formula in JSON', tags: ['a', 'b'], group_id: null, created_at: '2026-04-01T08:00:00.000Z' },
+      {
+        date: '2026-04-01',
+        kind: 'expense',
+        amount: 12.5,
+        category: 'Food',
+        note: '=not a formula in JSON',
+        tags: ['a', 'b'],
+        group_id: null,
+        created_at: '2026-04-01T08:00:00.000Z',
+      },
       { date: '2026-04-02', kind: 'income', amount: '3.10', category: 'Salary', tags: 'c|d' },
     ]);
     const res = await t.as(u).post('/api/import', multipart(file));
     assert.deepEqual(res.json(), { imported: 2, skipped: 0, errors: [] });
     const rows = await rowsOf(u.id);
     assert.deepEqual(
-      rows.map((r) => [r.t.amountCents, r.t.note, r.category]),
+      rows.map((r) => [r.t.amountMinor, r.t.note, r.category]),
       [
         [1250, '=not a formula in JSON', 'Food'],
         [310, '', 'Salary'],
@@ -198,10 +224,15 @@ lines",,,`,
 
   it('accepts columns in any order, ignores unknown ones, and needs only the required ones', async () => {
     const u = await createUser(t.db);
-    const res = await t.as(u).post('/api/import', multipart('Amount,Category,extra,Kind,Date\n1.25,Food,ignored,expense,2026-06-01\n\n,,,,\n'));
+    const res = await t
+      .as(u)
+      .post(
+        '/api/import',
+        multipart('Amount,Category,extra,Kind,Date\n1.25,Food,ignored,expense,2026-06-01\n\n,,,,\n'),
+      );
     assert.deepEqual(res.json(), { imported: 1, skipped: 0, errors: [] });
     const [row] = await rowsOf(u.id);
-    assert.equal(row!.t.amountCents, 125);
+    assert.equal(row!.t.amountMinor, 125);
     assert.equal(row!.t.note, '');
   });
 
@@ -250,7 +281,10 @@ lines",,,`,
     assert.match(msg(16), /created_at/);
     assert.match(msg(17), /date.*; .*amount/);
     assert.equal(await countTransactions(t.db, u.id), 0);
-    const cats = await t.db.select().from(categories).where(and(eq(categories.userId, u.id), eq(categories.name, 'NewCategory')));
+    const cats = await t.db
+      .select()
+      .from(categories)
+      .where(and(eq(categories.userId, u.id), eq(categories.name, 'NewCategory')));
     assert.equal(cats.length, 0, 'no category created either');
   });
 
@@ -258,16 +292,28 @@ lines",,,`,
     const u = await createUser(t.db);
     const asU = t.as(u);
     const food = (await firstCategory(t.db, u.id)).id;
-    await createTransaction(t.db, u.id, { date: '2026-08-01', amountCents: 100, categoryId: food, note: 'dup' });
+    await createTransaction(t.db, u.id, { date: '2026-08-01', amountMinor: 100, categoryId: food, note: 'dup' });
     const good = csv('2026-08-01,expense,1,Food,dup,,,', '2026-08-02,expense,2,Brand new,x,newtag,,');
     const dry = await asU.post('/api/import', multipart(good), { query: { dry_run: true } });
     assert.equal(dry.statusCode, 200, dry.body);
     assert.deepEqual(dry.json(), { imported: 1, skipped: 1, errors: [] });
     assert.equal(await countTransactions(t.db, u.id), 1);
-    assert.equal((await t.db.select().from(categories).where(and(eq(categories.userId, u.id), eq(categories.name, 'Brand new')))).length, 0);
+    assert.equal(
+      (
+        await t.db
+          .select()
+          .from(categories)
+          .where(and(eq(categories.userId, u.id), eq(categories.name, 'Brand new')))
+      ).length,
+      0,
+    );
     assert.equal((await t.db.select().from(tags).where(eq(tags.userId, u.id))).length, 0);
 
-    const bad = await asU.post('/api/import', multipart(csv('2026-08-01,expense,1,Food,ok,,,', '2026-08-01,expense,abc,Food,bad,,,')), { query: { dry_run: true } });
+    const bad = await asU.post(
+      '/api/import',
+      multipart(csv('2026-08-01,expense,1,Food,ok,,,', '2026-08-01,expense,abc,Food,bad,,,')),
+      { query: { dry_run: true } },
+    );
     assert.equal(bad.statusCode, 200);
     assert.equal(bad.json().imported, 0);
     assert.equal(bad.json().skipped, 0);
@@ -292,17 +338,31 @@ lines",,,`,
       ['JSON object', '{"date":"2026-01-01"}'],
       ['binary', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x01])],
     ];
-    for (const [label, content] of cases) assertError(await asAlice.post('/api/import', multipart(content)), 400, 40001, label);
+    for (const [label, content] of cases)
+      assertError(await asAlice.post('/api/import', multipart(content)), 400, 40001, label);
     // a JSON element that is not an object is a bad row
-    const res = await asAlice.post('/api/import', multipart('[1, {"date":"2026-01-01","kind":"expense","amount":1,"category":"Food"}]'));
+    const res = await asAlice.post(
+      '/api/import',
+      multipart('[1, {"date":"2026-01-01","kind":"expense","amount":1,"category":"Food"}]'),
+    );
     assertError(res, 422, 42203, 'element');
     assert.deepEqual(res.json().errors, [{ row: 1, message: 'must be an object' }]);
   });
 
   it('needs multipart with a `file` field (41501, 40001) and a user (40101)', async () => {
     assertError(await asAlice.post('/api/import', { file: 'x' }), 415, 41501, 'json body');
-    assertError(await asAlice.post('/api/import', multipart(csv('2026-01-01,expense,1,Food,,,,'), { field: 'upload' })), 400, 40001, 'other field');
-    assertError(await t.anon.post('/api/import', multipart(csv('2026-01-01,expense,1,Food,,,,'))), 401, 40101, 'no token');
+    assertError(
+      await asAlice.post('/api/import', multipart(csv('2026-01-01,expense,1,Food,,,,'), { field: 'upload' })),
+      400,
+      40001,
+      'other field',
+    );
+    assertError(
+      await t.anon.post('/api/import', multipart(csv('2026-01-01,expense,1,Food,,,,'))),
+      401,
+      40101,
+      'no token',
+    );
   });
 
   it('refuses files over 20 MiB and over 100,000 rows with 41301', async () => {
@@ -324,7 +384,17 @@ lines",,,`,
       t.db,
       sql`insert into categories (user_id, name, color, kind) select ${u.id}::int, 'filler ' || g, '#000000', 'expense' from generate_series(1, ${199 - have}::int) g`,
     );
-    const res = await asU.post('/api/import', multipart(csv('2026-01-01,expense,1,One more,,,,', '2026-01-02,expense,1,Food,,,,', '2026-01-03,income,1,Too many,,,,', '2026-01-04,income,2,Too many,,,,')));
+    const res = await asU.post(
+      '/api/import',
+      multipart(
+        csv(
+          '2026-01-01,expense,1,One more,,,,',
+          '2026-01-02,expense,1,Food,,,,',
+          '2026-01-03,income,1,Too many,,,,',
+          '2026-01-04,income,2,Too many,,,,',
+        ),
+      ),
+    );
     assertError(res, 422, 42203);
     assert.deepEqual(
       res.json().errors.map((e: { row: number }) => e.row),
@@ -345,19 +415,47 @@ lines",,,`,
     assert.equal(replay.statusCode, 200);
     assert.deepEqual(replay.json(), { imported: 1, skipped: 0, errors: [] }, 'the first answer, not a new run');
     assert.equal(await countTransactions(t.db, u.id), 1);
-    assertError(await asU.post('/api/import', multipart(csv('2026-09-02,expense,4,Food,other,,,')), { headers: { 'idempotency-key': 'import-1' } }), 422, 42202, 'other body');
-    assertError(await asU.post('/api/import', multipart(file), { headers: { 'idempotency-key': 'has space' } }), 400, 40001, 'bad key');
+    assertError(
+      await asU.post('/api/import', multipart(csv('2026-09-02,expense,4,Food,other,,,')), {
+        headers: { 'idempotency-key': 'import-1' },
+      }),
+      422,
+      42202,
+      'other body',
+    );
+    assertError(
+      await asU.post('/api/import', multipart(file), { headers: { 'idempotency-key': 'has space' } }),
+      400,
+      40001,
+      'bad key',
+    );
     // a refused import does not keep the key
     const badFile = csv('2026-09-01,expense,0,Food,bad,,,');
-    assertError(await asU.post('/api/import', multipart(badFile), { headers: { 'idempotency-key': 'import-2' } }), 422, 42203);
-    assertError(await asU.post('/api/import', multipart(badFile), { headers: { 'idempotency-key': 'import-2' } }), 422, 42203);
+    assertError(
+      await asU.post('/api/import', multipart(badFile), { headers: { 'idempotency-key': 'import-2' } }),
+      422,
+      42203,
+    );
+    assertError(
+      await asU.post('/api/import', multipart(badFile), { headers: { 'idempotency-key': 'import-2' } }),
+      422,
+      42203,
+    );
   });
 
   it('two concurrent imports of the same file write it once', async () => {
     const u = await createUser(t.db);
     const asU = t.as(u);
-    const file = csv(...Array.from({ length: 50 }, (_, i) => `2026-10-${String((i % 28) + 1).padStart(2, '0')},expense,${i + 1},Food,row ${i},,,`));
-    const [a, b] = await Promise.all([asU.post('/api/import', multipart(file)), asU.post('/api/import', multipart(file))]);
+    const file = csv(
+      ...Array.from(
+        { length: 50 },
+        (_, i) => `2026-10-${String((i % 28) + 1).padStart(2, '0')},expense,${i + 1},Food,row ${i},,,`,
+      ),
+    );
+    const [a, b] = await Promise.all([
+      asU.post('/api/import', multipart(file)),
+      asU.post('/api/import', multipart(file)),
+    ]);
     assert.equal(a.statusCode, 200);
     assert.equal(b.statusCode, 200);
     assert.deepEqual([a.json().imported, b.json().imported].sort(), [0, 50]);
@@ -369,7 +467,8 @@ lines",,,`,
     const v = await createUser(t.db);
     const asU = t.as(u);
     const texts = ["'=x", "''+1", "'-", "'", "'plain", '=y'];
-    for (const [i, note] of texts.entries()) await createTransaction(t.db, u.id, { date: '2026-03-01', amountCents: 100 + i, note });
+    for (const [i, note] of texts.entries())
+      await createTransaction(t.db, u.id, { date: '2026-03-01', amountMinor: 100 + i, note });
     const file = await asU.get('/api/export?startDate=2026-03-01&endDate=2026-03-01');
     assert.equal(file.statusCode, 200);
     const again = await asU.post('/api/import', multipart(file.rawPayload));
@@ -385,7 +484,14 @@ lines",,,`,
   it('refuses rows with a NUL character, a year-0 date or a created_at past year 9999 UTC with 42203 (dry run: 200 with the errors)', async () => {
     const u = await createUser(t.db);
     const asU = t.as(u);
-    const file = csv('2026-01-01,expense,1,Food,a\u0000b,,,', '2026-01-01,expense,1,F\u0000d,,,,', '2026-01-01,expense,1,Food,,t\u0000g,,', '0000-01-01,expense,1,Food,,,,', '2026-01-01,expense,1,Food,,,,9999-12-31T23:00:00-14:00', '2026-01-01,expense,1,Food,ok,,,');
+    const file = csv(
+      '2026-01-01,expense,1,Food,a\u0000b,,,',
+      '2026-01-01,expense,1,F\u0000d,,,,',
+      '2026-01-01,expense,1,Food,,t\u0000g,,',
+      '0000-01-01,expense,1,Food,,,,',
+      '2026-01-01,expense,1,Food,,,,9999-12-31T23:00:00-14:00',
+      '2026-01-01,expense,1,Food,ok,,,',
+    );
     for (const dryRun of [true, false]) {
       const res = await asU.post('/api/import', multipart(file), { query: { dry_run: dryRun || undefined } });
       assert.equal(res.statusCode, dryRun ? 200 : 422, res.body);
@@ -400,7 +506,11 @@ lines",,,`,
   it('imports thousands of rows with their tags', async () => {
     const u = await createUser(t.db);
     const n = 12_000;
-    const lines = Array.from({ length: n }, (_, i) => `2026-${String((i % 12) + 1).padStart(2, '0')}-01,expense,${(i % 900) + 1}.${String(i % 100).padStart(2, '0')},Cat ${i % 7},n${i},t${i % 3}|shared,,`);
+    const lines = Array.from(
+      { length: n },
+      (_, i) =>
+        `2026-${String((i % 12) + 1).padStart(2, '0')}-01,expense,${(i % 900) + 1}.${String(i % 100).padStart(2, '0')},Cat ${i % 7},n${i},t${i % 3}|shared,,`,
+    );
     const res = await t.as(u).post('/api/import', multipart(csv(...lines)));
     assert.deepEqual(res.json(), { imported: n, skipped: 0, errors: [] });
     assert.equal(await countTransactions(t.db, u.id), n);
@@ -424,10 +534,17 @@ lines",,,`,
         return looks > 3;
       },
     } as AbortSignal;
-    await assert.rejects(importFile(t.db, u.id, Buffer.from(csv(...lines)), false, signal), (err: AppError) => err.code === 40001 && /abandoned/.test(err.message));
+    await assert.rejects(
+      importFile(t.db, u.id, Buffer.from(csv(...lines)), false, signal),
+      (err: AppError) => err.code === 40001 && /abandoned/.test(err.message),
+    );
     assert.equal(looks, 4, 'the work stopped at the first look after the signal turned');
     assert.equal(await countTransactions(t.db, u.id), 0);
     // the same file with its client still there is imported in full
-    assert.deepEqual(await importFile(t.db, u.id, Buffer.from(csv(...lines)), false, new AbortController().signal), { imported: n, skipped: 0, errors: [] });
+    assert.deepEqual(await importFile(t.db, u.id, Buffer.from(csv(...lines)), false, new AbortController().signal), {
+      imported: n,
+      skipped: 0,
+      errors: [],
+    });
   });
 });

@@ -56,18 +56,30 @@ describe('log files', () => {
     const res = await root.get('/api/logs/files');
     assert.equal(res.statusCode, 200, res.body);
     const { list } = res.json();
-    assert.deepEqual(list.map((f: { name: string }) => f.name), [`app-${today}.log`, `app-${old}.log`]);
+    assert.deepEqual(
+      list.map((f: { name: string }) => f.name),
+      [`app-${today}.log`, `app-${old}.log`],
+    );
     assert.equal(list[1].date, old);
     assert.ok(list[1].size > 100);
   });
 
   it('counts entries per level for one day or the last n days', async () => {
     const one = (await root.get(`/api/logs/stats?date=${old}`)).json();
-    assert.deepEqual(one.list, [{ date: old, total: 9, levels: { trace: 1, debug: 1, info: 3, warn: 1, error: 1, fatal: 1 } }]);
+    assert.deepEqual(one.list, [
+      { date: old, total: 9, levels: { trace: 1, debug: 1, info: 3, warn: 1, error: 1, fatal: 1 } },
+    ]);
     const week = (await root.get('/api/logs/stats')).json().list;
     assert.equal(week.length, 7);
-    assert.deepEqual(week.map((d: { date: string }) => d.date), [0, 1, 2, 3, 4, 5, 6].map((n) => addDays(today, -n)));
-    assert.deepEqual(week[0], { date: today, total: 2, levels: { trace: 0, debug: 0, info: 1, warn: 0, error: 1, fatal: 0 } });
+    assert.deepEqual(
+      week.map((d: { date: string }) => d.date),
+      [0, 1, 2, 3, 4, 5, 6].map((n) => addDays(today, -n)),
+    );
+    assert.deepEqual(week[0], {
+      date: today,
+      total: 2,
+      levels: { trace: 0, debug: 0, info: 1, warn: 0, error: 1, fatal: 0 },
+    });
     assert.deepEqual(week[1].levels, { trace: 0, debug: 0, info: 0, warn: 0, error: 0, fatal: 0 });
     const long = (await root.get('/api/logs/stats?days=90')).json().list;
     assert.equal(long.length, 90);
@@ -81,7 +93,15 @@ describe('log files', () => {
   });
 
   it('validates the statistics query', async () => {
-    for (const qs of ['days=0', 'days=91', 'days=x', 'date=2025-02-30', 'date=20251201', `date=${old}&days=3`, 'date=..%2F..%2Fetc%2Fpasswd']) {
+    for (const qs of [
+      'days=0',
+      'days=91',
+      'days=x',
+      'date=2025-02-30',
+      'date=20251201',
+      `date=${old}&days=3`,
+      'date=..%2F..%2Fetc%2Fpasswd',
+    ]) {
       const res = await root.get(`/api/logs/stats?${qs}`);
       assert.equal(res.statusCode, 400, qs);
       assert.equal(res.json().code, 40001, qs);
@@ -95,28 +115,58 @@ describe('log files', () => {
     assert.equal(total, 9);
     assert.deepEqual(
       list.map((e: { msg: string }) => e.msg),
-      ['epoch time', 'custom level', 'fatal one', 'error one', 'warn one', 'Second INFO with Needle', 'request completed', 'debug one', 'trace one'],
+      [
+        'epoch time',
+        'custom level',
+        'fatal one',
+        'error one',
+        'warn one',
+        'Second INFO with Needle',
+        'request completed',
+        'debug one',
+        'trace one',
+      ],
     );
     assert.deepEqual(list[0], { time: '2026-01-01T00:00:00.000Z', level: 'info', msg: 'epoch time' });
     assert.equal(list[1].level, '35');
-    assert.deepEqual(list[6], { time: '2025-12-01T10:00:00.000Z', level: 'info', msg: 'request completed', pid: 1, hostname: 'h', reqId: 'r-1', res: { statusCode: 200 } });
+    assert.deepEqual(list[6], {
+      time: '2025-12-01T10:00:00.000Z',
+      level: 'info',
+      msg: 'request completed',
+      pid: 1,
+      hostname: 'h',
+      reqId: 'r-1',
+      res: { statusCode: 200 },
+    });
     assert.deepEqual(list[3].err, { type: 'Error', message: 'boom' });
 
     const infos = (await root.get(`/api/logs/query?date=${old}&level=info`)).json();
     assert.equal(infos.total, 3);
     assert.ok(infos.list.every((e: { level: string }) => e.level === 'info'));
     const errors = (await root.get(`/api/logs/query?date=${old}&level=error`)).json();
-    assert.deepEqual(errors.list.map((e: { msg: string }) => e.msg), ['error one']);
+    assert.deepEqual(
+      errors.list.map((e: { msg: string }) => e.msg),
+      ['error one'],
+    );
     const needle = (await root.get(`/api/logs/query?date=${old}&keyword=nEEdLe`)).json();
-    assert.deepEqual(needle.list.map((e: { msg: string }) => e.msg), ['Second INFO with Needle']);
+    assert.deepEqual(
+      needle.list.map((e: { msg: string }) => e.msg),
+      ['Second INFO with Needle'],
+    );
     // the keyword looks at the whole raw line, not only the message
     const byField = (await root.get(`/api/logs/query?date=${old}&keyword=R-1`)).json();
     assert.equal(byField.total, 1);
     const both = (await root.get(`/api/logs/query?date=${old}&keyword=one&level=warn`)).json();
-    assert.deepEqual(both.list.map((e: { msg: string }) => e.msg), ['warn one']);
+    assert.deepEqual(
+      both.list.map((e: { msg: string }) => e.msg),
+      ['warn one'],
+    );
     const paged = (await root.get(`/api/logs/query?date=${old}&pageSize=4&page=3`)).json();
     assert.equal(paged.total, 9);
-    assert.deepEqual(paged.list.map((e: { msg: string }) => e.msg), ['trace one']);
+    assert.deepEqual(
+      paged.list.map((e: { msg: string }) => e.msg),
+      ['trace one'],
+    );
     const beyond = (await root.get(`/api/logs/query?date=${old}&pageSize=4&page=9`)).json();
     assert.deepEqual(beyond, { list: [], total: 9 });
   });
@@ -153,7 +203,16 @@ describe('log files', () => {
   });
 
   it('validates the query and never leaves LOG_DIR', async () => {
-    for (const qs of ['level=verbose', 'level=30', 'date=2025-12-1', 'date=..%2Fsecret', 'date=2025-12-01%2F..', 'keyword=', `keyword=${'k'.repeat(201)}`, 'pageSize=101']) {
+    for (const qs of [
+      'level=verbose',
+      'level=30',
+      'date=2025-12-1',
+      'date=..%2Fsecret',
+      'date=2025-12-01%2F..',
+      'keyword=',
+      `keyword=${'k'.repeat(201)}`,
+      'pageSize=101',
+    ]) {
       const res = await root.get(`/api/logs/query?${qs}`);
       assert.equal(res.statusCode, 400, qs);
       assert.equal(res.json().code, 40001, qs);
@@ -181,7 +240,10 @@ describe('log files', () => {
         assert.equal(res.list[1].req.url, '/api/export?token=[REDACTED]');
         assert.ok(Date.parse(res.list[1].time) > 0);
         const files = (await h.get('/api/logs/files')).json();
-        assert.deepEqual(files.list.map((f: { date: string }) => f.date), [todayIn(TZ)]);
+        assert.deepEqual(
+          files.list.map((f: { date: string }) => f.date),
+          [todayIn(TZ)],
+        );
       } finally {
         await app.close();
       }

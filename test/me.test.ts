@@ -3,7 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { build, type Client, createUser, multipart, type TestApp } from './helpers/index.ts';
 
-const png = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#3366ff' } }).png().toBuffer();
+const png = (w: number, h: number) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
 
 describe('profile and avatars', () => {
   let t: TestApp;
@@ -24,7 +27,23 @@ describe('profile and avatars', () => {
     const p = res.json();
     assert.deepEqual(
       Object.keys(p).sort(),
-      ['avatar_url', 'created_at', 'id', 'is_demo', 'nickname', 'role', 'slogan', 'status', 'timezone', 'username', 'auth_methods', 'last_sign_in_at', 'failed_sign_ins', 'base_currency', 'notify_splits'].sort(),
+      [
+        'avatar_url',
+        'created_at',
+        'id',
+        'is_demo',
+        'nickname',
+        'role',
+        'slogan',
+        'status',
+        'timezone',
+        'username',
+        'auth_methods',
+        'last_sign_in_at',
+        'failed_sign_ins',
+        'base_currency',
+        'notify_splits',
+      ].sort(),
     );
     assert.equal(p.id, userId);
     assert.equal(p.nickname, 'Alice');
@@ -33,7 +52,12 @@ describe('profile and avatars', () => {
   });
 
   it('edits nickname, slogan, avatar_url and timezone, trimming text', async () => {
-    const res = await me.put('/api/me', { nickname: '  Alice W  ', slogan: 'Saving up', avatar_url: 'https://img.example/a.png', timezone: 'Asia/Shanghai' });
+    const res = await me.put('/api/me', {
+      nickname: '  Alice W  ',
+      slogan: 'Saving up',
+      avatar_url: 'https://img.example/a.png',
+      timezone: 'Asia/Shanghai',
+    });
     assert.equal(res.statusCode, 200, res.body);
     const p = res.json();
     assert.equal(p.nickname, 'Alice W');
@@ -102,20 +126,31 @@ describe('profile and avatars', () => {
     assert.equal(res.statusCode, 415);
     assert.equal(res.json().code, 41501);
     const pdf = Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n');
-    const res2 = await me.post('/api/me/avatar', multipart(pdf, { filename: 'x.gif', type: 'application/octet-stream' }));
+    const res2 = await me.post(
+      '/api/me/avatar',
+      multipart(pdf, { filename: 'x.gif', type: 'application/octet-stream' }),
+    );
     assert.equal(res2.json().code, 41501);
   });
 
   it('refuses avatars over 2 MiB or over 4096 pixels a side with 41301', async () => {
-    const noisy = await sharp(Buffer.from(Array.from({ length: 900 * 900 * 3 }, (_, i) => (i * 2654435761) % 251)), { raw: { width: 900, height: 900, channels: 3 } })
+    const noisy = await sharp(Buffer.from(Array.from({ length: 900 * 900 * 3 }, (_, i) => (i * 2654435761) % 251)), {
+      raw: { width: 900, height: 900, channels: 3 },
+    })
       .png({ compressionLevel: 0 })
       .toBuffer();
     assert.ok(noisy.length > 2 * 1024 * 1024);
-    const big = await me.post('/api/me/avatar', multipart(noisy, { filename: 'big.png', type: 'application/octet-stream' }));
+    const big = await me.post(
+      '/api/me/avatar',
+      multipart(noisy, { filename: 'big.png', type: 'application/octet-stream' }),
+    );
     assert.equal(big.statusCode, 413);
     assert.equal(big.json().code, 41301);
     const wide = await png(4097, 8);
-    const res = await me.post('/api/me/avatar', multipart(wide, { filename: 'wide.png', type: 'application/octet-stream' }));
+    const res = await me.post(
+      '/api/me/avatar',
+      multipart(wide, { filename: 'wide.png', type: 'application/octet-stream' }),
+    );
     assert.equal(res.statusCode, 413);
     assert.equal(res.json().code, 41301);
   });
@@ -123,9 +158,15 @@ describe('profile and avatars', () => {
   it('needs a multipart body with a file field and a signed-in user', async () => {
     const json = await me.post('/api/me/avatar', { file: 'x' });
     assert.equal(json.statusCode, 415);
-    const anon = await t.anon.post('/api/me/avatar', multipart(await png(4, 4), { filename: 'a.png', type: 'application/octet-stream' }));
+    const anon = await t.anon.post(
+      '/api/me/avatar',
+      multipart(await png(4, 4), { filename: 'a.png', type: 'application/octet-stream' }),
+    );
     assert.equal(anon.statusCode, 401);
-    const res = await me.post('/api/me/avatar', multipart(await png(4, 4), { filename: 'a.png', type: 'image/png', field: 'avatar' }));
+    const res = await me.post(
+      '/api/me/avatar',
+      multipart(await png(4, 4), { filename: 'a.png', type: 'image/png', field: 'avatar' }),
+    );
     assert.equal(res.json().code, 40001);
   });
 });

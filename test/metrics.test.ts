@@ -8,7 +8,9 @@ import { runSchedulerOnce, type SchedulerTask } from '../src/modules/scheduler.t
 import { assertError, build, type Client, createUser, multipart, type TestApp, type UserRow } from './helpers/index.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
-const on = (metrics: Partial<MetricsConfig>): { metrics: MetricsConfig } => ({ metrics: { token: null, port: null, host: '127.0.0.1', ...metrics } });
+const on = (metrics: Partial<MetricsConfig>): { metrics: MetricsConfig } => ({
+  metrics: { token: null, port: null, host: '127.0.0.1', ...metrics },
+});
 
 interface Sample {
   name: string;
@@ -134,10 +136,15 @@ describe('metrics', () => {
       const imported = await asAlice.post('/api/import', multipart(csv, { filename: 'a.csv', type: 'text/csv' }));
       assert.equal(imported.statusCode, 200, imported.body);
       const json = JSON.stringify([{ date: '2026-02-01', kind: 'expense', amount: 3, category: 'Food', note: 'tea' }]);
-      const dry = await asAlice.post('/api/import', multipart(json, { filename: 'a.json', type: 'application/json' }), { query: { dry_run: true } });
+      const dry = await asAlice.post('/api/import', multipart(json, { filename: 'a.json', type: 'application/json' }), {
+        query: { dry_run: true },
+      });
       assert.equal(dry.statusCode, 200, dry.body);
       const bill = readFileSync(new URL('./fixtures/bills/ledger.csv', import.meta.url));
-      const preview = await asAlice.post('/api/import/bills', multipart(bill, { filename: 'ledger.csv', type: 'text/csv' }));
+      const preview = await asAlice.post(
+        '/api/import/bills',
+        multipart(bill, { filename: 'ledger.csv', type: 'text/csv' }),
+      );
       assert.equal(preview.statusCode, 200, preview.body);
       const previewId = preview.json<{ id: number }>().id;
       const commit = await asAlice.post(`/api/import/bills/${previewId}/commit`);
@@ -153,19 +160,38 @@ describe('metrics', () => {
 
       const samples = parse((await scrape()).body);
       const routes = new Set(find(samples, 'http_requests_total').map((s) => s.labels.route));
-      for (const route of ['/api/transactions/:id', '/api/groups/:id/balances', '/api/transactions', '/api/import', '/api/import/bills', '/api/import/bills/:id/commit', 'unmatched']) {
+      for (const route of [
+        '/api/transactions/:id',
+        '/api/groups/:id/balances',
+        '/api/transactions',
+        '/api/import',
+        '/api/import/bills',
+        '/api/import/bills/:id/commit',
+        'unmatched',
+      ]) {
         assert.ok(routes.has(route), `route ${route} missing from ${[...routes].join(', ')}`);
       }
       const balances = find(samples, 'http_requests_total', { route: '/api/groups/:id/balances', method: 'GET' });
-      assert.equal(balances.reduce((n, s) => n + s.value, 0), 2);
-      assert.equal(find(samples, 'http_requests_total', { route: '/api/transactions/:id', method: 'GET', status_code: '404' })[0]?.value, 1);
-      const latency = find(samples, 'http_request_duration_seconds_bucket', { route: '/api/transactions/:id', status_code: '404' });
+      assert.equal(
+        balances.reduce((n, s) => n + s.value, 0),
+        2,
+      );
+      assert.equal(
+        find(samples, 'http_requests_total', { route: '/api/transactions/:id', method: 'GET', status_code: '404' })[0]
+          ?.value,
+        1,
+      );
+      const latency = find(samples, 'http_request_duration_seconds_bucket', {
+        route: '/api/transactions/:id',
+        status_code: '404',
+      });
       assert.deepEqual(
         latency.map((s) => s.labels.le),
         ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'],
       );
 
-      for (const task of tasks) assert.equal(find(samples, 'ledger_scheduler_runs_total', { task: task.name })[0]?.value, 1, task.name);
+      for (const task of tasks)
+        assert.equal(find(samples, 'ledger_scheduler_runs_total', { task: task.name })[0]?.value, 1, task.name);
       assert.equal(find(samples, 'ledger_scheduler_runs_total', { task: 'always-fails' })[0]?.value, 1);
       assert.equal(find(samples, 'ledger_scheduler_failures_total', { task: 'always-fails' })[0]?.value, 1);
       assert.equal(find(samples, 'ledger_scheduler_failures_total', { task: tasks[0]!.name }).length, 0);
@@ -177,9 +203,16 @@ describe('metrics', () => {
       assert.equal(count('ledger_import_duration_seconds_count', { kind: 'import', format: 'csv' }), 1);
       assert.equal(count('ledger_import_rows_sum', { kind: 'import_dry_run', format: 'json' }), 1);
       assert.equal(count('ledger_import_bytes_sum', { kind: 'bill_preview', format: 'ledger' }), bill.length);
-      assert.equal(count('ledger_import_rows_sum', { kind: 'bill_preview', format: 'ledger' }), preview.json<{ summary: { total: number } }>().summary.total);
+      assert.equal(
+        count('ledger_import_rows_sum', { kind: 'bill_preview', format: 'ledger' }),
+        preview.json<{ summary: { total: number } }>().summary.total,
+      );
       assert.equal(count('ledger_import_duration_seconds_count', { kind: 'bill_commit', format: 'bill' }), 1);
-      assert.equal(find(samples, 'ledger_import_bytes_count', { kind: 'bill_commit' }).length, 0, 'a commit reads no file');
+      assert.equal(
+        find(samples, 'ledger_import_bytes_count', { kind: 'bill_commit' }).length,
+        0,
+        'a commit reads no file',
+      );
 
       // no series is keyed by a raw path, an id or a user
       for (const s of samples) {
@@ -190,7 +223,11 @@ describe('metrics', () => {
           }
         }
       }
-      assert.ok(!samples.some((s) => Object.values(s.labels).some((v) => v.includes(String(alice.id)) && /\d{3,}/.test(String(alice.id)))));
+      assert.ok(
+        !samples.some((s) =>
+          Object.values(s.labels).some((v) => v.includes(String(alice.id)) && /\d{3,}/.test(String(alice.id))),
+        ),
+      );
     });
 
     it('an import format outside the closed list is counted as other', async () => {
@@ -251,9 +288,21 @@ describe('metrics', () => {
   describe('configuration', () => {
     it('is off unless METRICS_TOKEN or METRICS_PORT is set', () => {
       assert.deepEqual(parseMetrics({}, '0.0.0.0', 3000), { token: null, port: null, host: '0.0.0.0' });
-      assert.deepEqual(parseMetrics({ METRICS_TOKEN: TOKEN }, '127.0.0.1', 3000), { token: TOKEN, port: null, host: '127.0.0.1' });
-      assert.deepEqual(parseMetrics({ METRICS_PORT: '9464' }, '0.0.0.0', 3000), { token: null, port: 9464, host: '0.0.0.0' });
-      assert.deepEqual(parseMetrics({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }, '0.0.0.0', 3000), { token: null, port: 9464, host: '10.0.0.5' });
+      assert.deepEqual(parseMetrics({ METRICS_TOKEN: TOKEN }, '127.0.0.1', 3000), {
+        token: TOKEN,
+        port: null,
+        host: '127.0.0.1',
+      });
+      assert.deepEqual(parseMetrics({ METRICS_PORT: '9464' }, '0.0.0.0', 3000), {
+        token: null,
+        port: 9464,
+        host: '0.0.0.0',
+      });
+      assert.deepEqual(parseMetrics({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }, '0.0.0.0', 3000), {
+        token: null,
+        port: 9464,
+        host: '10.0.0.5',
+      });
     });
 
     it('refuses a short or spaced token, a bad port, the main port, a host without a port', () => {

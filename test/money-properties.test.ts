@@ -38,19 +38,43 @@ interface MRow {
 const minor = fc.integer({ min: 1, max: 50_000_000 });
 const acc = fc.integer({ min: 0, max: CURRENCIES.length - 1 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('create' as const), kind: fc.constantFrom('expense' as const, 'income' as const), acc, amount: minor }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('create' as const),
+      kind: fc.constantFrom('expense' as const, 'income' as const),
+      acc,
+      amount: minor,
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc
-      .record({ t: fc.constant('transfer' as const), from: acc, to: acc, amount: minor, toAmount: minor, fee: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: null }) })
+      .record({
+        t: fc.constant('transfer' as const),
+        from: acc,
+        to: acc,
+        amount: minor,
+        toAmount: minor,
+        fee: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: null }),
+      })
       .filter((o) => o.from !== o.to),
   },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('edit' as const), pick: fc.nat(), amount: minor, acc: fc.option(acc, { nil: null }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('edit' as const),
+      pick: fc.nat(),
+      amount: minor,
+      acc: fc.option(acc, { nil: null }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('editTransfer' as const), pick: fc.nat(), amount: minor }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('delete' as const), pick: fc.nat() }) },
 );
 
-const toBase = (amount: number, cur: CurrencyInfo): number => (cur.code === BASE.code ? amount : convertMinor(amount, cur, BASE, parseRate(RATES[cur.code]!)));
+const toBase = (amount: number, cur: CurrencyInfo): number =>
+  cur.code === BASE.code ? amount : convertMinor(amount, cur, BASE, parseRate(RATES[cur.code]!));
 const toMinor = (major: number, cur: CurrencyInfo): number => Math.round(major * 10 ** cur.digits);
 const text = (amount: number, cur: CurrencyInfo) => formatMinor(amount, cur);
 
@@ -66,17 +90,34 @@ describe('balances, net worth and totals under any sequence of changes (fast-che
     const c = t.as(u);
     const food = (await firstCategory(t.db, u.id, 'expense')).id;
     const salary = (await firstCategory(t.db, u.id, 'income')).id;
-    expectOk(await c.put('/api/rates', { rates: Object.entries(RATES).map(([currency, rate]) => ({ currency, date: '2026-01-01', rate })) }));
+    expectOk(
+      await c.put('/api/rates', {
+        rates: Object.entries(RATES).map(([currency, rate]) => ({ currency, date: '2026-01-01', rate })),
+      }),
+    );
     const ids: number[] = [];
     const openings: number[] = [];
     const def = expectOk<{ list: { id: number }[] }>(await c.get('/api/accounts')).list[0]!.id;
     for (const [i, cur] of CURRENCIES.entries()) {
-      const opening = (i * 7919 + 13) % 100_000 - 20_000;
+      const opening = ((i * 7919 + 13) % 100_000) - 20_000;
       if (i === 0) {
-        expectOk(await c.put(`/api/accounts/${def}`, { opening_balance: text(opening, cur), opening_date: '2026-01-01' }));
+        expectOk(
+          await c.put(`/api/accounts/${def}`, { opening_balance: text(opening, cur), opening_date: '2026-01-01' }),
+        );
         ids.push(def);
       } else {
-        ids.push(expectOk<{ id: number }>(await c.post('/api/accounts', { name: `acc ${i}`, type: 'other', currency: cur.code, opening_balance: text(opening, cur), opening_date: '2026-01-01' }), 201).id);
+        ids.push(
+          expectOk<{ id: number }>(
+            await c.post('/api/accounts', {
+              name: `acc ${i}`,
+              type: 'other',
+              currency: cur.code,
+              opening_balance: text(opening, cur),
+              opening_date: '2026-01-01',
+            }),
+            201,
+          ).id,
+        );
       }
       openings.push(opening);
     }
@@ -89,24 +130,63 @@ describe('balances, net worth and totals under any sequence of changes (fast-che
       case 'create': {
         const cur = curOf(o.acc);
         const res = expectOk<{ id: number }>(
-          await c.post('/api/transactions', { kind: o.kind, amount: text(o.amount, cur), category_id: o.kind === 'expense' ? s.food : s.salary, account_id: s.ids[o.acc], date: DATE }),
+          await c.post('/api/transactions', {
+            kind: o.kind,
+            amount: text(o.amount, cur),
+            category_id: o.kind === 'expense' ? s.food : s.salary,
+            account_id: s.ids[o.acc],
+            date: DATE,
+          }),
           201,
         );
-        rows.push({ id: res.id, kind: o.kind, acc: o.acc, amount: o.amount, to: null, toAmount: null, base: toBase(o.amount, cur), parent: null });
+        rows.push({
+          id: res.id,
+          kind: o.kind,
+          acc: o.acc,
+          amount: o.amount,
+          to: null,
+          toAmount: null,
+          base: toBase(o.amount, cur),
+          parent: null,
+        });
         return;
       }
       case 'transfer': {
         const from = curOf(o.from);
         const to = curOf(o.to);
         const toAmount = from.code === to.code ? o.amount : o.toAmount;
-        const body: Record<string, unknown> = { kind: 'transfer', amount: text(o.amount, from), account_id: s.ids[o.from], to_account_id: s.ids[o.to], date: DATE };
+        const body: Record<string, unknown> = {
+          kind: 'transfer',
+          amount: text(o.amount, from),
+          account_id: s.ids[o.from],
+          to_account_id: s.ids[o.to],
+          date: DATE,
+        };
         if (from.code !== to.code) body.to_amount = text(toAmount, to);
         if (o.fee !== null) Object.assign(body, { fee: text(o.fee, from), fee_category_id: s.food });
         const res = expectOk<{ id: number }>(await c.post('/api/transactions', body), 201);
-        rows.push({ id: res.id, kind: 'transfer', acc: o.from, amount: o.amount, to: o.to, toAmount, base: toBase(o.amount, from), parent: null });
+        rows.push({
+          id: res.id,
+          kind: 'transfer',
+          acc: o.from,
+          amount: o.amount,
+          to: o.to,
+          toAmount,
+          base: toBase(o.amount, from),
+          parent: null,
+        });
         if (o.fee !== null) {
           const [fee] = await query<{ id: number }>(t.db, sql`select id from transactions where parent_id = ${res.id}`);
-          rows.push({ id: fee!.id, kind: 'expense', acc: o.from, amount: o.fee, to: null, toAmount: null, base: toBase(o.fee, from), parent: res.id });
+          rows.push({
+            id: fee!.id,
+            kind: 'expense',
+            acc: o.from,
+            amount: o.fee,
+            to: null,
+            toAmount: null,
+            base: toBase(o.fee, from),
+            parent: res.id,
+          });
         }
         return;
       }
@@ -137,7 +217,8 @@ describe('balances, net worth and totals under any sequence of changes (fast-che
         if (!rows.length) return;
         const r = rows[o.pick % rows.length]!;
         assert.equal((await c.delete(`/api/transactions/${r.id}`)).statusCode, 204);
-        for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.id === r.id || rows[i]!.parent === r.id) rows.splice(i, 1);
+        for (let i = rows.length - 1; i >= 0; i--)
+          if (rows[i]!.id === r.id || rows[i]!.parent === r.id) rows.splice(i, 1);
         return;
       }
     }
@@ -149,16 +230,27 @@ describe('balances, net worth and totals under any sequence of changes (fast-che
       expected[r.acc]! += r.kind === 'income' ? r.amount : -r.amount;
       if (r.to !== null) expected[r.to]! += r.toAmount!;
     }
-    const res = expectOk<{ list: { id: number; balance: number; balance_in_base: number | null }[]; net_worth: number; missing_rates: string[] }>(await c.get('/api/accounts?include_archived=true'));
+    const res = expectOk<{
+      list: { id: number; balance: number; balance_in_base: number | null }[];
+      net_worth: number;
+      missing_rates: string[];
+    }>(await c.get('/api/accounts?include_archived=true'));
     const balances = s.ids.map((id, i) => toMinor(res.list.find((a) => a.id === id)!.balance, CURRENCIES[i]!));
     assert.deepEqual(balances, expected, 'balance = opening + signed sum of the rows (model)');
 
     // the same from the rows as the API lists them
     const fromRows = s.openings.slice();
     for (let page = 1; ; page++) {
-      const l = expectOk<{ list: { kind: string; amount: number; account_id: number; to_account_id: number | null; to_amount: number | null }[]; total: number }>(
-        await c.get(`/api/transactions?pageSize=100&page=${page}`),
-      );
+      const l = expectOk<{
+        list: {
+          kind: string;
+          amount: number;
+          account_id: number;
+          to_account_id: number | null;
+          to_amount: number | null;
+        }[];
+        total: number;
+      }>(await c.get(`/api/transactions?pageSize=100&page=${page}`));
       for (const r of l.list) {
         const i = s.ids.indexOf(r.account_id);
         fromRows[i]! += (r.kind === 'income' ? 1 : -1) * toMinor(r.amount, CURRENCIES[i]!);
@@ -175,7 +267,9 @@ describe('balances, net worth and totals under any sequence of changes (fast-che
     assert.equal(toMinor(res.net_worth, BASE), worth, 'net worth = balances converted at the stored rates');
     assert.deepEqual(res.missing_rates, []);
 
-    const sums = expectOk<{ sums: { income: number; expense: number; count: number } }>(await c.get('/api/transactions?kind=all&pageSize=1')).sums;
+    const sums = expectOk<{ sums: { income: number; expense: number; count: number } }>(
+      await c.get('/api/transactions?kind=all&pageSize=1'),
+    ).sums;
     const base = (kind: string) => rows.filter((r) => r.kind === kind).reduce((n, r) => n + r.base, 0);
     assert.equal(toMinor(sums.expense, BASE), base('expense'), 'expenses: base amounts, no transfers');
     assert.equal(toMinor(sums.income, BASE), base('income'), 'incomes: base amounts, no transfers');
@@ -199,7 +293,9 @@ describe('balances, net worth and totals under any sequence of changes (fast-che
     await apply(s.c, s, [], { t: 'transfer', from: 0, to: 1, amount: 1000, toAmount: 1000, fee: null });
     const rows: MRow[] = [];
     await apply(s.c, s, rows, { t: 'create', kind: 'expense', acc: 2, amount: 250 });
-    const overview = expectOk<{ expense: number; income: number; count: number }>(await s.c.get(`/api/stats/overview?period=month&date=${DATE}`));
+    const overview = expectOk<{ expense: number; income: number; count: number }>(
+      await s.c.get(`/api/stats/overview?period=month&date=${DATE}`),
+    );
     assert.equal(toMinor(overview.expense, BASE), rows[0]!.base);
     assert.equal(overview.income, 0);
     assert.equal(overview.count, 1);

@@ -14,9 +14,17 @@ describe('list sums in the base currency', () => {
     const as = t.as(user);
     expectOk(await as.put('/api/me', { base_currency: 'JPY' }));
     const food = (await firstCategory(t.db, user.id, 'expense')).id;
-    expectOk(await as.post('/api/transactions', { kind: 'expense', amount: 1250, category_id: food, date: '2026-03-02' }), 201);
-    expectOk(await as.post('/api/transactions', { kind: 'expense', amount: '300', category_id: food, date: '2026-03-03' }), 201);
-    const list = expectOk<{ sums: Record<string, number> }>(await as.get('/api/transactions?startDate=2026-03-01&endDate=2026-03-31'));
+    expectOk(
+      await as.post('/api/transactions', { kind: 'expense', amount: 1250, category_id: food, date: '2026-03-02' }),
+      201,
+    );
+    expectOk(
+      await as.post('/api/transactions', { kind: 'expense', amount: '300', category_id: food, date: '2026-03-03' }),
+      201,
+    );
+    const list = expectOk<{ sums: Record<string, number> }>(
+      await as.get('/api/transactions?startDate=2026-03-01&endDate=2026-03-31'),
+    );
     assert.deepEqual(list.sums, { income: 0, expense: 1550, balance: -1550, count: 2 });
   });
 });

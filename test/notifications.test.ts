@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { groups, notificationReads, notifications } from '../src/db/schema/index.ts';
-import { addMember, assertError, build, createAdmin, createGroup, createUser, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  addMember,
+  assertError,
+  build,
+  createAdmin,
+  createGroup,
+  createUser,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 const HOUR = 3_600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
@@ -44,7 +53,22 @@ describe('notifications', () => {
       assert.equal(res.statusCode, 201, res.body);
       const n = res.json();
       assert.deepEqual(Object.keys(n).sort(), [
-        'content', 'created_at', 'expire_at', 'group_id', 'id', 'image_url', 'key', 'link_url', 'params', 'pinned', 'publish_at', 'read', 'scope', 'strong', 'title', 'user_id',
+        'content',
+        'created_at',
+        'expire_at',
+        'group_id',
+        'id',
+        'image_url',
+        'key',
+        'link_url',
+        'params',
+        'pinned',
+        'publish_at',
+        'read',
+        'scope',
+        'strong',
+        'title',
+        'user_id',
       ]);
       assert.equal(n.title, 'Maintenance');
       assert.equal(n.publish_at, '2020-01-01T00:00:00.000Z');
@@ -83,25 +107,56 @@ describe('notifications', () => {
         ['unknown group', { scope: 'group', group_id: 999999 }],
         ['bad publish_at', { scope: 'system', publish_at: 'tomorrow' }],
         ['publish_at without zone', { scope: 'system', publish_at: '2030-01-01T00:00:00' }],
-        ['expire before publish', { scope: 'system', publish_at: '2030-01-02T00:00:00Z', expire_at: '2030-01-01T00:00:00Z' }],
-        ['expire equals publish', { scope: 'system', publish_at: '2030-01-02T00:00:00Z', expire_at: '2030-01-02T00:00:00.000Z' }],
+        [
+          'expire before publish',
+          { scope: 'system', publish_at: '2030-01-02T00:00:00Z', expire_at: '2030-01-01T00:00:00Z' },
+        ],
+        [
+          'expire equals publish',
+          { scope: 'system', publish_at: '2030-01-02T00:00:00Z', expire_at: '2030-01-02T00:00:00.000Z' },
+        ],
         ['pinned as string', { scope: 'system', pinned: 'yes' }],
       ];
       for (const [what, body] of bad) {
-        assertError(await t.as(admin).post('/api/notifications', { title: 'T', content: 'C', ...body }), 400, 40001, what);
+        assertError(
+          await t.as(admin).post('/api/notifications', { title: 'T', content: 'C', ...body }),
+          400,
+          40001,
+          what,
+        );
       }
       const deleted = await createUser(t.db, { deletedAt: new Date() });
-      assertError(await t.as(admin).post('/api/notifications', { scope: 'personal', user_id: deleted.id, title: 'T', content: 'C' }), 400, 40001, 'deleted addressee');
+      assertError(
+        await t
+          .as(admin)
+          .post('/api/notifications', { scope: 'personal', user_id: deleted.id, title: 'T', content: 'C' }),
+        400,
+        40001,
+        'deleted addressee',
+      );
       const limits = await publish(admin, { scope: 'system', title: '通'.repeat(100), content: '知'.repeat(5000) });
       assert.equal([...limits.title].length, 100);
       assert.equal([...limits.content].length, 5000);
     });
 
     it('accepts only safe links in link_url and image_url', async () => {
-      const unsafe = ['JaVaScRiPt:alert(1)', ' \tjavascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd', '//evil.example', 'javascript:alert(1)', 'ftp://x.example', ''];
+      const unsafe = [
+        'JaVaScRiPt:alert(1)',
+        ' \tjavascript:alert(1)',
+        'java\tscript:alert(1)',
+        'data:text/html,x',
+        'vbscript:x',
+        'file:///etc/passwd',
+        '//evil.example',
+        'javascript:alert(1)',
+        'ftp://x.example',
+        '',
+      ];
       for (const field of ['link_url', 'image_url']) {
         for (const value of unsafe) {
-          const res = await t.as(admin).post('/api/notifications', { scope: 'system', title: 'T', content: 'C', [field]: value });
+          const res = await t
+            .as(admin)
+            .post('/api/notifications', { scope: 'system', title: 'T', content: 'C', [field]: value });
           assertError(res, 400, 40001, `${field} ${JSON.stringify(value)}`);
           assert.equal(res.json().details[0].field, field);
         }
@@ -112,7 +167,12 @@ describe('notifications', () => {
       }
       const n = await publish(admin, { scope: 'system' });
       for (const value of ['JaVaScRiPt:alert(1)', '//evil.example']) {
-        assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { link_url: value }), 400, 40001, `update link ${value}`);
+        assertError(
+          await t.as(admin).put(`/api/notifications/${n.id}`, { link_url: value }),
+          400,
+          40001,
+          `update link ${value}`,
+        );
       }
     });
 
@@ -124,18 +184,58 @@ describe('notifications', () => {
       await addMember(t.db, g.id, member.id);
       const n = await publish(owner, { scope: 'group', group_id: g.id, pinned: true });
       assert.equal(n.group_id, g.id);
-      assertError(await t.as(member).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 403, 40302, 'member');
-      assertError(await t.as(stranger).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 403, 40302, 'stranger');
-      assertError(await t.as(owner).post('/api/notifications', { scope: 'group', title: 'T', content: 'C' }), 400, 40001, 'owner without group_id');
+      assertError(
+        await t.as(member).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }),
+        403,
+        40302,
+        'member',
+      );
+      assertError(
+        await t.as(stranger).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }),
+        403,
+        40302,
+        'stranger',
+      );
+      assertError(
+        await t.as(owner).post('/api/notifications', { scope: 'group', title: 'T', content: 'C' }),
+        400,
+        40001,
+        'owner without group_id',
+      );
       for (const scope of ['system', 'personal', undefined, 'nonsense']) {
-        assertError(await t.as(owner).post('/api/notifications', { scope, user_id: owner.id, title: 'T', content: 'C' }), 403, 40301, `owner ${scope}`);
+        assertError(
+          await t.as(owner).post('/api/notifications', { scope, user_id: owner.id, title: 'T', content: 'C' }),
+          403,
+          40301,
+          `owner ${scope}`,
+        );
       }
       // a non-administrator learns nothing of the other scopes' rules: 40301 before validation
-      assertError(await t.as(member).post('/api/notifications', { scope: 'system', title: '', link_url: 'javascript:x' }), 403, 40301, 'invalid body');
-      assertError(await t.anon.post('/api/notifications', { scope: 'system', title: 'T', content: 'C' }), 401, 40101, 'anonymous');
+      assertError(
+        await t.as(member).post('/api/notifications', { scope: 'system', title: '', link_url: 'javascript:x' }),
+        403,
+        40301,
+        'invalid body',
+      );
+      assertError(
+        await t.anon.post('/api/notifications', { scope: 'system', title: 'T', content: 'C' }),
+        401,
+        40101,
+        'anonymous',
+      );
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, g.id));
-      assertError(await t.as(owner).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 409, 40902, 'dissolved');
-      assertError(await t.as(admin).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }), 409, 40902, 'admin dissolved');
+      assertError(
+        await t.as(owner).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }),
+        409,
+        40902,
+        'dissolved',
+      );
+      assertError(
+        await t.as(admin).post('/api/notifications', { scope: 'group', group_id: g.id, title: 'T', content: 'C' }),
+        409,
+        40902,
+        'admin dissolved',
+      );
     });
   });
 
@@ -174,7 +274,14 @@ describe('notifications', () => {
       assert.equal(res.statusCode, 200);
       const body = res.json();
       assert.equal(body.total, 6);
-      assert.deepEqual(ids(body.list), [made.pinnedOld, made.systemNew, made.group, made.systemOld, made.personal, made['future expiry']]);
+      assert.deepEqual(ids(body.list), [
+        made.pinnedOld,
+        made.systemNew,
+        made.group,
+        made.systemOld,
+        made.personal,
+        made['future expiry'],
+      ]);
       assert.ok(body.list.every((n: { read: boolean }) => n.read === false));
       const grp = (await t.as(reader).get('/api/notifications?scope=group')).json();
       assert.deepEqual(ids(grp.list), [made.group]);
@@ -185,7 +292,17 @@ describe('notifications', () => {
       assert.equal(page2.total, 6);
       assert.deepEqual(ids(page2.list), [made.personal, made['future expiry']]);
       const otherView = (await t.as(other).get('/api/notifications')).json();
-      assert.deepEqual(ids(otherView.list).sort(), [made.pinnedOld, made.systemNew, made.systemOld, made['future expiry'], made.otherPersonal, made.otherGroup].sort());
+      assert.deepEqual(
+        ids(otherView.list).sort(),
+        [
+          made.pinnedOld,
+          made.systemNew,
+          made.systemOld,
+          made['future expiry'],
+          made.otherPersonal,
+          made.otherGroup,
+        ].sort(),
+      );
       for (const q of ['scope=nope', 'page=0', 'pageSize=0', 'pageSize=101', 'page=x']) {
         assertError(await t.as(reader).get(`/api/notifications?${q}`), 400, 40001, q);
       }
@@ -216,7 +333,11 @@ describe('notifications', () => {
       const list = (await t.as(reader).get('/api/notifications')).json().list;
       assert.equal(list.find((n: { id: number }) => n.id === made.systemOld).read, true);
       assert.equal(list.filter((n: { read: boolean }) => n.read).length, 1);
-      assert.equal((await t.as(other).get('/api/notifications')).json().list.find((n: { id: number }) => n.id === made.systemOld).read, false);
+      assert.equal(
+        (await t.as(other).get('/api/notifications')).json().list.find((n: { id: number }) => n.id === made.systemOld)
+          .read,
+        false,
+      );
       for (const key of ['scheduled', 'expired', 'otherPersonal', 'otherGroup']) {
         assertError(await t.as(reader).post(`/api/notifications/${made[key]}/read`), 404, 40401, key);
       }
@@ -237,7 +358,10 @@ describe('notifications', () => {
       assert.deepEqual((await t.as(reader).post('/api/notifications/read-all')).json(), { updated: 0 });
       assert.deepEqual((await t.as(reader).get('/api/notifications/unread-count')).json(), { count: 0, strong: [] });
       // the scheduled notice becomes visible later, unread
-      await t.db.update(notifications).set({ publishAt: new Date(Date.now() - 1000) }).where(eq(notifications.id, made.scheduled!));
+      await t.db
+        .update(notifications)
+        .set({ publishAt: new Date(Date.now() - 1000) })
+        .where(eq(notifications.id, made.scheduled!));
       const later = (await t.as(reader).get('/api/notifications/unread-count')).json();
       assert.equal(later.count, 1);
       assert.deepEqual(ids(later.strong), [made.scheduled]);
@@ -248,7 +372,12 @@ describe('notifications', () => {
     it('hides the notices of a group from members who left and from members of a dissolved group', async () => {
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, otherGroup.id));
       assert.ok(!ids((await t.as(other).get('/api/notifications')).json().list).includes(made.otherGroup!));
-      assertError(await t.as(other).post(`/api/notifications/${made.otherGroup}/read`), 404, 40401, 'dissolved group notice');
+      assertError(
+        await t.as(other).post(`/api/notifications/${made.otherGroup}/read`),
+        404,
+        40401,
+        'dissolved group notice',
+      );
       assert.equal((await t.as(reader).post(`/api/groups/${g.id}/leave`)).statusCode, 204);
       assert.ok(!ids((await t.as(reader).get('/api/notifications')).json().list).includes(made.group!));
       assert.equal((await t.as(reader).get('/api/notifications/unread-count')).json().strong.length, 1);
@@ -258,7 +387,10 @@ describe('notifications', () => {
       const res = await t.as(admin).get('/api/admin/notifications?pageSize=100');
       assert.equal(res.statusCode, 200);
       assert.equal(res.json().total, Object.keys(made).length);
-      assert.deepEqual(ids(res.json().list), Object.values(made).sort((a, b) => b - a));
+      assert.deepEqual(
+        ids(res.json().list),
+        Object.values(made).sort((a, b) => b - a),
+      );
       const personal = (await t.as(admin).get('/api/admin/notifications?scope=personal')).json();
       assert.deepEqual(ids(personal.list).sort(), [made.personal, made.otherPersonal].sort());
       const page = (await t.as(admin).get('/api/admin/notifications?page=2&pageSize=3')).json();
@@ -284,19 +416,48 @@ describe('notifications', () => {
     });
 
     it('lets an administrator edit any field, clear optional ones and move the audience', async () => {
-      const n = await publish(admin, { scope: 'system', link_url: 'https://a.example', publish_at: '2030-01-01T00:00:00Z' });
-      const res = await t.as(admin).put(`/api/notifications/${n.id}`, { title: ' New ', link_url: null, strong: true, expire_at: '2031-01-01T00:00:00Z' });
+      const n = await publish(admin, {
+        scope: 'system',
+        link_url: 'https://a.example',
+        publish_at: '2030-01-01T00:00:00Z',
+      });
+      const res = await t.as(admin).put(`/api/notifications/${n.id}`, {
+        title: ' New ',
+        link_url: null,
+        strong: true,
+        expire_at: '2031-01-01T00:00:00Z',
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().title, 'New');
       assert.equal(res.json().content, 'Content');
       assert.equal(res.json().link_url, null);
       assert.equal(res.json().strong, true);
       assert.equal(res.json().expire_at, '2031-01-01T00:00:00.000Z');
-      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { expire_at: '2029-12-31T00:00:00Z' }), 400, 40001, 'expire before stored publish');
-      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { publish_at: '2031-06-01T00:00:00Z' }), 400, 40001, 'publish after stored expire');
+      assertError(
+        await t.as(admin).put(`/api/notifications/${n.id}`, { expire_at: '2029-12-31T00:00:00Z' }),
+        400,
+        40001,
+        'expire before stored publish',
+      );
+      assertError(
+        await t.as(admin).put(`/api/notifications/${n.id}`, { publish_at: '2031-06-01T00:00:00Z' }),
+        400,
+        40001,
+        'publish after stored expire',
+      );
       assert.equal((await t.as(admin).put(`/api/notifications/${n.id}`, { publish_at: null })).json().publish_at, null);
-      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { scope: 'personal' }), 400, 40001, 'personal without user');
-      assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { group_id: g.id }), 400, 40001, 'system with group');
+      assertError(
+        await t.as(admin).put(`/api/notifications/${n.id}`, { scope: 'personal' }),
+        400,
+        40001,
+        'personal without user',
+      );
+      assertError(
+        await t.as(admin).put(`/api/notifications/${n.id}`, { group_id: g.id }),
+        400,
+        40001,
+        'system with group',
+      );
       assertError(await t.as(admin).put(`/api/notifications/${n.id}`, { title: '' }), 400, 40001, 'empty title');
       const moved = await t.as(admin).put(`/api/notifications/${n.id}`, { scope: 'personal', user_id: member.id });
       assert.equal(moved.statusCode, 200);
@@ -317,7 +478,12 @@ describe('notifications', () => {
       assert.equal(pinned.statusCode, 200);
       assert.equal(pinned.json().pinned, true);
       assert.equal((await t.as(owner).put(`/api/notifications/${n.id}/pin`, { pinned: false })).json().pinned, false);
-      assertError(await t.as(owner).put(`/api/notifications/${n.id}/pin`, { pinned: 'true' }), 400, 40001, 'pinned as string');
+      assertError(
+        await t.as(owner).put(`/api/notifications/${n.id}/pin`, { pinned: 'true' }),
+        400,
+        40001,
+        'pinned as string',
+      );
       assertError(await t.as(owner).put(`/api/notifications/${n.id}/pin`, {}), 400, 40001, 'pinned missing');
       for (const [method, url, body] of [
         ['PUT', `/api/notifications/${n.id}`, { title: 'x' }],
@@ -328,10 +494,20 @@ describe('notifications', () => {
         assertError(await t.as(stranger).request(method, url, body), 404, 40401, `stranger ${method} ${url}`);
       }
       // an owner may not move their notice out of their group's scope or into a group they do not own
-      assertError(await t.as(owner).put(`/api/notifications/${n.id}`, { scope: 'system' }), 403, 40301, 'owner to system');
+      assertError(
+        await t.as(owner).put(`/api/notifications/${n.id}`, { scope: 'system' }),
+        403,
+        40301,
+        'owner to system',
+      );
       const foreign = await createGroup(t.db, stranger.id);
       await addMember(t.db, foreign.id, owner.id);
-      assertError(await t.as(owner).put(`/api/notifications/${n.id}`, { group_id: foreign.id }), 403, 40302, 'owner to foreign group');
+      assertError(
+        await t.as(owner).put(`/api/notifications/${n.id}`, { group_id: foreign.id }),
+        403,
+        40302,
+        'owner to foreign group',
+      );
       const sys = await publish(admin, { scope: 'system' });
       const own = await publish(admin, { scope: 'personal', user_id: owner.id });
       const others = await publish(admin, { scope: 'personal', user_id: stranger.id });
@@ -340,9 +516,24 @@ describe('notifications', () => {
         ['PUT', '/pin', { pinned: true }],
         ['DELETE', '', undefined],
       ] as const) {
-        assertError(await t.as(owner).request(method, `/api/notifications/${sys.id}${suffix}`, body), 403, 40301, `system ${method}${suffix}`);
-        assertError(await t.as(owner).request(method, `/api/notifications/${own.id}${suffix}`, body), 403, 40301, `own personal ${method}${suffix}`);
-        assertError(await t.as(owner).request(method, `/api/notifications/${others.id}${suffix}`, body), 404, 40401, `other personal ${method}${suffix}`);
+        assertError(
+          await t.as(owner).request(method, `/api/notifications/${sys.id}${suffix}`, body),
+          403,
+          40301,
+          `system ${method}${suffix}`,
+        );
+        assertError(
+          await t.as(owner).request(method, `/api/notifications/${own.id}${suffix}`, body),
+          403,
+          40301,
+          `own personal ${method}${suffix}`,
+        );
+        assertError(
+          await t.as(owner).request(method, `/api/notifications/${others.id}${suffix}`, body),
+          404,
+          40401,
+          `other personal ${method}${suffix}`,
+        );
       }
       const del = await t.as(owner).delete(`/api/notifications/${n.id}`);
       assert.equal(del.statusCode, 204);
@@ -364,7 +555,10 @@ describe('notifications', () => {
       // reads go with their notification
       await t.as(member).post(`/api/notifications/${b.id}/read`);
       assert.equal((await t.as(admin).delete(`/api/notifications/${b.id}`)).statusCode, 204);
-      const reads = await t.db.select().from(notificationReads).where(and(eq(notificationReads.notificationId, b.id), eq(notificationReads.userId, member.id)));
+      const reads = await t.db
+        .select()
+        .from(notificationReads)
+        .where(and(eq(notificationReads.notificationId, b.id), eq(notificationReads.userId, member.id)));
       assert.equal(reads.length, 0);
     });
 

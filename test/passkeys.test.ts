@@ -16,12 +16,16 @@ describe('passkeys', () => {
   });
   after(async () => t.close());
 
-  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, payload: payload as object, headers });
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url, payload: payload as object, headers });
 
   async function addPasskey(me: SignedIn, auth = new SoftAuthenticator(ORIGIN), name?: string) {
     const options = await me.api.post('/api/auth/passkeys/register/options');
     assert.equal(options.statusCode, 200, options.body);
-    const res = await me.api.post('/api/auth/passkeys/register/verify', { credential: auth.create(options.json()), ...(name ? { name } : {}) });
+    const res = await me.api.post('/api/auth/passkeys/register/verify', {
+      credential: auth.create(options.json()),
+      ...(name ? { name } : {}),
+    });
     assert.equal(res.statusCode, 201, res.body);
     return { auth, passkey: res.json() as { id: number; name: string } };
   }
@@ -41,7 +45,10 @@ describe('passkeys', () => {
     assert.equal(o.authenticatorSelection.residentKey, 'required');
     assert.equal(o.attestation, 'none');
     const auth = new SoftAuthenticator(ORIGIN);
-    const created = await me.api.post('/api/auth/passkeys/register/verify', { credential: auth.create(o), name: 'Laptop' });
+    const created = await me.api.post('/api/auth/passkeys/register/verify', {
+      credential: auth.create(o),
+      name: 'Laptop',
+    });
     assert.equal(created.statusCode, 201, created.body);
     assert.equal(created.json().name, 'Laptop');
     const list = (await me.api.get('/api/me/passkeys')).json().list;
@@ -54,7 +61,11 @@ describe('passkeys', () => {
     const lo = await loginOptions();
     assert.equal(lo.rpId, 'localhost');
     assert.ok(!lo.allowCredentials?.length, 'discoverable: no credentials listed');
-    const res = await post('/api/auth/passkeys/login/verify', { credential: auth.get(lo) }, { 'user-agent': 'passkey-browser' });
+    const res = await post(
+      '/api/auth/passkeys/login/verify',
+      { credential: auth.get(lo) },
+      { 'user-agent': 'passkey-browser' },
+    );
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.user.id, me.user.id);
@@ -74,7 +85,9 @@ describe('passkeys', () => {
     assertError(await post('/api/auth/passkeys/login/verify', { credential: assertion }), 401, 40106, 'replay');
 
     const twice = auth.get(await loginOptions());
-    const results = await Promise.all([0, 1, 2].map(() => post('/api/auth/passkeys/login/verify', { credential: twice })));
+    const results = await Promise.all(
+      [0, 1, 2].map(() => post('/api/auth/passkeys/login/verify', { credential: twice })),
+    );
     assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 401, 401], results.map((r) => r.body).join('\n'));
   });
 
@@ -84,15 +97,32 @@ describe('passkeys', () => {
     const auth = new SoftAuthenticator(ORIGIN);
     const credential = auth.create(options);
     assert.equal((await me.api.post('/api/auth/passkeys/register/verify', { credential })).statusCode, 201);
-    assertError(await me.api.post('/api/auth/passkeys/register/verify', { credential }), 400, 40001, 'registration replay');
+    assertError(
+      await me.api.post('/api/auth/passkeys/register/verify', { credential }),
+      400,
+      40001,
+      'registration replay',
+    );
 
     // a registration challenge is not a sign-in challenge
     const regOptions = (await me.api.post('/api/auth/passkeys/register/options')).json();
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: auth.get(regOptions) }), 401, 40106, 'purpose');
+    assertError(
+      await post('/api/auth/passkeys/login/verify', { credential: auth.get(regOptions) }),
+      401,
+      40106,
+      'purpose',
+    );
     // nor is another user's registration challenge one's own
     const other = await register(t.app);
     const theirs = (await other.api.post('/api/auth/passkeys/register/options')).json();
-    assertError(await me.api.post('/api/auth/passkeys/register/verify', { credential: new SoftAuthenticator(ORIGIN).create(theirs) }), 400, 40001, 'foreign challenge');
+    assertError(
+      await me.api.post('/api/auth/passkeys/register/verify', {
+        credential: new SoftAuthenticator(ORIGIN).create(theirs),
+      }),
+      400,
+      40001,
+      'foreign challenge',
+    );
   });
 
   it('refuses an expired challenge, another origin or relying party, a bad signature and an unknown passkey', async () => {
@@ -100,11 +130,28 @@ describe('passkeys', () => {
     const { auth } = await addPasskey(me);
 
     const stale = await loginOptions();
-    await t.db.update(webauthnChallenges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(webauthnChallenges.challenge, stale.challenge));
+    await t.db
+      .update(webauthnChallenges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(webauthnChallenges.challenge, stale.challenge));
     assertError(await post('/api/auth/passkeys/login/verify', { credential: auth.get(stale) }), 401, 40106, 'expired');
 
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: auth.get(await loginOptions(), { origin: 'https://evil.example' }) }), 401, 40106, 'origin');
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: auth.get(await loginOptions(), { rpId: 'evil.example' }) }), 401, 40106, 'rp id');
+    assertError(
+      await post('/api/auth/passkeys/login/verify', {
+        credential: auth.get(await loginOptions(), { origin: 'https://evil.example' }),
+      }),
+      401,
+      40106,
+      'origin',
+    );
+    assertError(
+      await post('/api/auth/passkeys/login/verify', {
+        credential: auth.get(await loginOptions(), { rpId: 'evil.example' }),
+      }),
+      401,
+      40106,
+      'rp id',
+    );
 
     const forged = auth.get(await loginOptions());
     const sig = Buffer.from(forged.response.signature, 'base64url');
@@ -114,17 +161,44 @@ describe('passkeys', () => {
 
     const stranger = new SoftAuthenticator(ORIGIN);
     stranger.userHandle = Buffer.from(String(me.user.id)).toString('base64url');
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: stranger.get(await loginOptions()) }), 401, 40106, 'unknown passkey');
+    assertError(
+      await post('/api/auth/passkeys/login/verify', { credential: stranger.get(await loginOptions()) }),
+      401,
+      40106,
+      'unknown passkey',
+    );
 
     const wrongHandle = auth.get(await loginOptions(), { userHandle: Buffer.from('999999').toString('base64url') });
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: wrongHandle }), 401, 40106, 'user handle of someone else');
+    assertError(
+      await post('/api/auth/passkeys/login/verify', { credential: wrongHandle }),
+      401,
+      40106,
+      'user handle of someone else',
+    );
 
     const badOrigin = (await me.api.post('/api/auth/passkeys/register/options')).json();
-    assertError(await me.api.post('/api/auth/passkeys/register/verify', { credential: new SoftAuthenticator(ORIGIN).create(badOrigin, { origin: 'https://evil.example' }) }), 400, 40001, 'registration origin');
+    assertError(
+      await me.api.post('/api/auth/passkeys/register/verify', {
+        credential: new SoftAuthenticator(ORIGIN).create(badOrigin, { origin: 'https://evil.example' }),
+      }),
+      400,
+      40001,
+      'registration origin',
+    );
 
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: { id: 'x', rawId: 'x', type: 'public-key', response: {} } }), 400, 40001, 'shape');
+    assertError(
+      await post('/api/auth/passkeys/login/verify', {
+        credential: { id: 'x', rawId: 'x', type: 'public-key', response: {} },
+      }),
+      400,
+      40001,
+      'shape',
+    );
     // still works after all that
-    assert.equal((await post('/api/auth/passkeys/login/verify', { credential: auth.get(await loginOptions()) })).statusCode, 200);
+    assert.equal(
+      (await post('/api/auth/passkeys/login/verify', { credential: auth.get(await loginOptions()) })).statusCode,
+      200,
+    );
   });
 
   it('renames and removes passkeys, but never the last way to sign in; a disabled account cannot use one', async () => {
@@ -134,7 +208,14 @@ describe('passkeys', () => {
     assert.equal(renamed.statusCode, 200, renamed.body);
     assert.equal(renamed.json().name, 'Old phone');
     assertError(await me.api.put(`/api/me/passkeys/${passkey.id}`, { name: '   ' }), 400, 40001, 'blank name');
-    assertError(await me.api.post('/api/auth/passkeys/register/verify', { credential: auth.create((await me.api.post('/api/auth/passkeys/register/options')).json()) }), 409, 40901, 'same credential twice');
+    assertError(
+      await me.api.post('/api/auth/passkeys/register/verify', {
+        credential: auth.create((await me.api.post('/api/auth/passkeys/register/options')).json()),
+      }),
+      409,
+      40901,
+      'same credential twice',
+    );
 
     // a demo account whose only way in is a passkey keeps it
     const demo = signedIn(t.app, (await post('/api/auth/demo-login', undefined)).json());
@@ -147,12 +228,22 @@ describe('passkeys', () => {
     // with a password left, the passkey may go
     assert.equal((await me.api.delete(`/api/me/passkeys/${passkey.id}`)).statusCode, 204);
     assertError(await me.api.delete(`/api/me/passkeys/${passkey.id}`), 404, 40401, 'gone');
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: auth.get(await loginOptions()) }), 401, 40106, 'removed passkey');
+    assertError(
+      await post('/api/auth/passkeys/login/verify', { credential: auth.get(await loginOptions()) }),
+      401,
+      40106,
+      'removed passkey',
+    );
 
     const { auth: demoKey } = { auth: new SoftAuthenticator(ORIGIN) };
     await addPasskey(demo, demoKey);
     await t.db.update(users).set({ status: 'disabled' }).where(eq(users.id, demo.user.id));
-    assertError(await post('/api/auth/passkeys/login/verify', { credential: demoKey.get(await loginOptions()) }), 401, 40104, 'disabled');
+    assertError(
+      await post('/api/auth/passkeys/login/verify', { credential: demoKey.get(await loginOptions()) }),
+      401,
+      40104,
+      'disabled',
+    );
   });
 
   it('is not offered without PUBLIC_URL', async () => {

@@ -10,7 +10,10 @@ describe('client address behind a proxy', () => {
 
   before(async () => {
     plain = await build({ rateLimit: { ...limits, namespace: `plain-${process.pid}` } });
-    proxied = await build({ rateLimit: { ...limits, namespace: `proxied-${process.pid}` }, trustProxy: 1 }, { database: plain.testDb });
+    proxied = await build(
+      { rateLimit: { ...limits, namespace: `proxied-${process.pid}` }, trustProxy: 1 },
+      { database: plain.testDb },
+    );
   });
   after(async () => {
     await proxied.close();
@@ -18,7 +21,12 @@ describe('client address behind a proxy', () => {
   });
 
   // two clients behind the same proxy (10.0.0.1): only X-Forwarded-For tells them apart
-  const call = (t: TestApp, client: string) => t.anon.post('/api/auth/refresh', { refresh_token: 'x' }, { remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': client } });
+  const call = (t: TestApp, client: string) =>
+    t.anon.post(
+      '/api/auth/refresh',
+      { refresh_token: 'x' },
+      { remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': client } },
+    );
 
   it('without TRUST_PROXY, X-Forwarded-For is ignored: every client behind the proxy shares one per-IP budget', async () => {
     assert.notEqual((await call(plain, '203.0.113.1')).statusCode, 429);
@@ -50,7 +58,7 @@ describe('a client that sends its headers slowly', () => {
   });
   after(async () => t.close());
 
-  it('is cut soon after HEADERS_TIMEOUT_MS, not at Node\'s 30-second check', async () => {
+  it("is cut soon after HEADERS_TIMEOUT_MS, not at Node's 30-second check", async () => {
     const { port } = t.app.server.address() as import('node:net').AddressInfo;
     const started = Date.now();
     const closedAfter = await new Promise<number>((resolve, reject) => {

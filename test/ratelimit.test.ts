@@ -30,7 +30,8 @@ describe('rate limits', () => {
   it('limits demo login separately', async () => {
     const ip = '10.1.1.1';
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await t.anon.post('/api/auth/demo-login', undefined, { remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 3; i++)
+      codes.push((await t.anon.post('/api/auth/demo-login', undefined, { remoteAddress: ip })).statusCode);
     assert.deepEqual(codes, [200, 200, 429]);
   });
 
@@ -45,14 +46,20 @@ describe('rate limits', () => {
 
   it('honours limits and a window configured through the environment', async () => {
     const limits = parseRateLimits({ RATE_LIMIT: '3', RATE_LIMIT_WINDOW_MS: '4000' });
-    const configured = await build({ rateLimit: { ...limits, namespace: `env-${randomBytes(6).toString('hex')}` } }, { database: t.testDb });
+    const configured = await build(
+      { rateLimit: { ...limits, namespace: `env-${randomBytes(6).toString('hex')}` } },
+      { database: t.testDb },
+    );
     try {
       const user = configured.as(await createUser(t.db));
       // sent together, so that they fall in one window even on a busy machine
       const answers = await Promise.all(Array.from({ length: 4 }, () => user.get('/api/me')));
       assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 200, 200, 429]);
       const limited = answers.find((r) => r.statusCode === 429)!;
-      assert.ok(Number(limited.headers['retry-after']) <= 4, `Retry-After ${limited.headers['retry-after']} follows the window`);
+      assert.ok(
+        Number(limited.headers['retry-after']) <= 4,
+        `Retry-After ${limited.headers['retry-after']} follows the window`,
+      );
       // the window is 4 s (not the default minute): once it has passed the user is served again
       await new Promise((r) => setTimeout(r, 4200));
       assert.equal((await user.get('/api/me')).statusCode, 200);
@@ -66,12 +73,24 @@ describe('rate limits', () => {
       ctx.skip(`no Redis at ${REDIS_URL}`);
       return;
     }
-    const limits = { enabled: true, global: 100, auth: 3, demo: 2, namespace: `test-${randomBytes(6).toString('hex')}` };
+    const limits = {
+      enabled: true,
+      global: 100,
+      auth: 3,
+      demo: 2,
+      namespace: `test-${randomBytes(6).toString('hex')}`,
+    };
     const one = await build({ redisUrl: REDIS_URL, rateLimit: limits }, { database: t.testDb });
     const two = await build({ redisUrl: REDIS_URL, rateLimit: limits }, { database: t.testDb });
     try {
-      const hit = (app: TestApp) => app.anon.post('/api/auth/refresh', { refresh_token: 'x' }, { remoteAddress: '10.3.3.3' });
-      const codes = [(await hit(one)).statusCode, (await hit(two)).statusCode, (await hit(one)).statusCode, (await hit(two)).statusCode];
+      const hit = (app: TestApp) =>
+        app.anon.post('/api/auth/refresh', { refresh_token: 'x' }, { remoteAddress: '10.3.3.3' });
+      const codes = [
+        (await hit(one)).statusCode,
+        (await hit(two)).statusCode,
+        (await hit(one)).statusCode,
+        (await hit(two)).statusCode,
+      ];
       assert.deepEqual(codes, [401, 401, 401, 429]);
     } finally {
       await one.close();

@@ -53,9 +53,21 @@ describe('daily exchange-rate fetch (ECB XML)', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const deps = (ratesUrl: string | null) => ({ db: t.db, config: { appTimezone: 'UTC', ratesUrl }, log: pino({ level: 'silent' }), userState: t.app.userState });
+  const deps = (ratesUrl: string | null) => ({
+    db: t.db,
+    config: { appTimezone: 'UTC', ratesUrl },
+    log: pino({ level: 'silent' }),
+    userState: t.app.userState,
+  });
   const rateOf = async (userId: number, currency: string, date: string) =>
-    (await t.db.select().from(exchangeRates).where(and(eq(exchangeRates.userId, userId), eq(exchangeRates.currency, currency), eq(exchangeRates.date, date))))[0];
+    (
+      await t.db
+        .select()
+        .from(exchangeRates)
+        .where(
+          and(eq(exchangeRates.userId, userId), eq(exchangeRates.currency, currency), eq(exchangeRates.date, date)),
+        )
+    )[0];
 
   it('derives cross rates exactly, rounded half away from zero to 12 decimals', () => {
     const day = parseEcbXml(ECB('2026-03-02', '1.0850'))!;
@@ -78,8 +90,14 @@ describe('daily exchange-rate fetch (ECB XML)', () => {
     expectOk(await t.as(cny).put('/api/rates', { rates: [{ currency: 'EUR', date: '2026-03-02', rate: '7.7' }] }));
     await runSchedulerOnce(deps(url), [ratesFetchTask], new Date('2026-03-02T16:00:00Z'));
     assert.equal(hits, 1);
-    assert.deepEqual([(await rateOf(cny.id, 'USD', '2026-03-02'))?.rate, (await rateOf(cny.id, 'USD', '2026-03-02'))?.source], ['7.05465437788', 'fetched']);
-    assert.deepEqual([(await rateOf(cny.id, 'EUR', '2026-03-02'))?.rate, (await rateOf(cny.id, 'EUR', '2026-03-02'))?.source], ['7.7', 'manual']);
+    assert.deepEqual(
+      [(await rateOf(cny.id, 'USD', '2026-03-02'))?.rate, (await rateOf(cny.id, 'USD', '2026-03-02'))?.source],
+      ['7.05465437788', 'fetched'],
+    );
+    assert.deepEqual(
+      [(await rateOf(cny.id, 'EUR', '2026-03-02'))?.rate, (await rateOf(cny.id, 'EUR', '2026-03-02'))?.source],
+      ['7.7', 'manual'],
+    );
     assert.equal((await rateOf(eur.id, 'JPY', '2026-03-02'))?.rate, '0.006159531876');
     assert.equal(await rateOf(eur.id, 'KWD', '2026-03-02'), undefined, 'not quoted');
     const list = expectOk<{ list: { currency: string; source: string }[] }>(await t.as(cny).get('/api/rates'));
@@ -97,7 +115,13 @@ describe('daily exchange-rate fetch (ECB XML)', () => {
     const food = expectOk<{ list: { id: number }[] }>(await t.as(cny).get('/api/categories?kind=expense')).list[0]!.id;
     const accs = expectOk<{ list: { id: number; currency: string }[] }>(await t.as(cny).get('/api/accounts'));
     const tx = expectOk<{ rate: string }>(
-      await t.as(cny).post('/api/transactions', { kind: 'expense', amount: 10, category_id: food, account_id: accs.list.find((a) => a.currency === 'USD')!.id, date: '2026-03-04' }),
+      await t.as(cny).post('/api/transactions', {
+        kind: 'expense',
+        amount: 10,
+        category_id: food,
+        account_id: accs.list.find((a) => a.currency === 'USD')!.id,
+        date: '2026-03-04',
+      }),
       201,
     );
     assert.equal(tx.rate, '6.958454545455');
@@ -121,13 +145,28 @@ describe('daily exchange-rate fetch (ECB XML)', () => {
   it('is turned on and off by an administrator, whose choice overrides RATES_URL', async () => {
     resetRatesFetch();
     const admin = t.as(await createAdmin(t.db));
-    type Settings = { enabled: boolean; url: string | null; from_environment: boolean; last_fetched_at: string | null; last_rates_date: string | null; last_error: string | null };
+    type Settings = {
+      enabled: boolean;
+      url: string | null;
+      from_environment: boolean;
+      last_fetched_at: string | null;
+      last_rates_date: string | null;
+      last_error: string | null;
+    };
     // the test app has no RATES_URL: off, and rates fetched before are dated
     const off = expectOk<Settings>(await admin.get('/api/admin/rates-fetch'));
-    assert.deepEqual([off.enabled, off.url, off.from_environment, off.last_rates_date, off.last_error], [false, null, false, '2026-03-05', null]);
+    assert.deepEqual(
+      [off.enabled, off.url, off.from_environment, off.last_rates_date, off.last_error],
+      [false, null, false, '2026-03-05', null],
+    );
     assert.ok(off.last_fetched_at);
     assertError(await t.as(cny).get('/api/admin/rates-fetch'), 403, 40301, 'not an administrator');
-    assertError(await admin.put('/api/admin/rates-fetch', { url: 'ftp://example.org/x.xml' }), 400, 40001, 'not http(s)');
+    assertError(
+      await admin.put('/api/admin/rates-fetch', { url: 'ftp://example.org/x.xml' }),
+      400,
+      40001,
+      'not http(s)',
+    );
     assertError(await admin.put('/api/admin/rates-fetch', { url: 'not an address' }), 400, 40001, 'not an address');
 
     const on = expectOk<Settings>(await admin.put('/api/admin/rates-fetch', { url }));

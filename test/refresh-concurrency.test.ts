@@ -18,7 +18,9 @@ describe('concurrent refreshes', () => {
   it(`20 concurrent refreshes with one token give exactly one success${onPostgres ? ' (PostgreSQL, two instances)' : ''}`, async () => {
     const pair = (await t.anon.post('/api/auth/demo-login')).json();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? second : t).anon.post('/api/auth/refresh', { refresh_token: pair.refresh_token })),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? second : t).anon.post('/api/auth/refresh', { refresh_token: pair.refresh_token }),
+      ),
     );
     const ok = results.filter((r) => r.statusCode === 200);
     assert.equal(ok.length, 1, results.map((r) => r.statusCode).join(','));

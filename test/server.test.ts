@@ -12,8 +12,15 @@ const tempDir = tempDirs();
 
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
 
-function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, entryArgs('server'), { env: { ...baseEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startServer(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, entryArgs('server'), {
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -21,7 +28,8 @@ function startServer(env: Record<string, string>): { child: ChildProcess; output
   return { child, output: () => out, exited };
 }
 
-async function waitHealthy(port: number, ms = 30_000): Promise<Response> {
+/** generous: CI starts these servers beside other suites on a busy machine */
+async function waitHealthy(port: number, ms = 90_000): Promise<Response> {
   const until = Date.now() + ms;
   for (;;) {
     try {
@@ -53,7 +61,14 @@ describe('configuration', () => {
       { DEFAULT_CURRENCY: 'EURO' },
     ];
     for (const env of bad) assert.throws(() => loadConfig({ DATA_DIR: dir, ...env }), ConfigError, JSON.stringify(env));
-    const cfg = loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(32), PORT: '8080', DEMO_LOGIN: 'false', ADMIN_OPENIDS: 'a, b', APP_TIMEZONE: 'Asia/Shanghai' });
+    const cfg = loadConfig({
+      DATA_DIR: dir,
+      JWT_SECRET: 'x'.repeat(32),
+      PORT: '8080',
+      DEMO_LOGIN: 'false',
+      ADMIN_OPENIDS: 'a, b',
+      APP_TIMEZONE: 'Asia/Shanghai',
+    });
     assert.equal(cfg.port, 8080);
     assert.equal(cfg.defaultCurrency, 'CNY');
     assert.equal(loadConfig({ DATA_DIR: dir, DEFAULT_CURRENCY: 'eur' }).defaultCurrency, 'EUR');
@@ -92,7 +107,9 @@ describe('the server process', () => {
       const res = await waitHealthy(39072);
       assert.equal((await res.json()).db, 'ok');
       assert.match(first.output(), /JWT_SECRET is not set/);
-      await fetch('http://127.0.0.1:39072/api/export?token=very-secret-token-value&x=1', { headers: { authorization: 'Bearer another-secret-value' } });
+      await fetch('http://127.0.0.1:39072/api/export?token=very-secret-token-value&x=1', {
+        headers: { authorization: 'Bearer another-secret-value' },
+      });
       const second = startServer({ DATA_DIR: dir, PORT: '39073' });
       const code = await second.exited;
       assert.notEqual(code, 0);
@@ -103,7 +120,10 @@ describe('the server process', () => {
       assert.equal(logs.length, 1);
       assert.match(logs[0]!, /^app-\d{4}-\d{2}-\d{2}\.log$/);
       const text = readFileSync(path.join(dir, 'logs', logs[0]!), 'utf8');
-      const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.ok(lines.some((l) => l.req?.url?.includes('token=[REDACTED]')));
       assert.ok(!text.includes('very-secret-token-value') && !text.includes('another-secret-value'));
       for (const l of lines.filter((x) => x.req || x.res)) assert.ok(l.reqId, 'request lines carry the request id');

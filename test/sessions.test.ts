@@ -21,7 +21,12 @@ describe('sessions', () => {
   after(async () => t.close());
 
   const refresh = (token: string, ua = 'refresher') =>
-    t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token }, headers: { 'user-agent': ua } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: token },
+      headers: { 'user-agent': ua },
+    });
   const sessionsOf = async (me: SignedIn) => {
     const res = await me.api.get('/api/me/sessions');
     assert.equal(res.statusCode, 200, res.body);
@@ -93,7 +98,16 @@ describe('sessions', () => {
     const username = freshUsername('cap');
     const me = await register(t.app, username);
     const leaving = await signIn(t.app, username);
-    assert.equal((await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refresh_token: leaving.refresh_token } })).statusCode, 204);
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/logout',
+          payload: { refresh_token: leaving.refresh_token },
+        })
+      ).statusCode,
+      204,
+    );
     assertError(await leaving.api.get('/api/me'), 401, 40101, 'signed out');
     assert.equal((await sessionsOf(me)).length, 1);
     for (let i = 0; i < 5; i++) await signIn(t.app, username);

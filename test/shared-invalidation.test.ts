@@ -12,7 +12,17 @@ describe('user changes across processes through Redis', () => {
     available = await redisAnswers();
     if (!available) return;
     // a long cache lifetime: only the published invalidation can make the second process notice
-    const shared = { redisUrl: REDIS_URL, authCacheTtlMs: 10 * 60_000, rateLimit: { enabled: false, global: 600, auth: 30, demo: 5, namespace: `test-${randomBytes(6).toString('hex')}` } };
+    const shared = {
+      redisUrl: REDIS_URL,
+      authCacheTtlMs: 10 * 60_000,
+      rateLimit: {
+        enabled: false,
+        global: 600,
+        auth: 30,
+        demo: 5,
+        namespace: `test-${randomBytes(6).toString('hex')}`,
+      },
+    };
     a = await build(shared);
     b = await build(shared, { database: a.testDb });
   });

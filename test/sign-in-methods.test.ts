@@ -28,7 +28,8 @@ describe('password policy', () => {
     assert.equal(passwordProblem('🔑'.repeat(8), null), null, 'eight emoji are eight characters');
     assert.equal(passwordProblem('x'.repeat(129), null), 'too_long');
     assert.equal(passwordProblem('界'.repeat(128), null), null);
-    for (const common of ['password', '12345678', 'Qwertyuiop', 'iloveyou', 'sunshine']) assert.equal(passwordProblem(common, null), 'common', common);
+    for (const common of ['password', '12345678', 'Qwertyuiop', 'iloveyou', 'sunshine'])
+      assert.equal(passwordProblem(common, null), 'common', common);
     assert.equal(passwordProblem('Alice.Smith', 'alice.smith'), 'same_as_username');
     assert.equal(passwordProblem(GOOD_PASSWORD, 'alice'), null);
   });
@@ -85,10 +86,22 @@ describe('registration and password sign-in', () => {
   it('never makes the first registered account an administrator', async () => {
     const fresh = await build({ adminOpenids: ['first'] });
     try {
-      const res = await fresh.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'admin', password: GOOD_PASSWORD } });
+      const res = await fresh.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { username: 'admin', password: GOOD_PASSWORD },
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().user.role, 'user');
-      assertError(await fresh.app.inject({ url: '/api/admin/users', headers: { authorization: `Bearer ${res.json().access_token}` } }), 403, 40301, 'no admin rights');
+      assertError(
+        await fresh.app.inject({
+          url: '/api/admin/users',
+          headers: { authorization: `Bearer ${res.json().access_token}` },
+        }),
+        403,
+        40301,
+        'no admin rights',
+      );
     } finally {
       await fresh.close();
     }
@@ -100,7 +113,12 @@ describe('registration and password sign-in', () => {
     }
     const username = freshUsername('Case');
     await register(t.app, username);
-    assertError(await post('/api/auth/register', { username: username.toLowerCase(), password: GOOD_PASSWORD }), 409, 40901, 'taken');
+    assertError(
+      await post('/api/auth/register', { username: username.toLowerCase(), password: GOOD_PASSWORD }),
+      409,
+      40901,
+      'taken',
+    );
     const sneakyName = freshUsername('sneaky');
     const sneaky = await post('/api/auth/register', { username: sneakyName, password: GOOD_PASSWORD, role: 'admin' });
     assertError(sneaky, 400, 40001, 'a role in the body is an unknown field');
@@ -140,7 +158,11 @@ describe('registration and password sign-in', () => {
     assert.deepEqual(wrong.json(), unknown.json());
     assert.equal(wrong.json().message, 'username or password is wrong');
     const wechatOnly = await createUser(t.db, { username: freshUsername('nopw') });
-    assert.deepEqual((await passwordLogin(t.app, wechatOnly.username!, GOOD_PASSWORD)).json(), wrong.json(), 'an account without a password');
+    assert.deepEqual(
+      (await passwordLogin(t.app, wechatOnly.username!, GOOD_PASSWORD)).json(),
+      wrong.json(),
+      'an account without a password',
+    );
 
     await t.db.update(users).set({ status: 'disabled' }).where(eq(users.id, me.user.id));
     assertError(await passwordLogin(t.app, username, 'not the password'), 401, 40105, 'disabled, wrong password');
@@ -151,8 +173,19 @@ describe('registration and password sign-in', () => {
 
   it('lets exactly one of concurrent registrations of one username win', async () => {
     const username = freshUsername('race');
-    const variants = [username, username.toUpperCase(), username, username.toLowerCase(), username, username.toUpperCase(), username, username];
-    const results = await Promise.all(variants.map((u, i) => post('/api/auth/register', { username: u, password: `${GOOD_PASSWORD} ${i}` })));
+    const variants = [
+      username,
+      username.toUpperCase(),
+      username,
+      username.toLowerCase(),
+      username,
+      username.toUpperCase(),
+      username,
+      username,
+    ];
+    const results = await Promise.all(
+      variants.map((u, i) => post('/api/auth/register', { username: u, password: `${GOOD_PASSWORD} ${i}` })),
+    );
     const codes = results.map((r) => r.statusCode).sort();
     assert.deepEqual(codes, [200, 409, 409, 409, 409, 409, 409, 409], results.map((r) => r.body).join('\n'));
     for (const r of results) if (r.statusCode === 409) assert.equal(r.json().code, 40901);
@@ -180,16 +213,35 @@ describe('registration and password sign-in', () => {
     const username = freshUsername('change');
     const first = await register(t.app, username);
     const other = await signIn(t.app, username);
-    assertError(await first.api.put('/api/me/password', { new_password: 'a brand new secret' }), 400, 40001, 'current missing');
-    assertError(await first.api.put('/api/me/password', { current_password: 'nope nope', new_password: 'a brand new secret' }), 401, 40105, 'current wrong');
+    assertError(
+      await first.api.put('/api/me/password', { new_password: 'a brand new secret' }),
+      400,
+      40001,
+      'current missing',
+    );
+    assertError(
+      await first.api.put('/api/me/password', { current_password: 'nope nope', new_password: 'a brand new secret' }),
+      401,
+      40105,
+      'current wrong',
+    );
     const weak = await first.api.put('/api/me/password', { current_password: GOOD_PASSWORD, new_password: 'password' });
     assertError(weak, 422, 42201, 'weak');
     assert.equal(weak.json().reason, 'common');
     assert.equal((await other.api.get('/api/me')).statusCode, 200, 'nothing changed yet');
 
-    assert.equal((await first.api.put('/api/me/password', { current_password: GOOD_PASSWORD, new_password: 'a brand new secret' })).statusCode, 204);
+    assert.equal(
+      (await first.api.put('/api/me/password', { current_password: GOOD_PASSWORD, new_password: 'a brand new secret' }))
+        .statusCode,
+      204,
+    );
     assertError(await other.api.get('/api/me'), 401, 40101, "the other session's access token");
-    assertError(await post('/api/auth/refresh', { refresh_token: other.refresh_token }), 401, 40102, "the other session's refresh token");
+    assertError(
+      await post('/api/auth/refresh', { refresh_token: other.refresh_token }),
+      401,
+      40102,
+      "the other session's refresh token",
+    );
     assert.equal((await first.api.get('/api/me')).statusCode, 200, 'this session goes on');
     assert.equal((await post('/api/auth/refresh', { refresh_token: first.refresh_token })).statusCode, 200);
     assertError(await passwordLogin(t.app, username), 401, 40105, 'old password');
@@ -228,7 +280,11 @@ describe('registration and password sign-in', () => {
     const wx = signedIn(t.app, login);
     const username = freshUsername('wx');
     assert.equal((await wx.api.put('/api/me/username', { username })).statusCode, 204);
-    assert.equal((await wx.api.put('/api/me/password', { new_password: GOOD_PASSWORD })).statusCode, 204, 'a first password needs no current one');
+    assert.equal(
+      (await wx.api.put('/api/me/password', { new_password: GOOD_PASSWORD })).statusCode,
+      204,
+      'a first password needs no current one',
+    );
     assert.deepEqual((await wx.api.get('/api/me')).json().auth_methods, ['password', 'wechat']);
     assert.equal((await signIn(t.app, username)).user.id, wx.user.id);
     // WeChat can go now, and the password then cannot
@@ -250,8 +306,21 @@ describe('registration and password sign-in', () => {
   });
 
   it('lists the sign-in methods on offer in /api/config', async () => {
-    assert.deepEqual((await t.app.inject({ url: '/api/config' })).json().auth_methods, ['password', 'passkey', 'wechat', 'demo']);
-    const bare = await build({ publicUrl: null, demoLogin: false, wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' }, registration: 'closed' }, { database: t.testDb });
+    assert.deepEqual((await t.app.inject({ url: '/api/config' })).json().auth_methods, [
+      'password',
+      'passkey',
+      'wechat',
+      'demo',
+    ]);
+    const bare = await build(
+      {
+        publicUrl: null,
+        demoLogin: false,
+        wechat: { appId: null, secret: null, apiBase: 'http://127.0.0.1:9' },
+        registration: 'closed',
+      },
+      { database: t.testDb },
+    );
     try {
       const config = (await bare.app.inject({ url: '/api/config' })).json();
       assert.deepEqual(config.auth_methods, ['password']);
@@ -266,7 +335,16 @@ describe('registration and password sign-in', () => {
     await register(t.app, username);
     const closed = await build({ registration: 'closed' }, { database: t.testDb });
     try {
-      assertError(await closed.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: freshUsername('no'), password: GOOD_PASSWORD } }), 403, 40301, 'closed');
+      assertError(
+        await closed.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          payload: { username: freshUsername('no'), password: GOOD_PASSWORD },
+        }),
+        403,
+        40301,
+        'closed',
+      );
       assert.equal((await passwordLogin(closed.app, username)).statusCode, 200);
     } finally {
       await closed.app.close();
@@ -278,7 +356,10 @@ describe('registration and password sign-in', () => {
     const me = await register(t.app, username);
     const before = (await userRow(t, me.user.id)).passwordHash!;
     assert.match(before, /\$m=1024,t=1,p=1\$/);
-    const stronger = await build({ passwordHashing: { memoryCost: 2048, timeCost: 2, parallelism: 1 } }, { database: t.testDb });
+    const stronger = await build(
+      { passwordHashing: { memoryCost: 2048, timeCost: 2, parallelism: 1 } },
+      { database: t.testDb },
+    );
     try {
       assertError(await passwordLogin(stronger.app, username, 'wrong password'), 401, 40105, 'no rehash on a failure');
       assert.equal((await userRow(t, me.user.id)).passwordHash, before);
@@ -362,14 +443,20 @@ describe('brute-force protection', () => {
     const username = freshUsername('reset');
     await register(t.app, username);
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 3; i++) assertError(await login(username, 'wrong', `10.1.${round}.${i}`), 401, 40105, 'wrong');
-      assert.equal((await login(username, GOOD_PASSWORD, `10.1.${round}.9`)).statusCode, 200, `round ${round}: not locked after 3`);
+      for (let i = 0; i < 3; i++)
+        assertError(await login(username, 'wrong', `10.1.${round}.${i}`), 401, 40105, 'wrong');
+      assert.equal(
+        (await login(username, GOOD_PASSWORD, `10.1.${round}.9`)).statusCode,
+        200,
+        `round ${round}: not locked after 3`,
+      );
     }
   });
 
   it('locks an address that tries many usernames, and only that address', async () => {
     const ip = '192.0.2.77';
-    for (let i = 0; i < 8; i++) assertError(await login(freshUsername('spray'), 'Winter2026!', ip), 401, 40105, `spray ${i}`);
+    for (let i = 0; i < 8; i++)
+      assertError(await login(freshUsername('spray'), 'Winter2026!', ip), 401, 40105, `spray ${i}`);
     const username = freshUsername('victim');
     await register(t.app, username);
     assertError(await login(username, GOOD_PASSWORD, ip), 429, 42901, 'the address is locked');
@@ -389,7 +476,12 @@ describe('brute-force protection', () => {
       const username = freshUsername('shared');
       await register(a.app, username);
       const on = (c: TestApp, password: string, ip: string) =>
-        c.app.inject({ method: 'POST', url: '/api/auth/password-login', payload: { username, password }, remoteAddress: ip });
+        c.app.inject({
+          method: 'POST',
+          url: '/api/auth/password-login',
+          payload: { username, password },
+          remoteAddress: ip,
+        });
       for (let i = 0; i < 2; i++) assertError(await on(a, 'wrong', `10.2.0.${i}`), 401, 40105, 'on a');
       for (let i = 0; i < 2; i++) assertError(await on(b, 'wrong', `10.2.1.${i}`), 401, 40105, 'on b');
       assertError(await on(a, GOOD_PASSWORD, '10.2.2.1'), 429, 42901, 'locked on a by failures on both');
@@ -404,7 +496,18 @@ describe('brute-force protection', () => {
     const username = freshUsername('chg');
     const me = await register(t.app, username);
     const api = t.as(me.user);
-    for (let i = 0; i < 4; i++) assertError(await api.put('/api/me/password', { current_password: `wrong ${i}`, new_password: 'another fine secret' }), 401, 40105, 'wrong');
-    assertError(await api.put('/api/me/password', { current_password: GOOD_PASSWORD, new_password: 'another fine secret' }), 429, 42901, 'locked');
+    for (let i = 0; i < 4; i++)
+      assertError(
+        await api.put('/api/me/password', { current_password: `wrong ${i}`, new_password: 'another fine secret' }),
+        401,
+        40105,
+        'wrong',
+      );
+    assertError(
+      await api.put('/api/me/password', { current_password: GOOD_PASSWORD, new_password: 'another fine secret' }),
+      429,
+      42901,
+      'locked',
+    );
   });
 });

@@ -2,9 +2,27 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { accounts, exchangeRates, notifications } from '../src/db/schema/index.ts';
-import { addMember, assertError, build, createUser, expectOk, firstCategory, onPostgres, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  addMember,
+  assertError,
+  build,
+  createUser,
+  expectOk,
+  firstCategory,
+  onPostgres,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
-type Bal = { user_id: number; paid: number; share: number; sent: number; received: number; net: number; member: boolean };
+type Bal = {
+  user_id: number;
+  paid: number;
+  share: number;
+  sent: number;
+  received: number;
+  net: number;
+  member: boolean;
+};
 
 describe('splitting group expenses and settling up', () => {
   let t: TestApp;
@@ -17,7 +35,14 @@ describe('splitting group expenses and settling up', () => {
   const cat = new Map<number, number>();
 
   async function expense(user: UserRow, amount: number | string, extra: Record<string, unknown> = {}, groupId = g.id) {
-    return t.as(user).post('/api/transactions', { kind: 'expense', amount, category_id: cat.get(user.id), date: '2026-03-10', group_id: groupId, ...extra });
+    return t.as(user).post('/api/transactions', {
+      kind: 'expense',
+      amount,
+      category_id: cat.get(user.id),
+      date: '2026-03-10',
+      group_id: groupId,
+      ...extra,
+    });
   }
   async function balances(user: UserRow = a, groupId = g.id): Promise<Map<number, Bal>> {
     const body = expectOk<{ currency: string; list: Bal[] }>(await t.as(user).get(`/api/groups/${groupId}/balances`));
@@ -30,7 +55,13 @@ describe('splitting group expenses and settling up', () => {
 
   before(async () => {
     t = await build();
-    [a, b, c, d, stranger] = [await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db)];
+    [a, b, c, d, stranger] = [
+      await createUser(t.db),
+      await createUser(t.db),
+      await createUser(t.db),
+      await createUser(t.db),
+      await createUser(t.db),
+    ];
     for (const u of [a, b, c, d, stranger]) cat.set(u.id, (await firstCategory(t.db, u.id)).id);
     g = expectOk(await t.as(a).post('/api/groups', { name: 'Trip', split_costs: true }), 201);
     for (const u of [b, c]) await addMember(t.db, g.id, u.id);
@@ -42,9 +73,10 @@ describe('splitting group expenses and settling up', () => {
   it('a group answers its currency, and keeps the fields it had', async () => {
     const got = expectOk(await t.as(b).get(`/api/groups/${g.id}`));
     assert.equal(got.currency, 'CNY');
-    assert.equal(got.notify_threshold, null);
+    assert.equal(got.notify_threshold, 0, 'a new group tells its members of every shared record');
     assert.equal(got.split_costs, true);
-    for (const k of ['id', 'name', 'owner_id', 'role', 'member_count', 'invite_code', 'created_at']) assert.ok(k in got, k);
+    for (const k of ['id', 'name', 'owner_id', 'role', 'member_count', 'invite_code', 'created_at'])
+      assert.ok(k in got, k);
     assertError(await t.as(stranger).get(`/api/groups/${g.id}`), 403, 40302);
     const jp = expectOk(await t.as(a).post('/api/groups', { name: 'Tokyo', currency: 'JPY' }), 201);
     assert.equal(jp.currency, 'JPY');
@@ -65,7 +97,12 @@ describe('splitting group expenses and settling up', () => {
     assert.equal(bal.get(b.id)!.net, -33.33);
     assert.equal(bal.get(c.id)!.net, -33.33);
     // a personal row has no split
-    const own = expectOk(await t.as(a).post('/api/transactions', { kind: 'expense', amount: 5, category_id: cat.get(a.id), date: '2026-03-10' }), 201);
+    const own = expectOk(
+      await t
+        .as(a)
+        .post('/api/transactions', { kind: 'expense', amount: 5, category_id: cat.get(a.id), date: '2026-03-10' }),
+      201,
+    );
     assert.equal(own.paid_by, null);
     assert.deepEqual(own.shares, []);
     no(await t.as(a).delete(`/api/transactions/${tx.id}`));
@@ -74,20 +111,52 @@ describe('splitting group expenses and settling up', () => {
   });
 
   it('shares, exact and percent splits, another payer, and the list and single views carry the shares', async () => {
-    const s = expectOk(await expense(b, 10, { paid_by: a.id, split: { mode: 'shares', members: [{ user_id: a.id, value: 1 }, { user_id: b.id, value: 2 }] } }), 201);
+    const s = expectOk(
+      await expense(b, 10, {
+        paid_by: a.id,
+        split: {
+          mode: 'shares',
+          members: [
+            { user_id: a.id, value: 1 },
+            { user_id: b.id, value: 2 },
+          ],
+        },
+      }),
+      201,
+    );
     assert.equal(s.paid_by, a.id);
     assert.equal(s.user_id, b.id);
     assert.deepEqual(s.shares, [
       { user_id: a.id, amount: 3.33 },
       { user_id: b.id, amount: 6.67 },
     ]);
-    const e = expectOk(await expense(c, '30.01', { split: { mode: 'exact', members: [{ user_id: a.id, value: '10' }, { user_id: c.id, value: 20.01 }] } }), 201);
+    const e = expectOk(
+      await expense(c, '30.01', {
+        split: {
+          mode: 'exact',
+          members: [
+            { user_id: a.id, value: '10' },
+            { user_id: c.id, value: 20.01 },
+          ],
+        },
+      }),
+      201,
+    );
     assert.deepEqual(e.shares, [
       { user_id: a.id, amount: 10 },
       { user_id: c.id, amount: 20.01 },
     ]);
     const p = expectOk(
-      await expense(a, 10, { split: { mode: 'percent', members: [{ user_id: a.id, value: 33.33 }, { user_id: b.id, value: '33.33' }, { user_id: c.id, value: 33.34 }] } }),
+      await expense(a, 10, {
+        split: {
+          mode: 'percent',
+          members: [
+            { user_id: a.id, value: 33.33 },
+            { user_id: b.id, value: '33.33' },
+            { user_id: c.id, value: 33.34 },
+          ],
+        },
+      }),
       201,
     );
     assert.deepEqual(
@@ -110,14 +179,58 @@ describe('splitting group expenses and settling up', () => {
 
   it('splits that do not add up, or name people outside the group, are 40001', async () => {
     const bad: [string, Record<string, unknown>][] = [
-      ['exact short', { split: { mode: 'exact', members: [{ user_id: a.id, value: 5 }, { user_id: b.id, value: 4.99 }] } }],
-      ['percent 99', { split: { mode: 'percent', members: [{ user_id: a.id, value: 50 }, { user_id: b.id, value: 49 }] } }],
+      [
+        'exact short',
+        {
+          split: {
+            mode: 'exact',
+            members: [
+              { user_id: a.id, value: 5 },
+              { user_id: b.id, value: 4.99 },
+            ],
+          },
+        },
+      ],
+      [
+        'percent 99',
+        {
+          split: {
+            mode: 'percent',
+            members: [
+              { user_id: a.id, value: 50 },
+              { user_id: b.id, value: 49 },
+            ],
+          },
+        },
+      ],
       ['percent over 100', { split: { mode: 'percent', members: [{ user_id: a.id, value: 101 }] } }],
       ['shares all zero', { split: { mode: 'shares', members: [{ user_id: a.id, value: 0 }] } }],
       ['shares no members', { split: { mode: 'shares' } }],
       ['missing value', { split: { mode: 'exact', members: [{ user_id: a.id }] } }],
-      ['three decimals', { split: { mode: 'exact', members: [{ user_id: a.id, value: '9.999' }, { user_id: b.id, value: '0.001' }] } }],
-      ['negative', { split: { mode: 'shares', members: [{ user_id: a.id, value: -1 }, { user_id: b.id, value: 2 }] } }],
+      [
+        'three decimals',
+        {
+          split: {
+            mode: 'exact',
+            members: [
+              { user_id: a.id, value: '9.999' },
+              { user_id: b.id, value: '0.001' },
+            ],
+          },
+        },
+      ],
+      [
+        'negative',
+        {
+          split: {
+            mode: 'shares',
+            members: [
+              { user_id: a.id, value: -1 },
+              { user_id: b.id, value: 2 },
+            ],
+          },
+        },
+      ],
       ['outsider', { split: { mode: 'equal', members: [{ user_id: a.id }, { user_id: stranger.id }] } }],
       ['twice', { split: { mode: 'equal', members: [{ user_id: a.id }, { user_id: a.id }] } }],
       ['empty', { split: { mode: 'equal', members: [] } }],
@@ -125,8 +238,28 @@ describe('splitting group expenses and settling up', () => {
       ['bad mode', { split: { mode: 'half' } }],
     ];
     for (const [label, extra] of bad) assertError(await expense(a, 10, extra), 400, 40001, label);
-    assertError(await t.as(a).post('/api/transactions', { kind: 'expense', amount: 1, category_id: cat.get(a.id), date: '2026-03-10', paid_by: a.id }), 400, 40001);
-    assertError(await t.as(a).post('/api/transactions', { kind: 'expense', amount: 1, category_id: cat.get(a.id), date: '2026-03-10', split: { mode: 'equal' } }), 400, 40001);
+    assertError(
+      await t.as(a).post('/api/transactions', {
+        kind: 'expense',
+        amount: 1,
+        category_id: cat.get(a.id),
+        date: '2026-03-10',
+        paid_by: a.id,
+      }),
+      400,
+      40001,
+    );
+    assertError(
+      await t.as(a).post('/api/transactions', {
+        kind: 'expense',
+        amount: 1,
+        category_id: cat.get(a.id),
+        date: '2026-03-10',
+        split: { mode: 'equal' },
+      }),
+      400,
+      40001,
+    );
     assert.equal(await net(a), 0);
   });
 
@@ -135,7 +268,11 @@ describe('splitting group expenses and settling up', () => {
     assert.equal(await net(b), -30);
     expectOk(await t.as(a).put(`/api/transactions/${tx.id}`, { amount: 60 }));
     assert.equal(await net(b), -20);
-    const up = expectOk(await t.as(a).put(`/api/transactions/${tx.id}`, { split: { mode: 'exact', members: [{ user_id: b.id, value: 60 }] } }));
+    const up = expectOk(
+      await t
+        .as(a)
+        .put(`/api/transactions/${tx.id}`, { split: { mode: 'exact', members: [{ user_id: b.id, value: 60 }] } }),
+    );
     assert.deepEqual(up.shares, [{ user_id: b.id, amount: 60 }]);
     assert.equal(await net(b), -60);
     // exact amounts cannot follow a new amount on their own
@@ -161,7 +298,16 @@ describe('splitting group expenses and settling up', () => {
 
   it('a group income split the same way moves balances the other way', async () => {
     const inc = (await firstCategory(t.db, b.id, 'income')).id;
-    const tx = expectOk(await t.as(b).post('/api/transactions', { kind: 'income', amount: 30, category_id: inc, date: '2026-03-10', group_id: g.id }), 201);
+    const tx = expectOk(
+      await t.as(b).post('/api/transactions', {
+        kind: 'income',
+        amount: 30,
+        category_id: inc,
+        date: '2026-03-10',
+        group_id: g.id,
+      }),
+      201,
+    );
     assert.equal(tx.shares.length, 3);
     // b holds 30 that belongs to all three: b owes 10 to each
     assert.equal(await net(b), -20);
@@ -181,26 +327,48 @@ describe('splitting group expenses and settling up', () => {
     ]);
     assertError(await t.as(stranger).get(`/api/groups/${g.id}/settlements/suggested`), 403, 40302);
     // neither side: 40001; more than is owed: 40901; the wrong way: 40901
-    assertError(await t.as(b).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40 }), 400, 40001);
-    assertError(await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40.01 }), 409, 40901);
+    assertError(
+      await t.as(b).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40 }),
+      400,
+      40001,
+    );
+    assertError(
+      await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40.01 }),
+      409,
+      40901,
+    );
     assertError(await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: a.id, to: c.id, amount: 1 }), 409, 40901);
     assertError(await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: c.id, amount: 1 }), 400, 40001);
     assertError(await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 0 }), 400, 40001);
-    assertError(await t.as(stranger).post(`/api/groups/${g.id}/settlements`, { from: stranger.id, to: a.id, amount: 1 }), 403, 40302);
-    const s1 = expectOk(await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40, note: 'cash' }), 201);
+    assertError(
+      await t.as(stranger).post(`/api/groups/${g.id}/settlements`, { from: stranger.id, to: a.id, amount: 1 }),
+      403,
+      40302,
+    );
+    const s1 = expectOk(
+      await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40, note: 'cash' }),
+      201,
+    );
     assert.equal(s1.from, c.id);
     assert.equal(s1.to, a.id);
     assert.equal(s1.amount, 40);
     assert.equal(s1.confirmed, false);
     assert.ok(s1.id && s1.created_at);
     // the same debt again: nothing left
-    assertError(await t.as(a).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40 }), 409, 40901);
+    assertError(
+      await t.as(a).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 40 }),
+      409,
+      40901,
+    );
     const bal = await balances(b);
     assert.equal(bal.get(c.id)!.net, 0);
     assert.equal(bal.get(c.id)!.sent, 40);
     assert.equal(bal.get(a.id)!.received, 40);
     // the receiver records the other one
-    const s2 = expectOk(await t.as(a).post(`/api/groups/${g.id}/settlements`, { from: b.id, to: a.id, amount: '10' }), 201);
+    const s2 = expectOk(
+      await t.as(a).post(`/api/groups/${g.id}/settlements`, { from: b.id, to: a.id, amount: '10' }),
+      201,
+    );
     assert.deepEqual(expectOk(await t.as(a).get(`/api/groups/${g.id}/settlements/suggested`)).list, []);
     for (const u of [a, b, c]) assert.equal(await net(u), 0);
     // confirm: the other side only
@@ -268,7 +436,8 @@ describe('splitting group expenses and settling up', () => {
     assert.equal(await net(d), -10);
     expectOk(await t.as(a).put(`/api/transactions/${tx.id}`, { amount: 40 }));
     // clean up for the next tests
-    for (const u of [b, c]) expectOk(await t.as(u).post(`/api/groups/${g.id}/settlements`, { from: u.id, to: a.id, amount: 10 }), 201);
+    for (const u of [b, c])
+      expectOk(await t.as(u).post(`/api/groups/${g.id}/settlements`, { from: u.id, to: a.id, amount: 10 }), 201);
     assert.equal(await net(a), 0);
   });
 
@@ -286,7 +455,10 @@ describe('splitting group expenses and settling up', () => {
     assert.equal((await mine(b)).length, before.b);
     expectOk(await t.as(b).put('/api/me', { notify_splits: false }));
     assert.equal(expectOk(await t.as(b).get('/api/me')).notify_splits, false);
-    const big = expectOk(await expense(a, 60, { split: { mode: 'equal', members: [{ user_id: b.id }, { user_id: c.id }] } }), 201);
+    const big = expectOk(
+      await expense(a, 60, { split: { mode: 'equal', members: [{ user_id: b.id }, { user_id: c.id }] } }),
+      201,
+    );
     assert.equal((await mine(b)).length, before.b, 'opted out');
     const toC = await mine(c);
     assert.equal(toC.length, before.c + 1);
@@ -295,7 +467,10 @@ describe('splitting group expenses and settling up', () => {
     const list = expectOk(await t.as(c).get('/api/notifications'));
     assert.ok(list.list.some((n: { id: number }) => n.id === toC.at(-1)!.id));
     // settlements notify the other side: recorded, then confirmed
-    const s = expectOk(await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 30 }), 201);
+    const s = expectOk(
+      await t.as(c).post(`/api/groups/${g.id}/settlements`, { from: c.id, to: a.id, amount: 30 }),
+      201,
+    );
     assert.equal((await mine(a)).length, before.a + 1);
     expectOk(await t.as(a).post(`/api/settlements/${s.id}/confirm`));
     assert.equal((await mine(c)).length, before.c + 2);
@@ -312,23 +487,57 @@ describe('splitting group expenses and settling up', () => {
     const gg = expectOk(await t.as(u[0]!).post('/api/groups', { name: 'Dinner', split_costs: true }), 201);
     for (const x of u.slice(1)) await addMember(t.db, gg.id, x.id);
     const food = (await firstCategory(t.db, u[0]!.id)).id;
-    expectOk(await t.as(u[0]!).post('/api/transactions', { kind: 'expense', amount: 100, category_id: food, date: '2026-03-10', group_id: gg.id }), 201);
-    expectOk(await t.as(u[0]!).post('/api/transactions', { kind: 'expense', amount: 7, category_id: food, date: '2026-03-11' }), 201);
+    expectOk(
+      await t.as(u[0]!).post('/api/transactions', {
+        kind: 'expense',
+        amount: 100,
+        category_id: food,
+        date: '2026-03-10',
+        group_id: gg.id,
+      }),
+      201,
+    );
+    expectOk(
+      await t
+        .as(u[0]!)
+        .post('/api/transactions', { kind: 'expense', amount: 7, category_id: food, date: '2026-03-11' }),
+      201,
+    );
     const q = { date: '2026-03-10' };
     assert.equal(expectOk(await t.as(u[0]!).get('/api/stats/overview', { query: q })).expense, 107);
-    assert.equal(expectOk(await t.as(u[0]!).get('/api/stats/overview', { query: { ...q, view: 'share' } })).expense, 32);
+    assert.equal(
+      expectOk(await t.as(u[0]!).get('/api/stats/overview', { query: { ...q, view: 'share' } })).expense,
+      32,
+    );
     // a member who paid nothing: nothing paid, a quarter borne
     assert.equal(expectOk(await t.as(u[1]!).get('/api/stats/overview', { query: q })).expense, 0);
     const share = expectOk(await t.as(u[1]!).get('/api/stats/summary', { query: { ...q, view: 'share' } }));
     assert.equal(share.overview.expense, 25);
     assert.equal(share.category_share.total, 25);
-    assertError(await t.as(u[1]!).get('/api/stats/overview', { query: { ...q, view: 'share', group_id: gg.id } }), 400, 40001);
+    assertError(
+      await t.as(u[1]!).get('/api/stats/overview', { query: { ...q, view: 'share', group_id: gg.id } }),
+      400,
+      40001,
+    );
     assertError(await t.as(u[1]!).get('/api/stats/overview', { query: { ...q, view: 'mine' } }), 400, 40001);
     // recorded by u1 for u2 as payer: not in u1's "paid"
     const food1 = (await firstCategory(t.db, u[1]!.id)).id;
-    expectOk(await t.as(u[1]!).post('/api/transactions', { kind: 'expense', amount: 40, category_id: food1, date: '2026-03-10', group_id: gg.id, paid_by: u[2]!.id }), 201);
+    expectOk(
+      await t.as(u[1]!).post('/api/transactions', {
+        kind: 'expense',
+        amount: 40,
+        category_id: food1,
+        date: '2026-03-10',
+        group_id: gg.id,
+        paid_by: u[2]!.id,
+      }),
+      201,
+    );
     assert.equal(expectOk(await t.as(u[1]!).get('/api/stats/overview', { query: q })).expense, 0);
-    assert.equal(expectOk(await t.as(u[1]!).get('/api/stats/overview', { query: { ...q, view: 'share' } })).expense, 35);
+    assert.equal(
+      expectOk(await t.as(u[1]!).get('/api/stats/overview', { query: { ...q, view: 'share' } })).expense,
+      35,
+    );
   });
 
   it('group currency: amounts in its minor units; it changes only before anything is recorded', async () => {
@@ -342,9 +551,19 @@ describe('splitting group expenses and settling up', () => {
     assertError(await expense(a, 3, {}, jp.id), 400, 40001);
     const [yen] = await t.db
       .insert(accounts)
-      .values({ userId: a.id, name: 'Yen', type: 'cash', currency: 'JPY', openingDate: '2026-01-01', color: '#123456', icon: 'cash' })
+      .values({
+        userId: a.id,
+        name: 'Yen',
+        type: 'cash',
+        currency: 'JPY',
+        openingDate: '2026-01-01',
+        color: '#123456',
+        icon: 'cash',
+      })
       .returning();
-    await t.db.insert(exchangeRates).values({ userId: a.id, currency: 'JPY', date: '2026-01-01', rate: '0.05', source: 'manual' });
+    await t.db
+      .insert(exchangeRates)
+      .values({ userId: a.id, currency: 'JPY', date: '2026-01-01', rate: '0.05', source: 'manual' });
     const tx = expectOk(await expense(a, 3, { account_id: yen!.id }, jp.id), 201);
     // shares are whole yen and add up to the record's amount
     assert.equal(
@@ -356,13 +575,18 @@ describe('splitting group expenses and settling up', () => {
     const forB = expectOk(await expense(a, 5, { paid_by: b.id }, jp.id), 201);
     assert.equal(forB.account_id, null);
     // b: a share of the first; paid the second and bears a share of it
-    const shareOf = (r: { shares: { user_id: number; amount: number }[] }) => r.shares.find((x) => x.user_id === b.id)!.amount;
+    const shareOf = (r: { shares: { user_id: number; amount: number }[] }) =>
+      r.shares.find((x) => x.user_id === b.id)!.amount;
     assert.equal((await balances(a, jp.id)).get(b.id)!.net, -shareOf(tx) + forB.amount - shareOf(forB));
     no(await t.as(a).delete(`/api/transactions/${forB.id}`));
     assertError(await t.as(a).put(`/api/groups/${jp.id}`, { currency: 'USD' }), 422, 42201);
     const bal = expectOk(await t.as(b).get(`/api/groups/${jp.id}/balances`));
     assert.equal(bal.currency, 'JPY');
-    assertError(await t.as(b).post(`/api/groups/${jp.id}/settlements`, { from: b.id, to: a.id, amount: '0.5' }), 400, 40001);
+    assertError(
+      await t.as(b).post(`/api/groups/${jp.id}/settlements`, { from: b.id, to: a.id, amount: '0.5' }),
+      400,
+      40001,
+    );
     no(await t.as(a).delete(`/api/transactions/${tx.id}`));
   });
 
@@ -384,7 +608,15 @@ describe('splitting group expenses and settling up', () => {
     for (const x of body.list) assert.deepEqual([x.paid, x.share, x.net], [0, 0, 0], `user ${x.user_id}`);
     assert.deepEqual(expectOk(await t.as(a).get(`/api/groups/${home.id}/settlements/suggested`)).list, []);
     // an explicit split always counts, and only it makes a balance
-    const gift = expectOk(await expense(b, 40, { ...day, split: { mode: 'equal', members: [{ user_id: a.id }, { user_id: b.id }] } }, home.id), 201);
+    const gift = expectOk(
+      await expense(
+        b,
+        40,
+        { ...day, split: { mode: 'equal', members: [{ user_id: a.id }, { user_id: b.id }] } },
+        home.id,
+      ),
+      201,
+    );
     assert.deepEqual(gift.shares, [
       { user_id: a.id, amount: 20 },
       { user_id: b.id, amount: 20 },
@@ -399,7 +631,10 @@ describe('splitting group expenses and settling up', () => {
     assert.equal(expectOk(await t.as(b).get('/api/stats/overview', { query: q })).expense, 50);
     // a group without split_costs dissolves as the first contract says, whatever splits left behind
     no(await t.as(a).post(`/api/groups/${home.id}/dissolve`));
-    assert.equal(expectOk(await t.as(b).get(`/api/groups/${home.id}/balances`)).list.find((x: Bal) => x.user_id === b.id).net, 20);
+    assert.equal(
+      expectOk(await t.as(b).get(`/api/groups/${home.id}/balances`)).list.find((x: Bal) => x.user_id === b.id).net,
+      20,
+    );
   });
 
   it('turning split_costs on shares records from then on; turning it off keeps the shares already recorded', async () => {
@@ -416,7 +651,12 @@ describe('splitting group expenses and settling up', () => {
     // no retroactive shares: editing the older record leaves it unshared
     assert.deepEqual(expectOk(await t.as(a).put(`/api/transactions/${before.id}`, { amount: 12 })).shares, []);
     // a personal record moved into the group is new to it: shared
-    const own = expectOk(await t.as(b).post('/api/transactions', { kind: 'expense', amount: 8, category_id: cat.get(b.id), date: '2026-03-10' }), 201);
+    const own = expectOk(
+      await t
+        .as(b)
+        .post('/api/transactions', { kind: 'expense', amount: 8, category_id: cat.get(b.id), date: '2026-03-10' }),
+      201,
+    );
     assert.equal(expectOk(await t.as(b).put(`/api/transactions/${own.id}`, { group_id: flat.id })).shares.length, 2);
     let bal = expectOk(await t.as(a).get(`/api/groups/${flat.id}/balances`));
     assert.equal(bal.split_costs, true);
@@ -435,12 +675,33 @@ describe('splitting group expenses and settling up', () => {
   });
 
   it('a former member with a balance may read it, settle it, and confirm or take back payments; nothing else of the group', async () => {
-    const [o, m, gone, left] = [await createUser(t.db), await createUser(t.db), await createUser(t.db), await createUser(t.db)];
+    const [o, m, gone, left] = [
+      await createUser(t.db),
+      await createUser(t.db),
+      await createUser(t.db),
+      await createUser(t.db),
+    ];
     for (const u of [o, m, gone, left]) cat.set(u.id, (await firstCategory(t.db, u.id)).id);
     const gg = expectOk(await t.as(o).post('/api/groups', { name: 'Club', split_costs: true }), 201);
     for (const u of [m, gone, left]) await addMember(t.db, gg.id, u.id);
     expectOk(await expense(o, 80, {}, gg.id), 201);
-    expectOk(await expense(m, 40, { split: { mode: 'exact', members: [{ user_id: m.id, value: 20 }, { user_id: left.id, value: 20 }] } }, gg.id), 201);
+    expectOk(
+      await expense(
+        m,
+        40,
+        {
+          split: {
+            mode: 'exact',
+            members: [
+              { user_id: m.id, value: 20 },
+              { user_id: left.id, value: 20 },
+            ],
+          },
+        },
+        gg.id,
+      ),
+      201,
+    );
     // o +60, m 0 (paid 40, shares 20 + 20), gone -20, left -40: the removed member sees their line and the creditor's
     no(await t.as(o).post(`/api/groups/${gg.id}/remove-member`, { user_id: gone.id }));
     no(await t.as(left).post(`/api/groups/${gg.id}/leave`));
@@ -454,7 +715,9 @@ describe('splitting group expenses and settling up', () => {
     );
     expectOk(await t.as(left).get(`/api/groups/${gg.id}/balances`));
     assert.deepEqual(
-      expectOk(await t.as(gone).get(`/api/groups/${gg.id}/settlements/suggested`)).list.every((s: { from: number; to: number }) => s.from === gone.id || s.to === gone.id),
+      expectOk(await t.as(gone).get(`/api/groups/${gg.id}/settlements/suggested`)).list.every(
+        (s: { from: number; to: number }) => s.from === gone.id || s.to === gone.id,
+      ),
       true,
     );
     // nothing else of the group
@@ -462,12 +725,23 @@ describe('splitting group expenses and settling up', () => {
     assertError(await expense(gone, 5, {}, gg.id), 403, 40302, 'new record');
     assertError(await t.as(gone).get(`/api/groups/${gg.id}`), 403, 40302, 'group');
     assertError(await t.as(gone).get(`/api/groups/${gg.id}/members`), 403, 40302, 'members');
-    assertError(await t.as(gone).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 20.01 }), 409, 40901, 'more than owed');
+    assertError(
+      await t.as(gone).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 20.01 }),
+      409,
+      40901,
+      'more than owed',
+    );
     // records a payment of part of it; the owner confirms
-    const part = expectOk(await t.as(gone).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 5 }), 201);
+    const part = expectOk(
+      await t.as(gone).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 5 }),
+      201,
+    );
     expectOk(await t.as(o).post(`/api/settlements/${part.id}/confirm`));
     // the owner records the rest; the removed member confirms it
-    const rest = expectOk(await t.as(o).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 15 }), 201);
+    const rest = expectOk(
+      await t.as(o).post(`/api/groups/${gg.id}/settlements`, { from: gone.id, to: o.id, amount: 15 }),
+      201,
+    );
     assert.deepEqual(
       expectOk(await t.as(gone).get(`/api/groups/${gg.id}/settlements`)).list.map((s: { id: number }) => s.id),
       [rest.id, part.id],
@@ -478,7 +752,10 @@ describe('splitting group expenses and settling up', () => {
     assertError(await t.as(gone).get(`/api/groups/${gg.id}/balances`), 403, 40302, 'settled');
     assertError(await t.as(gone).get(`/api/groups/${gg.id}/settlements`), 403, 40302, 'settled history');
     // the member who left takes back a payment they recorded, before it is confirmed
-    const mine = expectOk(await t.as(left).post(`/api/groups/${gg.id}/settlements`, { from: left.id, to: o.id, amount: 40 }), 201);
+    const mine = expectOk(
+      await t.as(left).post(`/api/groups/${gg.id}/settlements`, { from: left.id, to: o.id, amount: 40 }),
+      201,
+    );
     expectOk(await t.as(left).get(`/api/groups/${gg.id}/balances`), 200, 'a payment awaits confirmation');
     no(await t.as(left).delete(`/api/settlements/${mine.id}`));
     assert.equal((await balances(o, gg.id)).get(left.id)!.net, -40);
@@ -486,7 +763,12 @@ describe('splitting group expenses and settling up', () => {
     assertError(await t.as(gone).post(`/api/settlements/${part.id}/confirm`), 422, 42201, 'own record');
     assertError(await t.as(stranger).get(`/api/groups/${gg.id}/balances`), 403, 40302);
     assertError(await t.as(stranger).post(`/api/settlements/${rest.id}/confirm`), 404, 40401);
-    assertError(await t.as(left).post(`/api/settlements/${rest.id}/confirm`), 404, 40401, 'a former member, not a party');
+    assertError(
+      await t.as(left).post(`/api/settlements/${rest.id}/confirm`),
+      404,
+      40401,
+      'a former member, not a party',
+    );
   });
 
   it('dissolving with unsettled balances needs force; the balances then stay readable and frozen', async () => {
@@ -497,7 +779,11 @@ describe('splitting group expenses and settling up', () => {
     assertError(await t.as(b).post(`/api/groups/${gg.id}/dissolve?force=true`), 403, 40302);
     no(await t.as(a).post(`/api/groups/${gg.id}/dissolve?force=true`));
     assert.equal(await net(b, gg.id), -25);
-    assertError(await t.as(b).post(`/api/groups/${gg.id}/settlements`, { from: b.id, to: a.id, amount: 25 }), 409, 40902);
+    assertError(
+      await t.as(b).post(`/api/groups/${gg.id}/settlements`, { from: b.id, to: a.id, amount: 25 }),
+      409,
+      40902,
+    );
     // its records can still be corrected by their owners, and the shares follow
     expectOk(await t.as(a).put(`/api/transactions/${tx.id}`, { note: 'rent', amount: 40 }));
     assert.equal(await net(b, gg.id), -20);
@@ -507,23 +793,31 @@ describe('splitting group expenses and settling up', () => {
     no(await t.as(a).post(`/api/groups/${g3.id}/dissolve`));
   });
 
-  it(`two members settling the same debt at once settle it once${onPostgres ? ' (PostgreSQL, two instances)' : ' (PostgreSQL only)'}`, { skip: !onPostgres }, async () => {
-    const second = await build({}, { database: t.testDb });
-    try {
-      const gg = expectOk(await t.as(a).post('/api/groups', { name: 'Race', split_costs: true }), 201);
-      await addMember(t.db, gg.id, b.id);
-      expectOk(await expense(a, 100, {}, gg.id), 201);
-      for (let round = 0; round < 5; round++) {
-        const results = await Promise.all(
-          Array.from({ length: 10 }, (_, i) => (i % 2 ? second : t).as(i % 4 < 2 ? a : b).post(`/api/groups/${gg.id}/settlements`, { from: b.id, to: a.id, amount: 50 })),
-        );
-        const ok = results.filter((r) => r.statusCode === 201);
-        assert.equal(ok.length, round === 0 ? 1 : 0, results.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
-        for (const r of results.filter((x) => x.statusCode !== 201)) assert.equal(r.json().code, 40901);
-        assert.equal(await net(b, gg.id), 0);
+  it(
+    `two members settling the same debt at once settle it once${onPostgres ? ' (PostgreSQL, two instances)' : ' (PostgreSQL only)'}`,
+    { skip: !onPostgres },
+    async () => {
+      const second = await build({}, { database: t.testDb });
+      try {
+        const gg = expectOk(await t.as(a).post('/api/groups', { name: 'Race', split_costs: true }), 201);
+        await addMember(t.db, gg.id, b.id);
+        expectOk(await expense(a, 100, {}, gg.id), 201);
+        for (let round = 0; round < 5; round++) {
+          const results = await Promise.all(
+            Array.from({ length: 10 }, (_, i) =>
+              (i % 2 ? second : t)
+                .as(i % 4 < 2 ? a : b)
+                .post(`/api/groups/${gg.id}/settlements`, { from: b.id, to: a.id, amount: 50 }),
+            ),
+          );
+          const ok = results.filter((r) => r.statusCode === 201);
+          assert.equal(ok.length, round === 0 ? 1 : 0, results.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
+          for (const r of results.filter((x) => x.statusCode !== 201)) assert.equal(r.json().code, 40901);
+          assert.equal(await net(b, gg.id), 0);
+        }
+      } finally {
+        await second.close();
       }
-    } finally {
-      await second.close();
-    }
-  });
+    },
+  );
 });

@@ -52,36 +52,68 @@ describe('statistics, budgets and list sums with accounts, transfers and adjustm
     bobBank = (await createAccount(t.db, bob.id, { name: 'Bob bank' })).id;
 
     const row = (o: Parameters<typeof createTransaction>[2]) => createTransaction(t.db, alice.id, o);
-    await row({ date: '2026-03-02', amountCents: 10000, categoryId: food, accountId: cash });
-    await row({ date: '2026-03-03', amountCents: 5000, categoryId: food, accountId: bank });
-    await row({ kind: 'income', date: '2026-03-05', amountCents: 100000, categoryId: salary, accountId: bank });
+    await row({ date: '2026-03-02', amountMinor: 10000, categoryId: food, accountId: cash });
+    await row({ date: '2026-03-03', amountMinor: 5000, categoryId: food, accountId: bank });
+    await row({ kind: 'income', date: '2026-03-05', amountMinor: 100000, categoryId: salary, accountId: bank });
     const transfer = await row({
       kind: 'transfer',
       date: '2026-03-06',
-      amountCents: 30000,
+      amountMinor: 30000,
       accountId: bank,
       toAccountId: cash,
       toAmount: 30000,
       toCurrency: 'CNY',
     });
     // the transfer's fee is an expense of its own
-    await row({ date: '2026-03-06', amountCents: 200, categoryId: food, accountId: bank, parentId: transfer.id });
+    await row({ date: '2026-03-06', amountMinor: 200, categoryId: food, accountId: bank, parentId: transfer.id });
     // a very large transfer and adjustments: each would be the largest "expense" or "income" if counted
-    await row({ kind: 'transfer', date: '2026-03-08', amountCents: 9999900, accountId: cash, toAccountId: bank, toAmount: 9999900, toCurrency: 'CNY' });
-    await row({ kind: 'adjustment', date: '2026-03-07', amountCents: -2000, accountId: cash });
-    await row({ kind: 'adjustment', date: '2026-03-09', amountCents: 500000, accountId: bank });
+    await row({
+      kind: 'transfer',
+      date: '2026-03-08',
+      amountMinor: 9999900,
+      accountId: cash,
+      toAccountId: bank,
+      toAmount: 9999900,
+      toCurrency: 'CNY',
+    });
+    await row({ kind: 'adjustment', date: '2026-03-07', amountMinor: -2000, accountId: cash });
+    await row({ kind: 'adjustment', date: '2026-03-09', amountMinor: 500000, accountId: bank });
     // 10.00 USD booked at 7.1: 71.00 in the base currency
-    await row({ date: '2026-03-10', amountCents: 1000, categoryId: shopping, accountId: wallet, currency: 'USD', baseAmount: 7100, rate: '7.1' });
+    await row({
+      date: '2026-03-10',
+      amountMinor: 1000,
+      categoryId: shopping,
+      accountId: wallet,
+      currency: 'USD',
+      baseAmount: 7100,
+      rate: '7.1',
+    });
     // a transfer in the previous month, for compare
-    await row({ kind: 'transfer', date: '2026-02-10', amountCents: 7000, accountId: bank, toAccountId: cash, toAmount: 7000, toCurrency: 'CNY' });
-    await row({ date: '2026-02-10', amountCents: 1000, categoryId: food, accountId: cash });
+    await row({
+      kind: 'transfer',
+      date: '2026-02-10',
+      amountMinor: 7000,
+      accountId: bank,
+      toAccountId: cash,
+      toAmount: 7000,
+      toCurrency: 'CNY',
+    });
+    await row({ date: '2026-02-10', amountMinor: 1000, categoryId: food, accountId: cash });
 
     const group = await createGroup(t.db, alice.id);
     groupId = group.id;
     await addMember(t.db, groupId, bob.id);
-    await createTransaction(t.db, bob.id, { date: '2026-03-11', amountCents: 4000, groupId });
+    await createTransaction(t.db, bob.id, { date: '2026-03-11', amountMinor: 4000, groupId });
     const bobCash = (await t.db.select().from(accounts)).find((a) => a.userId === bob.id && a.isDefault)!.id;
-    await createTransaction(t.db, bob.id, { kind: 'transfer', date: '2026-03-11', amountCents: 8000, accountId: bobBank, toAccountId: bobCash, toAmount: 8000, toCurrency: 'CNY' });
+    await createTransaction(t.db, bob.id, {
+      kind: 'transfer',
+      date: '2026-03-11',
+      amountMinor: 8000,
+      accountId: bobBank,
+      toAccountId: bobCash,
+      toAmount: 8000,
+      toCurrency: 'CNY',
+    });
   });
   after(async () => t.close());
 
@@ -115,13 +147,15 @@ describe('statistics, budgets and list sums with accounts, transfers and adjustm
   });
 
   it('list sums count income and expense only (in the base currency), while transfers stay listed', async () => {
-    const l: Json = expectOk(await asAlice.get('/api/transactions?startDate=2026-03-01&endDate=2026-03-31&pageSize=100'));
+    const l: Json = expectOk(
+      await asAlice.get('/api/transactions?startDate=2026-03-01&endDate=2026-03-31&pageSize=100'),
+    );
     assert.deepEqual(l.sums, { income: 1000, expense: 223, balance: 777, count: 9 });
     assert.ok(l.list.some((r: Json) => r.kind === 'transfer' && r.category === null));
     assert.ok(l.list.some((r: Json) => r.kind === 'adjustment'));
   });
 
-  it('filters by account (the caller\'s own: another user\'s is 40001, like any reference)', async () => {
+  it("filters by account (the caller's own: another user's is 40001, like any reference)", async () => {
     const b: Json = expectOk(await asAlice.get(`/api/stats/overview?${M}&account_id=${bank}`));
     assert.deepEqual([b.income, b.expense, b.count], [1000, 52, 3]);
     const w: Json = expectOk(await asAlice.get(`/api/stats/category-share?${M}&account_id=${wallet}`));
@@ -149,7 +183,10 @@ describe('statistics, budgets and list sums with accounts, transfers and adjustm
         [wallet, 'USD', 0, 71, -71, 1],
       ],
     );
-    assert.equal(r.list.reduce((s: number, a: Json) => s + a.expense_percent, 0), 100);
+    assert.equal(
+      r.list.reduce((s: number, a: Json) => s + a.expense_percent, 0),
+      100,
+    );
     const empty: Json = expectOk(await asAlice.get('/api/stats/accounts?period=month&date=2020-01-01'));
     assert.deepEqual(empty.list, []);
     assertError(await asAlice.get(`/api/stats/accounts?${M}&group_id=${groupId}`), 400, 40001);
@@ -163,7 +200,9 @@ describe('statistics, budgets and list sums with accounts, transfers and adjustm
     assert.equal(all.expense, 40);
     const bobs: Json = expectOk(await asAlice.get(`/api/stats/overview?${M}&group_id=${groupId}&user_id=${bob.id}`));
     assert.equal(bobs.expense, 40);
-    const alices: Json = expectOk(await asAlice.get(`/api/stats/overview?${M}&group_id=${groupId}&user_id=${alice.id}`));
+    const alices: Json = expectOk(
+      await asAlice.get(`/api/stats/overview?${M}&group_id=${groupId}&user_id=${alice.id}`),
+    );
     assert.equal(alices.expense, 0);
     assertError(await asAlice.get(`/api/stats/overview?${M}&user_id=${bob.id}`), 400, 40001);
   });

@@ -82,8 +82,8 @@ describe('statistics', () => {
     tagId = tag.id;
     bobTagId = (await createTag(t.db, bob.id)).id;
 
-    const tx = (userId: number, categoryId: number, date: string, amountCents: number, extra: Json = {}) =>
-      createTransaction(t.db, userId, { categoryId, date, amountCents, ...extra });
+    const tx = (userId: number, categoryId: number, date: string, amountMinor: number, extra: Json = {}) =>
+      createTransaction(t.db, userId, { categoryId, date, amountMinor, ...extra });
     // March 2025 (a past month of 31 days), alice personally
     const tagged = await tx(alice.id, food, '2025-03-03', 1250);
     await tx(alice.id, transport, '2025-03-03', 3000);
@@ -107,19 +107,31 @@ describe('statistics', () => {
   after(async () => t.close());
 
   it('summarises a custom range, compared with as many days just before it, per day up to 62 days and per month beyond', async () => {
-    const s = expectOk<Json>(await asAlice.get('/api/stats/summary', { query: { period: 'custom', start: '2025-03-10', end: '2025-04-01' } }));
+    const s = expectOk<Json>(
+      await asAlice.get('/api/stats/summary', { query: { period: 'custom', start: '2025-03-10', end: '2025-04-01' } }),
+    );
     // 03-10 100.00 + 03-15 100.00 + 03-20 20.00 (group, paid by alice) + 03-31 7.25 + 04-01 999.00
-    assert.deepEqual([s.overview.start, s.overview.end, s.overview.expense, s.overview.income], ['2025-03-10', '2025-04-01', 1226.25, 5000]);
+    assert.deepEqual(
+      [s.overview.start, s.overview.end, s.overview.expense, s.overview.income],
+      ['2025-03-10', '2025-04-01', 1226.25, 5000],
+    );
     // the 23 days before: 2025-02-15 to 2025-03-09, the two rows of 03-03 (12.50 + 30.00) and the salary of 02-25
     assert.deepEqual(s.compare.previous, { start: '2025-02-15', end: '2025-03-09', income: 4000, expense: 42.5 });
     assert.equal(s.trend.unit, 'day');
     assert.equal(s.trend.list.length, 23);
     assert.deepEqual(s.trend.list.at(-1), { date: '2025-04-01', amount: 999, count: 1 });
-    const long = expectOk<Json>(await asAlice.get('/api/stats/trend', { query: { period: 'custom', start: '2025-01-15', end: '2025-04-30' } }));
+    const long = expectOk<Json>(
+      await asAlice.get('/api/stats/trend', { query: { period: 'custom', start: '2025-01-15', end: '2025-04-30' } }),
+    );
     assert.equal(long.unit, 'month');
     assert.deepEqual(
       long.list.map((p: Json) => [p.date, p.amount]),
-      [['2025-01', 0], ['2025-02', 50], ['2025-03', 269.75], ['2025-04', 999]],
+      [
+        ['2025-01', 0],
+        ['2025-02', 50],
+        ['2025-03', 269.75],
+        ['2025-04', 999],
+      ],
     );
     for (const query of [
       { period: 'custom', start: '2025-03-10' },
@@ -156,12 +168,49 @@ describe('statistics', () => {
     const s = expectOk(await asAlice.get('/api/stats/category-share?date=2025-03-01'));
     assert.equal(s.total, 269.75);
     assert.deepEqual(s.list, [
-      { category_id: food, category_ids: [food], name: 'S-Food', color: '#AA0000', amount: 212.5, count: 3, percent: 78.78 },
-      { category_id: transport, category_ids: [transport], name: 'S-Transport', color: '#00AA00', amount: 30, count: 1, percent: 11.12 },
-      { category_id: shopping, category_ids: [shopping], name: 'S-Shopping', color: '#0000AA', amount: 27.25, count: 2, percent: 10.1 },
+      {
+        category_id: food,
+        category_ids: [food],
+        name: 'S-Food',
+        color: '#AA0000',
+        amount: 212.5,
+        count: 3,
+        percent: 78.78,
+      },
+      {
+        category_id: transport,
+        category_ids: [transport],
+        name: 'S-Transport',
+        color: '#00AA00',
+        amount: 30,
+        count: 1,
+        percent: 11.12,
+      },
+      {
+        category_id: shopping,
+        category_ids: [shopping],
+        name: 'S-Shopping',
+        color: '#0000AA',
+        amount: 27.25,
+        count: 2,
+        percent: 10.1,
+      },
     ]);
     const inc = expectOk(await asAlice.get('/api/stats/category-share?date=2025-03-01&type=income'));
-    assert.deepEqual(inc, { total: 5000, list: [{ category_id: salary, category_ids: [salary], name: 'S-Salary', color: '#AAAA00', amount: 5000, count: 1, percent: 100 }] });
+    assert.deepEqual(inc, {
+      total: 5000,
+      list: [
+        {
+          category_id: salary,
+          category_ids: [salary],
+          name: 'S-Salary',
+          color: '#AAAA00',
+          amount: 5000,
+          count: 1,
+          percent: 100,
+        },
+      ],
+    });
     const empty = expectOk(await asAlice.get('/api/stats/category-share?date=2030-03-01'));
     assert.deepEqual(empty, { total: 0, list: [] });
   });
@@ -213,9 +262,9 @@ describe('statistics', () => {
     assert.deepEqual(expectOk(await asAlice.get('/api/stats/max?date=2030-01-01')), { transaction: null });
     // on the same day and amount the higher id wins
     const u = await createUser(t.db);
-    const first = await createTransaction(t.db, u.id, { date: '2025-05-05', amountCents: 500 });
-    const second = await createTransaction(t.db, u.id, { date: '2025-05-05', amountCents: 500 });
-    await createTransaction(t.db, u.id, { date: '2025-05-06', amountCents: 499 });
+    const first = await createTransaction(t.db, u.id, { date: '2025-05-05', amountMinor: 500 });
+    const second = await createTransaction(t.db, u.id, { date: '2025-05-05', amountMinor: 500 });
+    await createTransaction(t.db, u.id, { date: '2025-05-06', amountMinor: 499 });
     const tie = expectOk(await t.as(u).get('/api/stats/max?date=2025-05-01'));
     assert.equal(tie.transaction.id, Math.max(first.id, second.id));
   });
@@ -240,7 +289,7 @@ describe('statistics', () => {
     assert.equal(year.change.expense_percent, -100);
   });
 
-  it('shows every member\'s transactions of a group to its members only', async () => {
+  it("shows every member's transactions of a group to its members only", async () => {
     const o = expectOk(await asBob.get(`/api/stats/overview?date=2025-03-01&group_id=${groupId}`));
     assert.equal(o.expense, 60);
     assert.equal(o.income, 0);
@@ -266,7 +315,7 @@ describe('statistics', () => {
     assert.equal(missing.json().code, 40302);
   });
 
-  it('filters by one of the caller\'s tags, and refuses another user\'s tag with 40001', async () => {
+  it("filters by one of the caller's tags, and refuses another user's tag with 40001", async () => {
     const o = expectOk(await asAlice.get(`/api/stats/overview?date=2025-03-01&tag_id=${tagId}`));
     assert.equal(o.expense, 32.5);
     assert.equal(o.count, 2);
@@ -279,22 +328,25 @@ describe('statistics', () => {
     }
   });
 
-  it('never counts another user\'s rows', async () => {
+  it("never counts another user's rows", async () => {
     const o = expectOk(await asBob.get('/api/stats/overview?date=2025-03-01'));
     assert.equal(o.expense, 7817);
     assert.equal(o.count, 2);
     const c = expectOk(await asCarol.get('/api/stats/overview?date=2025-03-01'));
-    assert.deepEqual(
-      [c.income, c.expense, c.count, c.daily_average],
-      [0, 0, 0, 0],
-    );
+    assert.deepEqual([c.income, c.expense, c.count, c.daily_average], [0, 0, 0, 0]);
     const carolTrend = expectOk(await asCarol.get('/api/stats/trend?date=2025-03-01'));
     assert.ok(carolTrend.list.every((p: Json) => p.amount === 0 && p.count === 0));
     assert.deepEqual(expectOk(await asCarol.get('/api/stats/max?date=2025-03-01')), { transaction: null });
   });
 
   it('answers the five statistics in one summary, each as its own operation does', async () => {
-    for (const qs of ['date=2025-03-18', 'period=week&date=2025-03-12&type=income', 'period=year&date=2025-06-01', `date=2025-03-01&group_id=${groupId}`, `date=2025-03-01&tag_id=${tagId}`]) {
+    for (const qs of [
+      'date=2025-03-18',
+      'period=week&date=2025-03-12&type=income',
+      'period=year&date=2025-06-01',
+      `date=2025-03-01&group_id=${groupId}`,
+      `date=2025-03-01&tag_id=${tagId}`,
+    ]) {
       const s = expectOk(await asAlice.get(`/api/stats/summary?${qs}`));
       assert.deepEqual(Object.keys(s).sort(), ['category_share', 'compare', 'max', 'overview', 'trend']);
       assert.deepEqual(s.overview, expectOk(await asAlice.get(`/api/stats/overview?${qs}`)), qs);
@@ -306,7 +358,17 @@ describe('statistics', () => {
   });
 
   it('validates the common query with 40001', async () => {
-    for (const qs of ['type=all', 'type=', 'period=day', 'date=2025-02-30', 'date=2025-3-1', 'date=today', 'group_id=abc', 'group_id=0', 'tag_id=-1']) {
+    for (const qs of [
+      'type=all',
+      'type=',
+      'period=day',
+      'date=2025-02-30',
+      'date=2025-3-1',
+      'date=today',
+      'group_id=abc',
+      'group_id=0',
+      'tag_id=-1',
+    ]) {
       for (const path of ['overview', 'summary']) {
         const res = await asAlice.get(`/api/stats/${path}?${qs}`);
         assert.equal(res.statusCode, 400, `${path}?${qs}: ${res.body}`);
@@ -323,7 +385,7 @@ describe('statistics', () => {
     const now = new Date();
     const eastToday = todayIn('Pacific/Kiritimati', now);
     const westToday = todayIn('Etc/GMT+12', now);
-    await createTransaction(t.db, east.id, { date: eastToday, amountCents: 3100 });
+    await createTransaction(t.db, east.id, { date: eastToday, amountMinor: 3100 });
     const eo = expectOk(await t.as(east).get('/api/stats/overview?period=week'));
     assert.deepEqual([eo.start, eo.end], [periodRange('week', eastToday).start, periodRange('week', eastToday).end]);
     assert.equal(eo.expense, 31);
@@ -334,7 +396,7 @@ describe('statistics', () => {
     const wo = expectOk(await t.as(west).get('/api/stats/overview?period=week'));
     assert.equal(wo.start, periodRange('week', westToday).start);
     // a future period divides by one day
-    await createTransaction(t.db, east.id, { date: '2099-06-15', amountCents: 1000 });
+    await createTransaction(t.db, east.id, { date: '2099-06-15', amountMinor: 1000 });
     const future = expectOk(await t.as(east).get('/api/stats/overview?date=2099-06-01'));
     assert.equal(future.daily_average, 10);
 

@@ -4,7 +4,16 @@ import { eq } from 'drizzle-orm';
 import { tags, transactionTags } from '../src/db/schema/index.ts';
 import { isUniqueViolation } from '../src/db/errors.ts';
 import { updateTag } from '../src/modules/tags/tags.repo.ts';
-import { aliceAndBob, assertError, build, type Client, createTag, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  aliceAndBob,
+  assertError,
+  build,
+  type Client,
+  createTag,
+  firstCategory,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 describe('tags', () => {
   let t: TestApp;
@@ -19,7 +28,7 @@ describe('tags', () => {
   });
   after(async () => t.close());
 
-  it('creates tags (201) and lists only the caller\'s, by name', async () => {
+  it("creates tags (201) and lists only the caller's, by name", async () => {
     const res = await a.post('/api/tags', { name: '  travel ', color: '#1A2b3C' });
     assert.equal(res.statusCode, 201, res.body);
     const tag = res.json();
@@ -42,12 +51,28 @@ describe('tags', () => {
   });
 
   it('validates name (1 to 20 characters after trimming) and color', async () => {
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(21) }, { name: 5 }, { name: null }, { name: 'ok', color: 'red' }, { name: 'ok', color: '#12345' }, { name: 'ok', color: '#1234567' }, { name: 'ok', color: '123456' }, { name: 'a|b' }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(21) },
+      { name: 5 },
+      { name: null },
+      { name: 'ok', color: 'red' },
+      { name: 'ok', color: '#12345' },
+      { name: 'ok', color: '#1234567' },
+      { name: 'ok', color: '123456' },
+      { name: 'a|b' },
+    ]) {
       assertError(await a.post('/api/tags', body), 400, 40001, JSON.stringify(body));
     }
     const twenty = await a.post('/api/tags', { name: '标'.repeat(20) });
     assert.equal(twenty.statusCode, 201, twenty.body);
-    assert.equal((await a.post('/api/tags', { name: ` ${'y'.repeat(20)} ` })).statusCode, 201, 'trimmed before counting');
+    assert.equal(
+      (await a.post('/api/tags', { name: ` ${'y'.repeat(20)} ` })).statusCode,
+      201,
+      'trimmed before counting',
+    );
   });
 
   it('refuses a duplicate name of the same user with 40901, but not across users', async () => {
@@ -57,7 +82,7 @@ describe('tags', () => {
     assert.equal((await b.post('/api/tags', { name: 'dup' })).statusCode, 201);
   });
 
-  it('updates name and color; renaming onto another tag\'s name is 40901', async () => {
+  it("updates name and color; renaming onto another tag's name is 40901", async () => {
     const x = (await a.post('/api/tags', { name: 'x-tag', color: '#000000' })).json();
     await a.post('/api/tags', { name: 'y-tag' });
     const r1 = await a.put(`/api/tags/${x.id}`, { name: 'x-renamed' });
@@ -81,7 +106,15 @@ describe('tags', () => {
     const tag = (await a.post('/api/tags', { name: 'to-delete' })).json();
     const keep = (await a.post('/api/tags', { name: 'to-keep' })).json();
     const cat = await firstCategory(t.db, alice.id);
-    const tx = (await a.post('/api/transactions', { kind: 'expense', amount: 3, category_id: cat.id, date: '2026-02-01', tag_ids: [tag.id, keep.id] })).json();
+    const tx = (
+      await a.post('/api/transactions', {
+        kind: 'expense',
+        amount: 3,
+        category_id: cat.id,
+        date: '2026-02-01',
+        tag_ids: [tag.id, keep.id],
+      })
+    ).json();
     assert.equal(tx.tags.length, 2);
     const del = await a.delete(`/api/tags/${tag.id}`);
     assert.equal(del.statusCode, 204);
@@ -100,24 +133,48 @@ describe('tags', () => {
     const gone = (await a.post('/api/tags', { name: 'gone-soon' })).json();
     const kept = (await a.post('/api/tags', { name: 'stays' })).json();
     const cat = await firstCategory(t.db, alice.id);
-    const rule = await a.post('/api/recurring', { kind: 'expense', amount: 5, category_id: cat.id, frequency: 'monthly', start_date: '2026-01-01', tag_ids: [gone.id, kept.id] });
+    const rule = await a.post('/api/recurring', {
+      kind: 'expense',
+      amount: 5,
+      category_id: cat.id,
+      frequency: 'monthly',
+      start_date: '2026-01-01',
+      tag_ids: [gone.id, kept.id],
+    });
     assert.equal(rule.statusCode, 201, rule.body);
-    const filter = await a.post('/api/filters', { name: 'tagged', criteria: { tag_ids: [kept.id, gone.id], min_amount: 0 } });
+    const filter = await a.post('/api/filters', {
+      name: 'tagged',
+      criteria: { tag_ids: [kept.id, gone.id], min_amount: 0 },
+    });
     assert.equal(filter.statusCode, 201, filter.body);
     assert.equal((await a.delete(`/api/tags/${gone.id}`)).statusCode, 204);
     const rules = (await a.get('/api/recurring')).json().list;
     assert.deepEqual(rules.find((r: { id: number }) => r.id === rule.json().id).tag_ids, [kept.id]);
     const filters = (await a.get('/api/filters')).json().list;
-    assert.deepEqual(filters.find((f: { id: number }) => f.id === filter.json().id).criteria, { tag_ids: [kept.id], min_amount: 0 });
+    assert.deepEqual(filters.find((f: { id: number }) => f.id === filter.json().id).criteria, {
+      tag_ids: [kept.id],
+      min_amount: 0,
+    });
   });
 
-  it('treats another user\'s tag as not found, and as an invalid reference', async () => {
+  it("treats another user's tag as not found, and as an invalid reference", async () => {
     const bobs = await createTag(t.db, bob.id, { name: 'bob-secret', color: '#ABCDEF' });
     assertError(await a.put(`/api/tags/${bobs.id}`, { name: 'stolen' }), 404, 40401, 'put');
     assertError(await a.delete(`/api/tags/${bobs.id}`), 404, 40401, 'delete');
     assert.ok(!(await a.get('/api/tags')).json().list.some((x: { id: number }) => x.id === bobs.id));
     const cat = await firstCategory(t.db, alice.id);
-    assertError(await a.post('/api/transactions', { kind: 'expense', amount: 3, category_id: cat.id, date: '2026-02-01', tag_ids: [bobs.id] }), 400, 40001, 'reference');
+    assertError(
+      await a.post('/api/transactions', {
+        kind: 'expense',
+        amount: 3,
+        category_id: cat.id,
+        date: '2026-02-01',
+        tag_ids: [bobs.id],
+      }),
+      400,
+      40001,
+      'reference',
+    );
     const [still] = await t.db.select().from(tags).where(eq(tags.id, bobs.id));
     assert.equal(still!.name, 'bob-secret');
     assertError(await a.put('/api/tags/0', { name: 'q' }), 400, 40001, 'bad id');

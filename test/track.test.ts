@@ -27,7 +27,11 @@ describe('analytics events', () => {
 
   describe('POST /api/track', () => {
     it('records an event for the caller', async () => {
-      const res = await asUser.post('/api/track', { event_type: 'page.view:home-1_a', page: '/pages/index', data: { ref: 'share', n: 2, nested: { ok: true } } });
+      const res = await asUser.post('/api/track', {
+        event_type: 'page.view:home-1_a',
+        page: '/pages/index',
+        data: { ref: 'share', n: 2, nested: { ok: true } },
+      });
       assert.equal(res.statusCode, 204, res.body);
       assert.equal(res.body, '');
       const [row] = await t.db.select().from(trackEvents).orderBy(desc(trackEvents.id)).limit(1);
@@ -44,11 +48,17 @@ describe('analytics events', () => {
 
     it('accepts data up to 4096 bytes and refuses more with 40001 on data', async () => {
       // {"s":"..."} is 8 bytes of framing
-      assert.equal((await asUser.post('/api/track', { event_type: 'big', data: { s: 'x'.repeat(4088) } })).statusCode, 204);
+      assert.equal(
+        (await asUser.post('/api/track', { event_type: 'big', data: { s: 'x'.repeat(4088) } })).statusCode,
+        204,
+      );
       const res = await asUser.post('/api/track', { event_type: 'big', data: { s: 'x'.repeat(4089) } });
       assert.equal(res.statusCode, 400);
       assert.equal(res.json().code, 40001);
-      assert.deepEqual(res.json().details.map((d: { field: string }) => d.field), ['data']);
+      assert.deepEqual(
+        res.json().details.map((d: { field: string }) => d.field),
+        ['data'],
+      );
       // bytes, not characters
       const wide = await asUser.post('/api/track', { event_type: 'big', data: { s: '字'.repeat(1400) } });
       assert.equal(wide.json().code, 40001);
@@ -74,7 +84,10 @@ describe('analytics events', () => {
         assert.equal(res.statusCode, 400, JSON.stringify(body));
         assert.equal(res.json().code, 40001);
       }
-      assert.equal((await asUser.post('/api/track', { event_type: 'a'.repeat(50), page: 'p'.repeat(200) })).statusCode, 204);
+      assert.equal(
+        (await asUser.post('/api/track', { event_type: 'a'.repeat(50), page: 'p'.repeat(200) })).statusCode,
+        204,
+      );
     });
 
     it('needs a signed-in user', async () => {
@@ -101,14 +114,24 @@ describe('analytics events', () => {
         [6, 5, 4, 3, 2, 1, 0].map((n) => addDays(today, -n)),
       );
       assert.deepEqual(s.trend[6], { date: today, ...s.today });
-      assert.ok(s.popular.some((p: { event_type: string; count: number }) => p.event_type === 'stats.a' && p.count === 2));
+      assert.ok(
+        s.popular.some((p: { event_type: string; count: number }) => p.event_type === 'stats.a' && p.count === 2),
+      );
     });
 
     it('takes days in APP_TIMEZONE, ranks the top 10 over 7 days', async () => {
       // a clock of its own, far from the other rows: 2001-03-10T12:00Z is already 11 March in Kiritimati (UTC+14)
       const now = new Date('2001-03-10T12:00:00.000Z');
-      const service = createTrackService({ db: t.db, config: { appTimezone: 'Pacific/Kiritimati' }, clock: fixedClock(now) });
-      const at = (iso: string, eventType: string, userId: number | null = user.id) => ({ userId, eventType, createdAt: new Date(iso) });
+      const service = createTrackService({
+        db: t.db,
+        config: { appTimezone: 'Pacific/Kiritimati' },
+        clock: fixedClock(now),
+      });
+      const at = (iso: string, eventType: string, userId: number | null = user.id) => ({
+        userId,
+        eventType,
+        createdAt: new Date(iso),
+      });
       const rows = [
         at('2001-03-10T10:30:00.000Z', 'open'), // 11 Mar 00:30 local: today
         at('2001-03-10T11:00:00.000Z', 'open', other.id), // today
@@ -147,7 +170,10 @@ describe('analytics events', () => {
       const { list, total } = res.json();
       assert.ok(total > 20);
       const times = list.map((e: { created_at: string }) => Date.parse(e.created_at));
-      assert.deepEqual(times, [...times].sort((a: number, b: number) => b - a));
+      assert.deepEqual(
+        times,
+        [...times].sort((a: number, b: number) => b - a),
+      );
       const first = list.find((e: { event_type: string }) => e.event_type === 'page.view:home-1_a');
       assert.deepEqual(Object.keys(first).sort(), ['created_at', 'data', 'event_type', 'id', 'page', 'user_id']);
       assert.deepEqual(first.data, { ref: 'share', n: 2, nested: { ok: true } });
@@ -159,18 +185,35 @@ describe('analytics events', () => {
 
       // days in APP_TIMEZONE (Asia/Shanghai, UTC+8): 2001-03-10T09:30Z is 17:30 on 10 March
       const day = (await asAdmin.get('/api/logs/track/list?startDate=2001-03-10&endDate=2001-03-10')).json();
-      assert.deepEqual(day.list.map((e: { event_type: string }) => e.event_type), ['open', 'open', 'open', 'close']);
-      const late = (await asAdmin.get('/api/logs/track/list?startDate=2001-03-10&endDate=2001-03-10&event_type=close')).json();
+      assert.deepEqual(
+        day.list.map((e: { event_type: string }) => e.event_type),
+        ['open', 'open', 'open', 'close'],
+      );
+      const late = (
+        await asAdmin.get('/api/logs/track/list?startDate=2001-03-10&endDate=2001-03-10&event_type=close')
+      ).json();
       assert.equal(late.total, 1);
       const from = (await asAdmin.get('/api/logs/track/list?endDate=2001-03-04')).json();
-      assert.deepEqual(from.list.map((e: { event_type: string }) => e.event_type), ['gone']);
-      const page2 = (await asAdmin.get('/api/logs/track/list?startDate=2001-03-01&endDate=2001-03-31&pageSize=5&page=2')).json();
+      assert.deepEqual(
+        from.list.map((e: { event_type: string }) => e.event_type),
+        ['gone'],
+      );
+      const page2 = (
+        await asAdmin.get('/api/logs/track/list?startDate=2001-03-01&endDate=2001-03-31&pageSize=5&page=2')
+      ).json();
       assert.equal(page2.total, 17);
       assert.equal(page2.list.length, 5);
     });
 
     it('validates the query', async () => {
-      for (const qs of ['startDate=2001-02-30', 'endDate=20010301', 'startDate=2001-03-02&endDate=2001-03-01', 'event_type=bad%20type', 'pageSize=0', 'page=-1']) {
+      for (const qs of [
+        'startDate=2001-02-30',
+        'endDate=20010301',
+        'startDate=2001-03-02&endDate=2001-03-01',
+        'event_type=bad%20type',
+        'pageSize=0',
+        'page=-1',
+      ]) {
         const res = await asAdmin.get(`/api/logs/track/list?${qs}`);
         assert.equal(res.statusCode, 400, qs);
         assert.equal(res.json().code, 40001, qs);

@@ -2,8 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactions } from '../src/db/schema/index.ts';
-import { createInsertBatcher } from '../src/modules/books/index.ts';
-import { addMember, build, createGroup, createTag, createUser, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import { write } from '../src/modules/books/index.ts';
+import {
+  addMember,
+  build,
+  createGroup,
+  createTag,
+  createUser,
+  firstCategory,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 describe('transactions recorded at the same moment', () => {
   let t: TestApp;
@@ -27,17 +36,54 @@ describe('transactions recorded at the same moment', () => {
     type Case = { who: number; body: Record<string, unknown>; status: number };
     const cases: Case[] = [];
     for (let i = 0; i < 20; i++) {
-      cases.push({ who: 0, body: { kind: 'expense', amount: `${i + 1}.25`, category_id: catA.id, date: '2026-03-01', note: `a${i}`, tag_ids: [tagA.id] }, status: 201 });
-      cases.push({ who: 1, body: { kind: 'expense', amount: i + 1, category_id: catB.id, date: '2026-03-02', note: `b${i}`, group_id: group.id, tag_ids: [tagB.id] }, status: 201 });
-      cases.push({ who: 2, body: { kind: 'income', amount: '1000', category_id: incomeC.id, date: '2026-03-03', note: `c${i}` }, status: 201 });
+      cases.push({
+        who: 0,
+        body: {
+          kind: 'expense',
+          amount: `${i + 1}.25`,
+          category_id: catA.id,
+          date: '2026-03-01',
+          note: `a${i}`,
+          tag_ids: [tagA.id],
+        },
+        status: 201,
+      });
+      cases.push({
+        who: 1,
+        body: {
+          kind: 'expense',
+          amount: i + 1,
+          category_id: catB.id,
+          date: '2026-03-02',
+          note: `b${i}`,
+          group_id: group.id,
+          tag_ids: [tagB.id],
+        },
+        status: 201,
+      });
+      cases.push({
+        who: 2,
+        body: { kind: 'income', amount: '1000', category_id: incomeC.id, date: '2026-03-03', note: `c${i}` },
+        status: 201,
+      });
     }
     // refused rows in the same moment: another user's category or tag, a group the caller is not in, a wrong kind
     cases.push({ who: 2, body: { kind: 'expense', amount: 1, category_id: catA.id, date: '2026-03-01' }, status: 400 });
-    cases.push({ who: 1, body: { kind: 'expense', amount: 1, category_id: catB.id, date: '2026-03-01', tag_ids: [tagA.id] }, status: 400 });
-    cases.push({ who: 2, body: { kind: 'income', amount: 1, category_id: incomeC.id, date: '2026-03-01', group_id: group.id }, status: 403 });
+    cases.push({
+      who: 1,
+      body: { kind: 'expense', amount: 1, category_id: catB.id, date: '2026-03-01', tag_ids: [tagA.id] },
+      status: 400,
+    });
+    cases.push({
+      who: 2,
+      body: { kind: 'income', amount: 1, category_id: incomeC.id, date: '2026-03-01', group_id: group.id },
+      status: 403,
+    });
     cases.push({ who: 0, body: { kind: 'income', amount: 1, category_id: catA.id, date: '2026-03-01' }, status: 400 });
     const results = await Promise.all(cases.map((k) => clients[k.who]!.post('/api/transactions', k.body)));
-    results.forEach((res, i) => assert.equal(res.statusCode, cases[i]!.status, `${JSON.stringify(cases[i])}: ${res.body}`));
+    results.forEach((res, i) =>
+      assert.equal(res.statusCode, cases[i]!.status, `${JSON.stringify(cases[i])}: ${res.body}`),
+    );
     const ids = new Set<number>();
     results.forEach((res, i) => {
       if (res.statusCode !== 201) return;
@@ -68,9 +114,14 @@ describe('transactions recorded at the same moment', () => {
   it('writes the good rows of a batch when one row breaks the statement', async () => {
     const [a] = users as [UserRow];
     const cat = await firstCategory(t.db, a.id);
-    const batcher = createInsertBatcher(t.db);
-    const row = (note: string, date = '2026-04-01') => ({ userId: a.id, kind: 'expense' as const, amountCents: 500, categoryId: cat.id, note, date, groupId: null, tagIds: [], accountId: null });
-    const outcomes = await Promise.allSettled([batcher.insert(row('first')), batcher.insert(row('broken', '2026-02-30')), batcher.insert(row('third'))]);
+    // outside a transaction, manual entries written in the same turn share one statement
+    const record = (note: string, date = '2026-04-01') =>
+      write(t.db, a.id, {
+        type: 'manual',
+        draft: { kind: 'expense', amount: 5, categoryId: cat.id, accountId: null, note, date, tagIds: [] },
+        inTransaction: false,
+      });
+    const outcomes = await Promise.allSettled([record('first'), record('broken', '2026-02-30'), record('third')]);
     assert.equal(outcomes[0]!.status, 'fulfilled');
     assert.equal(outcomes[1]!.status, 'rejected');
     assert.equal(outcomes[2]!.status, 'fulfilled');

@@ -29,6 +29,9 @@ const TX_KEYS = [
   'parent_id',
   'refund_of',
   'category_picked',
+  // paid in another currency than the account's: null otherwise
+  'original_amount',
+  'original_currency',
   'amount',
   'category',
   'category_id',
@@ -78,7 +81,11 @@ describe('transactions', () => {
     it('answers 201 with the exact transaction shape', async () => {
       const tagB = await createTag(t.db, alice.id, { name: 'zeta' });
       const tagA = await createTag(t.db, alice.id, { name: 'alpha' });
-      const res = await a.post('/api/transactions', { ...valid(), note: '  lunch  ', tag_ids: [tagB.id, tagA.id, tagB.id] });
+      const res = await a.post('/api/transactions', {
+        ...valid(),
+        note: '  lunch  ',
+        tag_ids: [tagB.id, tagA.id, tagB.id],
+      });
       assert.equal(res.statusCode, 201, res.body);
       const tx = res.json();
       assert.deepEqual(Object.keys(tx).sort(), TX_KEYS);
@@ -100,7 +107,7 @@ describe('transactions', () => {
       assert.match(tx.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       assert.match(tx.updated_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       const [row] = await t.db.select().from(transactions).where(eq(transactions.id, tx.id));
-      assert.equal(row!.amountCents, 1250);
+      assert.equal(row!.amountMinor, 1250);
       const get = await a.get(`/api/transactions/${tx.id}`);
       assert.equal(get.statusCode, 200);
       assert.deepEqual(get.json(), tx);
@@ -121,30 +128,73 @@ describe('transactions', () => {
         assert.equal(res.statusCode, 201, `${JSON.stringify(amount)} ${res.body}`);
         assert.equal(res.json().amount, major);
         const [row] = await t.db.select().from(transactions).where(eq(transactions.id, res.json().id));
-        assert.equal(row!.amountCents, cents, JSON.stringify(amount));
+        assert.equal(row!.amountMinor, cents, JSON.stringify(amount));
       }
     });
 
     it('rejects every malformed amount with 40001', async () => {
       const before = (await t.db.select({ n: sql<string>`count(*)` }).from(transactions))[0]!.n;
-      for (const amount of ['', null, 'NaN', 'Infinity', '-Infinity', 0, '0', '0.00', -1, '-1', -0.5, '1e3', '1E3', '12.345', 12.345, '1234567890123', 1234567890123, ' 12', '12 ', '12.', '.5', '+12', 'abc', true, [], {}, '１２']) {
+      for (const amount of [
+        '',
+        null,
+        'NaN',
+        'Infinity',
+        '-Infinity',
+        0,
+        '0',
+        '0.00',
+        -1,
+        '-1',
+        -0.5,
+        '1e3',
+        '1E3',
+        '12.345',
+        12.345,
+        '1234567890123',
+        1234567890123,
+        ' 12',
+        '12 ',
+        '12.',
+        '.5',
+        '+12',
+        'abc',
+        true,
+        [],
+        {},
+        '１２',
+      ]) {
         const res = await a.post('/api/transactions', { ...valid(), amount });
         assertError(res, 400, 40001, JSON.stringify(amount));
       }
       const { amount: _omit, ...missing } = valid();
       assertError(await a.post('/api/transactions', missing), 400, 40001, 'missing');
       // NaN and Infinity are not JSON at all
-      const raw = await a.post('/api/transactions', `{"kind":"expense","amount":NaN,"category_id":${food.id},"date":"2026-11-21"}`, {
-        headers: { 'content-type': 'application/json' },
-      });
+      const raw = await a.post(
+        '/api/transactions',
+        `{"kind":"expense","amount":NaN,"category_id":${food.id},"date":"2026-11-21"}`,
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
       assertError(raw, 400, 40001, 'raw NaN');
       const after = (await t.db.select({ n: sql<string>`count(*)` }).from(transactions))[0]!.n;
       assert.equal(after, before);
     });
 
     it('validates kind, date and note', async () => {
-      for (const kind of ['spend', '', null, 'all']) assertError(await a.post('/api/transactions', { ...valid(), kind }), 400, 40001, `kind ${kind}`);
-      for (const date of ['2026-02-30', '2026-13-01', '2026-00-10', '2025-02-29', '20261121', '2026-11-21T00:00:00Z', '', null, 20261121]) {
+      for (const kind of ['spend', '', null, 'all'])
+        assertError(await a.post('/api/transactions', { ...valid(), kind }), 400, 40001, `kind ${kind}`);
+      for (const date of [
+        '2026-02-30',
+        '2026-13-01',
+        '2026-00-10',
+        '2025-02-29',
+        '20261121',
+        '2026-11-21T00:00:00Z',
+        '',
+        null,
+        20261121,
+      ]) {
         assertError(await a.post('/api/transactions', { ...valid(), date }), 400, 40001, `date ${date}`);
       }
       assert.equal((await a.post('/api/transactions', { ...valid(), date: '2024-02-29' })).statusCode, 201);
@@ -159,7 +209,7 @@ describe('transactions', () => {
       assert.equal(none.json().note, '');
     });
 
-    it('checks tags: at most 10, each the caller\'s own', async () => {
+    it("checks tags: at most 10, each the caller's own", async () => {
       const mine = [];
       for (let i = 0; i < 11; i++) mine.push((await createTag(t.db, alice.id, { name: `lim${i}` })).id);
       const ten = await a.post('/api/transactions', { ...valid(), tag_ids: mine.slice(0, 10) });
@@ -174,15 +224,30 @@ describe('transactions', () => {
       assertError(await a.post('/api/transactions', { ...valid(), tag_ids: ['1'] }), 400, 40001, 'string id');
     });
 
-    it('checks the category: the caller\'s own and of the same kind', async () => {
+    it("checks the category: the caller's own and of the same kind", async () => {
       const bobsFood = await firstCategory(t.db, bob.id, 'expense');
       const res = await a.post('/api/transactions', { ...valid(), category_id: bobsFood.id });
       assertError(res, 400, 40001, 'foreign category');
       assert.equal(res.json().details[0].field, 'category_id');
-      assertError(await a.post('/api/transactions', { ...valid(), category_id: salary.id }), 400, 40001, 'kind mismatch');
+      assertError(
+        await a.post('/api/transactions', { ...valid(), category_id: salary.id }),
+        400,
+        40001,
+        'kind mismatch',
+      );
       assertError(await a.post('/api/transactions', { ...valid(), kind: 'income' }), 400, 40001, 'kind mismatch 2');
-      assertError(await a.post('/api/transactions', { ...valid(), category_id: 99999999 }), 400, 40001, 'missing category');
-      const inc = await a.post('/api/transactions', { ...valid(), kind: 'income', category_id: salary.id, amount: '3000' });
+      assertError(
+        await a.post('/api/transactions', { ...valid(), category_id: 99999999 }),
+        400,
+        40001,
+        'missing category',
+      );
+      const inc = await a.post('/api/transactions', {
+        ...valid(),
+        kind: 'income',
+        category_id: salary.id,
+        amount: '3000',
+      });
       assert.equal(inc.statusCode, 201);
       assert.equal(inc.json().category.kind, 'income');
     });
@@ -194,10 +259,23 @@ describe('transactions', () => {
       assert.equal(ok.statusCode, 201);
       assert.equal(ok.json().group_id, g.id);
       const bobsCat = await firstCategory(t.db, bob.id);
-      assert.equal((await b.post('/api/transactions', { ...valid(), category_id: bobsCat.id, group_id: g.id })).statusCode, 201);
+      assert.equal(
+        (await b.post('/api/transactions', { ...valid(), category_id: bobsCat.id, group_id: g.id })).statusCode,
+        201,
+      );
       const carolsCat = await firstCategory(t.db, carol.id);
-      assertError(await c.post('/api/transactions', { ...valid(), category_id: carolsCat.id, group_id: g.id }), 403, 40302, 'non-member');
-      assertError(await c.post('/api/transactions', { ...valid(), category_id: carolsCat.id, group_id: 987654 }), 403, 40302, 'no such group');
+      assertError(
+        await c.post('/api/transactions', { ...valid(), category_id: carolsCat.id, group_id: g.id }),
+        403,
+        40302,
+        'non-member',
+      );
+      assertError(
+        await c.post('/api/transactions', { ...valid(), category_id: carolsCat.id, group_id: 987654 }),
+        403,
+        40302,
+        'no such group',
+      );
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, g.id));
       assertError(await a.post('/api/transactions', { ...valid(), group_id: g.id }), 409, 40902, 'dissolved');
       // validation comes before permission
@@ -218,7 +296,11 @@ describe('transactions', () => {
       assert.deepEqual(r1.json().tags, [{ id: tag1.id, name: 'upd1' }]);
       assert.equal(r1.json().created_at, created.created_at);
       assert.ok(r1.json().updated_at > created.updated_at);
-      const r2 = await a.put(`/api/transactions/${created.id}`, { note: ' second ', date: '2026-01-31', tag_ids: [tag2.id] });
+      const r2 = await a.put(`/api/transactions/${created.id}`, {
+        note: ' second ',
+        date: '2026-01-31',
+        tag_ids: [tag2.id],
+      });
       assert.equal(r2.json().note, 'second');
       assert.equal(r2.json().date, '2026-01-31');
       assert.deepEqual(r2.json().tags, [{ id: tag2.id, name: 'upd2' }]);
@@ -228,13 +310,21 @@ describe('transactions', () => {
       const same = await a.put(`/api/transactions/${created.id}`, {});
       assert.equal(same.statusCode, 200);
       assert.equal(same.json().amount, 99.99);
-      assert.deepEqual(await t.db.select().from(transactionTags).where(eq(transactionTags.transactionId, created.id)), []);
+      assert.deepEqual(
+        await t.db.select().from(transactionTags).where(eq(transactionTags.transactionId, created.id)),
+        [],
+      );
     });
 
     it('needs a category of the new kind when the kind changes', async () => {
       const created = (await a.post('/api/transactions', valid())).json();
       assertError(await a.put(`/api/transactions/${created.id}`, { kind: 'income' }), 400, 40001, 'kind alone');
-      assertError(await a.put(`/api/transactions/${created.id}`, { category_id: salary.id }), 400, 40001, 'category alone');
+      assertError(
+        await a.put(`/api/transactions/${created.id}`, { category_id: salary.id }),
+        400,
+        40001,
+        'category alone',
+      );
       const res = await a.put(`/api/transactions/${created.id}`, { kind: 'income', category_id: salary.id });
       assert.equal(res.statusCode, 200);
       assert.equal(res.json().kind, 'income');
@@ -246,13 +336,32 @@ describe('transactions', () => {
 
     it('validates update fields like create', async () => {
       const created = (await a.post('/api/transactions', valid())).json();
-      for (const body of [{ amount: 0 }, { amount: '' }, { amount: null }, { amount: '1e3' }, { date: '2026-02-31' }, { note: 'y'.repeat(201) }, { kind: 'x' }, { tag_ids: Array.from({ length: 11 }, (_, i) => i + 1) }]) {
-        assertError(await a.put(`/api/transactions/${created.id}`, body), 400, 40001, JSON.stringify(body).slice(0, 40));
+      for (const body of [
+        { amount: 0 },
+        { amount: '' },
+        { amount: null },
+        { amount: '1e3' },
+        { date: '2026-02-31' },
+        { note: 'y'.repeat(201) },
+        { kind: 'x' },
+        { tag_ids: Array.from({ length: 11 }, (_, i) => i + 1) },
+      ]) {
+        assertError(
+          await a.put(`/api/transactions/${created.id}`, body),
+          400,
+          40001,
+          JSON.stringify(body).slice(0, 40),
+        );
       }
       const bobsTag = await createTag(t.db, bob.id, { name: 'bobonly' });
       assertError(await a.put(`/api/transactions/${created.id}`, { tag_ids: [bobsTag.id] }), 400, 40001, 'foreign tag');
       const bobsCat = await firstCategory(t.db, bob.id);
-      assertError(await a.put(`/api/transactions/${created.id}`, { category_id: bobsCat.id }), 400, 40001, 'foreign category');
+      assertError(
+        await a.put(`/api/transactions/${created.id}`, { category_id: bobsCat.id }),
+        400,
+        40001,
+        'foreign category',
+      );
       const unchanged = await a.get(`/api/transactions/${created.id}`);
       assert.equal(unchanged.json().amount, 12.5);
       assert.equal(unchanged.json().category_id, food.id);
@@ -284,7 +393,10 @@ describe('transactions', () => {
       assertError(await a.get(`/api/transactions/${created.id}`), 404, 40401);
       assertError(await a.delete(`/api/transactions/${created.id}`), 404, 40401);
       assertError(await a.put(`/api/transactions/${created.id}`, { amount: 1 }), 404, 40401);
-      assert.deepEqual(await t.db.select().from(transactionTags).where(eq(transactionTags.transactionId, created.id)), []);
+      assert.deepEqual(
+        await t.db.select().from(transactionTags).where(eq(transactionTags.transactionId, created.id)),
+        [],
+      );
     });
 
     it('lets group members read a group transaction but only its owner change or delete it', async () => {
@@ -308,17 +420,34 @@ describe('transactions', () => {
   });
 
   describe('privacy', () => {
-    it('hides every other user\'s transaction and refuses their ids as references', async () => {
+    it("hides every other user's transaction and refuses their ids as references", async () => {
       const bobsCat = await firstCategory(t.db, bob.id);
       const bobsTag = await createTag(t.db, bob.id, { name: 'secret' });
-      const bobsTx = (await b.post('/api/transactions', { ...valid(), category_id: bobsCat.id, note: 'bob private', tag_ids: [bobsTag.id] })).json();
+      const bobsTx = (
+        await b.post('/api/transactions', {
+          ...valid(),
+          category_id: bobsCat.id,
+          note: 'bob private',
+          tag_ids: [bobsTag.id],
+        })
+      ).json();
       assertError(await a.get(`/api/transactions/${bobsTx.id}`), 404, 40401, 'get');
       assertError(await a.put(`/api/transactions/${bobsTx.id}`, { note: 'mine now' }), 404, 40401, 'put');
       assertError(await a.delete(`/api/transactions/${bobsTx.id}`), 404, 40401, 'delete');
-      assertError(await a.post('/api/transactions', { ...valid(), category_id: bobsCat.id }), 400, 40001, 'category ref');
+      assertError(
+        await a.post('/api/transactions', { ...valid(), category_id: bobsCat.id }),
+        400,
+        40001,
+        'category ref',
+      );
       assertError(await a.post('/api/transactions', { ...valid(), tag_ids: [bobsTag.id] }), 400, 40001, 'tag ref');
       const mine = (await a.post('/api/transactions', valid())).json();
-      assertError(await a.put(`/api/transactions/${mine.id}`, { category_id: bobsCat.id }), 400, 40001, 'category ref put');
+      assertError(
+        await a.put(`/api/transactions/${mine.id}`, { category_id: bobsCat.id }),
+        400,
+        40001,
+        'category ref put',
+      );
       assertError(await a.put(`/api/transactions/${mine.id}`, { tag_ids: [bobsTag.id] }), 400, 40001, 'tag ref put');
       const list = (await a.get('/api/transactions?pageSize=100&keyword=bob')).json();
       assert.equal(list.total, 0);
@@ -353,7 +482,10 @@ describe('transactions', () => {
         travel: (await createCategory(t.db, lena.id, { name: 'L travel', kind: 'expense' })).id,
         pay: (await createCategory(t.db, lena.id, { name: 'L pay', kind: 'income' })).id,
       };
-      tagIds = { work: (await createTag(t.db, lena.id, { name: 'work' })).id, trip: (await createTag(t.db, lena.id, { name: 'trip' })).id };
+      tagIds = {
+        work: (await createTag(t.db, lena.id, { name: 'work' })).id,
+        trip: (await createTag(t.db, lena.id, { name: 'trip' })).id,
+      };
       const rows: [string, string, number, number, string, string, number[]][] = [
         ['e1', 'expense', 1000, cats.food, 'Lunch with team', '2026-03-01', [tagIds.work]],
         ['e2', 'expense', 2550, cats.food, '100% organic', '2026-03-02', []],
@@ -364,29 +496,40 @@ describe('transactions', () => {
         ['i2', 'income', 1000, cats.pay, 'refund \\ back', '2026-03-02', [tagIds.work]],
       ];
       ids = {};
-      for (const [name, kind, amountCents, categoryId, note, date, tagList] of rows) {
-        const tx = await createTransaction(t.db, lena.id, { kind: kind as 'expense' | 'income', amountCents, categoryId, note, date });
+      for (const [name, kind, amountMinor, categoryId, note, date, tagList] of rows) {
+        const tx = await createTransaction(t.db, lena.id, {
+          kind: kind as 'expense' | 'income',
+          amountMinor,
+          categoryId,
+          note,
+          date,
+        });
         ids[name] = tx.id;
         await tagTransaction(t.db, tx.id, tagList);
       }
     });
 
-    const names = (body: { list: { id: number }[] }) => body.list.map((x) => Object.entries(ids).find(([, id]) => id === x.id)?.[0] ?? `?${x.id}`);
+    const names = (body: { list: { id: number }[] }) =>
+      body.list.map((x) => Object.entries(ids).find(([, id]) => id === x.id)?.[0] ?? `?${x.id}`);
     const get = async (qs: string) => {
       const res = await l.get(`/api/transactions${qs}`);
       assert.equal(res.statusCode, 200, `${qs} ${res.body}`);
       return res.json();
     };
 
-    it('lists the caller\'s rows newest first with sums of the whole result', async () => {
+    it("lists the caller's rows newest first with sums of the whole result", async () => {
       const body = await get('');
       assert.deepEqual(Object.keys(body).sort(), ['list', 'sums', 'total']);
       assert.deepEqual(names(body), ['e5', 'i1', 'e4', 'i2', 'e3', 'e2', 'e1']);
       assert.equal(body.total, 7);
       assert.deepEqual(body.sums, { income: 5010, expense: 1045.5, balance: 3964.5, count: 7 });
-      assert.deepEqual(Object.keys(body.list[0]).sort(), TX_KEYS);
+      // a row of the list is the transaction with its attachments (additive)
+      assert.deepEqual(Object.keys(body.list[0]).sort(), [...TX_KEYS, 'attachments'].sort());
       const e3 = body.list.find((x: { id: number }) => x.id === ids.e3);
-      assert.deepEqual(e3.tags.map((x: { name: string }) => x.name), ['trip', 'work']);
+      assert.deepEqual(
+        e3.tags.map((x: { name: string }) => x.name),
+        ['trip', 'work'],
+      );
       assert.equal(e3.category.name, 'L travel');
       assert.equal(e3.owner.nickname, 'Lena');
     });
@@ -405,7 +548,17 @@ describe('transactions', () => {
       }
       assert.equal((await get('?pageSize=100')).list.length, 7);
       assert.deepEqual(names(await get('?page=1000000&pageSize=100')), [], 'the last allowed page');
-      for (const qs of ['?pageSize=0', '?pageSize=101', '?page=0', '?page=-1', '?page=x', '?pageSize=1.5', '?page=1e300', '?page=1000001']) assertError(await l.get(`/api/transactions${qs}`), 400, 40001, qs);
+      for (const qs of [
+        '?pageSize=0',
+        '?pageSize=101',
+        '?page=0',
+        '?page=-1',
+        '?page=x',
+        '?pageSize=1.5',
+        '?page=1e300',
+        '?page=1000001',
+      ])
+        assertError(await l.get(`/api/transactions${qs}`), 400, 40001, qs);
     });
 
     it('sorts four ways, ties broken by id', async () => {
@@ -428,7 +581,13 @@ describe('transactions', () => {
       assert.equal((await get('?kind=all')).total, 7);
       assert.equal((await get('?kind=expense')).total, 5);
       assertError(await l.get('/api/transactions?kind=both'), 400, 40001);
-      for (const qs of ['?startDate=2026-02-30', '?endDate=2026-13-01', '?startDate=yesterday', '?startDate=2026-04-01&endDate=2026-03-01', '?endDate=']) {
+      for (const qs of [
+        '?startDate=2026-02-30',
+        '?endDate=2026-13-01',
+        '?startDate=yesterday',
+        '?startDate=2026-04-01&endDate=2026-03-01',
+        '?endDate=',
+      ]) {
         assertError(await l.get(`/api/transactions${qs}`), 400, 40001, qs);
       }
     });
@@ -443,7 +602,12 @@ describe('transactions', () => {
       assert.equal(any.sums.expense, 1019.99);
       assert.deepEqual(names(await get(`?tag_ids=${tagIds.work}&category_ids=${cats.food}`)), ['e1']);
       for (const v of ['', 'a', '1,,2', '1,', ',1', '0', '-1', '1.5', '1;2', '99999999999']) {
-        assertError(await l.get(`/api/transactions?category_ids=${encodeURIComponent(v)}`), 400, 40001, `category_ids=${v}`);
+        assertError(
+          await l.get(`/api/transactions?category_ids=${encodeURIComponent(v)}`),
+          400,
+          40001,
+          `category_ids=${v}`,
+        );
         assertError(await l.get(`/api/transactions?tag_ids=${encodeURIComponent(v)}`), 400, 40001, `tag_ids=${v}`);
       }
     });
@@ -457,7 +621,15 @@ describe('transactions', () => {
       assert.deepEqual(names(await get('?min_amount=0&max_amount=0.01')), ['e5']);
       assert.deepEqual(names(await get('?min_amount=999.99')), ['i1', 'e4']);
       assert.deepEqual(names(await get('?min_amount=10.00&max_amount=10')), ['i2', 'e3', 'e1']);
-      for (const qs of ['?min_amount=abc', '?min_amount=-1', '?max_amount=1e3', '?min_amount=1.234', '?min_amount=', '?min_amount=20&max_amount=10', '?max_amount=Infinity']) {
+      for (const qs of [
+        '?min_amount=abc',
+        '?min_amount=-1',
+        '?max_amount=1e3',
+        '?min_amount=1.234',
+        '?min_amount=',
+        '?min_amount=20&max_amount=10',
+        '?max_amount=Infinity',
+      ]) {
         assertError(await l.get(`/api/transactions${qs}`), 400, 40001, qs);
       }
     });
@@ -475,7 +647,7 @@ describe('transactions', () => {
   });
 
   describe('group view', () => {
-    it('shows every member\'s group transactions (also of members who left) to members only', async () => {
+    it("shows every member's group transactions (also of members who left) to members only", async () => {
       const owner = await createUser(t.db, { nickname: 'Gowner' });
       const member = await createUser(t.db, { nickname: 'Gmember' });
       const leaver = await createUser(t.db, { nickname: 'Gleaver' });
@@ -484,11 +656,11 @@ describe('transactions', () => {
       const other = await createGroup(t.db, owner.id);
       await addMember(t.db, g.id, member.id);
       await addMember(t.db, g.id, leaver.id);
-      const o1 = await createTransaction(t.db, owner.id, { groupId: g.id, amountCents: 100, date: '2026-05-01' });
-      const m1 = await createTransaction(t.db, member.id, { groupId: g.id, amountCents: 200, date: '2026-05-02' });
-      const l1 = await createTransaction(t.db, leaver.id, { groupId: g.id, amountCents: 400, date: '2026-05-03' });
-      const personal = await createTransaction(t.db, member.id, { amountCents: 800, date: '2026-05-04' });
-      await createTransaction(t.db, owner.id, { groupId: other.id, amountCents: 1600, date: '2026-05-05' });
+      const o1 = await createTransaction(t.db, owner.id, { groupId: g.id, amountMinor: 100, date: '2026-05-01' });
+      const m1 = await createTransaction(t.db, member.id, { groupId: g.id, amountMinor: 200, date: '2026-05-02' });
+      const l1 = await createTransaction(t.db, leaver.id, { groupId: g.id, amountMinor: 400, date: '2026-05-03' });
+      const personal = await createTransaction(t.db, member.id, { amountMinor: 800, date: '2026-05-04' });
+      await createTransaction(t.db, owner.id, { groupId: other.id, amountMinor: 1600, date: '2026-05-05' });
       await t.db.delete(groupMembers).where(and(eq(groupMembers.groupId, g.id), eq(groupMembers.userId, leaver.id)));
 
       const m = t.as(member);
@@ -519,7 +691,11 @@ describe('transactions', () => {
       assertError(await gone.get(`/api/transactions?group_id=${g.id}`), 403, 40302, 'leaver');
       assert.equal((await gone.get('/api/transactions')).json().total, 1, 'the leaver still sees their own');
       await t.db.update(groups).set({ dissolvedAt: new Date() }).where(eq(groups.id, g.id));
-      assert.equal((await m.get(`/api/transactions?group_id=${g.id}`)).json().total, 3, 'dissolved groups stay readable');
+      assert.equal(
+        (await m.get(`/api/transactions?group_id=${g.id}`)).json().total,
+        3,
+        'dissolved groups stay readable',
+      );
     });
   });
 
@@ -534,7 +710,15 @@ describe('transactions', () => {
   });
 
   describe('Idempotency-Key', () => {
-    const count = async (userId: number) => Number((await t.db.select({ n: sql<string>`count(*)` }).from(transactions).where(eq(transactions.userId, userId)))[0]!.n);
+    const count = async (userId: number) =>
+      Number(
+        (
+          await t.db
+            .select({ n: sql<string>`count(*)` })
+            .from(transactions)
+            .where(eq(transactions.userId, userId))
+        )[0]!.n,
+      );
 
     it('answers a repeat with the first response and writes nothing', async () => {
       const dave = await createUser(t.db);
@@ -544,12 +728,20 @@ describe('transactions', () => {
       const first = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'key-1' } });
       assert.equal(first.statusCode, 201);
       assert.equal(first.headers['idempotent-replayed'], undefined);
-      const again = await d.post('/api/transactions', { note: 'coffee', date: '2026-06-01', category_id: cat.id, amount: '8.80', kind: 'expense' }, { headers: { 'idempotency-key': 'key-1' } });
+      const again = await d.post(
+        '/api/transactions',
+        { note: 'coffee', date: '2026-06-01', category_id: cat.id, amount: '8.80', kind: 'expense' },
+        { headers: { 'idempotency-key': 'key-1' } },
+      );
       assert.equal(again.statusCode, 201);
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.deepEqual(again.json(), first.json());
       assert.equal(await count(dave.id), 1);
-      const other = await d.post('/api/transactions', { ...body, amount: '9' }, { headers: { 'idempotency-key': 'key-1' } });
+      const other = await d.post(
+        '/api/transactions',
+        { ...body, amount: '9' },
+        { headers: { 'idempotency-key': 'key-1' } },
+      );
       assertError(other, 422, 42202, 'different body');
       assert.equal(await count(dave.id), 1);
       const fresh = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'key-2' } });
@@ -560,7 +752,11 @@ describe('transactions', () => {
       assert.equal(await count(dave.id), 3);
       // keys are per user: the same key is free for someone else
       const eveCat = await firstCategory(t.db, carol.id);
-      const eve = await c.post('/api/transactions', { ...body, category_id: eveCat.id }, { headers: { 'idempotency-key': 'key-1' } });
+      const eve = await c.post(
+        '/api/transactions',
+        { ...body, category_id: eveCat.id },
+        { headers: { 'idempotency-key': 'key-1' } },
+      );
       assert.equal(eve.statusCode, 201);
       assert.equal(eve.json().user_id, carol.id);
     });
@@ -572,7 +768,11 @@ describe('transactions', () => {
         assertError(res, 400, 40001, JSON.stringify(key));
       }
       for (const key of ['x'.repeat(64), '!~#$%&*+-./:;<=>?@[]^_`{|}', 'a']) {
-        assert.equal((await a.post('/api/transactions', body, { headers: { 'idempotency-key': key } })).statusCode, 201, key);
+        assert.equal(
+          (await a.post('/api/transactions', body, { headers: { 'idempotency-key': key } })).statusCode,
+          201,
+          key,
+        );
       }
     });
 
@@ -582,15 +782,27 @@ describe('transactions', () => {
       const cat = await firstCategory(t.db, dave.id);
       const g = await createGroup(t.db, alice.id);
       const body = { kind: 'expense', amount: 5, category_id: cat.id, date: '2026-06-02', group_id: g.id };
-      assertError(await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'retry-me' } }), 403, 40302, 'not yet a member');
+      assertError(
+        await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'retry-me' } }),
+        403,
+        40302,
+        'not yet a member',
+      );
       assert.equal((await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, dave.id))).length, 0);
       await addMember(t.db, g.id, dave.id);
       const retry = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'retry-me' } });
       assert.equal(retry.statusCode, 201, retry.body);
       assert.equal(await count(dave.id), 1);
       // a failure with another body does not poison the key either
-      assertError(await d.post('/api/transactions', { ...body, amount: 0 }, { headers: { 'idempotency-key': 'bad-then-good' } }), 400, 40001);
-      assert.equal((await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'bad-then-good' } })).statusCode, 201);
+      assertError(
+        await d.post('/api/transactions', { ...body, amount: 0 }, { headers: { 'idempotency-key': 'bad-then-good' } }),
+        400,
+        40001,
+      );
+      assert.equal(
+        (await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'bad-then-good' } })).statusCode,
+        201,
+      );
     });
 
     it('answers 40903 while the first request is still running, and forgets keys after 24 hours', async () => {
@@ -600,18 +812,39 @@ describe('transactions', () => {
       const body = { kind: 'expense', amount: 5, category_id: cat.id, date: '2026-06-03' };
       const first = await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'busy' } });
       assert.equal(first.statusCode, 201);
-      await t.db.update(idempotencyKeys).set({ status: 'pending', responseStatus: null, responseBody: null }).where(eq(idempotencyKeys.userId, dave.id));
-      assertError(await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'busy' } }), 409, 40903, 'pending');
-      assertError(await d.post('/api/transactions', { ...body, amount: 6 }, { headers: { 'idempotency-key': 'busy' } }), 422, 42202, 'pending, other body');
+      await t.db
+        .update(idempotencyKeys)
+        .set({ status: 'pending', responseStatus: null, responseBody: null })
+        .where(eq(idempotencyKeys.userId, dave.id));
+      assertError(
+        await d.post('/api/transactions', body, { headers: { 'idempotency-key': 'busy' } }),
+        409,
+        40903,
+        'pending',
+      );
+      assertError(
+        await d.post('/api/transactions', { ...body, amount: 6 }, { headers: { 'idempotency-key': 'busy' } }),
+        422,
+        42202,
+        'pending, other body',
+      );
       await t.db
         .update(idempotencyKeys)
         .set({ status: 'done', createdAt: new Date(Date.now() - 25 * 3_600_000) })
         .where(eq(idempotencyKeys.userId, dave.id));
-      const later = await d.post('/api/transactions', { ...body, amount: 7 }, { headers: { 'idempotency-key': 'busy' } });
+      const later = await d.post(
+        '/api/transactions',
+        { ...body, amount: 7 },
+        { headers: { 'idempotency-key': 'busy' } },
+      );
       assert.equal(later.statusCode, 201, 'an expired key is used afresh');
       assert.equal(later.json().amount, 7);
       assert.equal(await count(dave.id), 2);
-      const replay = await d.post('/api/transactions', { ...body, amount: 7 }, { headers: { 'idempotency-key': 'busy' } });
+      const replay = await d.post(
+        '/api/transactions',
+        { ...body, amount: 7 },
+        { headers: { 'idempotency-key': 'busy' } },
+      );
       assert.equal(replay.json().id, later.json().id);
     });
 
@@ -621,7 +854,9 @@ describe('transactions', () => {
       const cat = await firstCategory(t.db, dave.id);
       const body = { kind: 'expense', amount: '42.00', category_id: cat.id, date: '2026-06-04', note: 'parallel' };
       const results = await Promise.all(
-        Array.from({ length: 10 }, () => asDave.post('/api/transactions', body, { headers: { 'idempotency-key': 'same-key' } })),
+        Array.from({ length: 10 }, () =>
+          asDave.post('/api/transactions', body, { headers: { 'idempotency-key': 'same-key' } }),
+        ),
       );
       assert.equal(await count(dave.id), 1);
       const created = results.filter((r) => r.statusCode === 201);

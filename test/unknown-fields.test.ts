@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_CONTRACT_WRITES } from '../src/plugins/body-rules.ts';
-import { assertError, build, type Client, createUser, expectOk, firstCategory, type TestApp, type UserRow } from './helpers/index.ts';
+import {
+  assertError,
+  build,
+  type Client,
+  createUser,
+  expectOk,
+  firstCategory,
+  type TestApp,
+  type UserRow,
+} from './helpers/index.ts';
 
 type Schema = {
   $ref?: string;
@@ -21,7 +30,10 @@ type Doc = {
 function refusedField(res: { statusCode: number; json: () => unknown; body: string }, field: string): void {
   assertError(res as never, 400, 40001);
   const body = res.json() as { message: string; details?: { field: string }[] };
-  assert.ok(body.details?.some((d) => d.field === field), `details name ${field}: ${res.body}`);
+  assert.ok(
+    body.details?.some((d) => d.field === field),
+    `details name ${field}: ${res.body}`,
+  );
   assert.match(body.message, new RegExp(`^${field.replace(/\./g, '\\.')} `));
 }
 
@@ -42,7 +54,15 @@ describe('unknown body fields', () => {
   describe('first-contract routes accept and ignore them', () => {
     it('POST /api/transactions creates the transaction and drops the extra fields, nested ones too', async () => {
       const created = expectOk<Record<string, unknown>>(
-        await a.post('/api/transactions', { kind: 'expense', amount: 12.5, category_id: food, date: '2026-03-01', note: 'lunch', colour: 'red', user_id: 999999 }),
+        await a.post('/api/transactions', {
+          kind: 'expense',
+          amount: 12.5,
+          category_id: food,
+          date: '2026-03-01',
+          note: 'lunch',
+          colour: 'red',
+          user_id: 999999,
+        }),
         201,
       );
       assert.equal(created.amount, 12.5);
@@ -53,13 +73,29 @@ describe('unknown body fields', () => {
 
     it('an extra field does not change what an idempotency key stands for', async () => {
       const body = { kind: 'expense', amount: 3, category_id: food, date: '2026-03-02' };
-      const first = expectOk<{ id: number }>(await a.post('/api/transactions', { ...body, client_ref: 'x' }, { headers: { 'idempotency-key': 'unknown-fields-1' } }), 201);
-      const again = expectOk<{ id: number }>(await a.post('/api/transactions', { ...body, client_ref: 'y' }, { headers: { 'idempotency-key': 'unknown-fields-1' } }), 201);
+      const first = expectOk<{ id: number }>(
+        await a.post(
+          '/api/transactions',
+          { ...body, client_ref: 'x' },
+          { headers: { 'idempotency-key': 'unknown-fields-1' } },
+        ),
+        201,
+      );
+      const again = expectOk<{ id: number }>(
+        await a.post(
+          '/api/transactions',
+          { ...body, client_ref: 'y' },
+          { headers: { 'idempotency-key': 'unknown-fields-1' } },
+        ),
+        201,
+      );
       assert.equal(again.id, first.id);
     });
 
     it('PUT /api/me updates the profile and ignores fields it does not know, role included', async () => {
-      const me = expectOk<{ nickname: string; role: string }>(await a.put('/api/me', { nickname: 'Annie', role: 'admin', theme: 'dark' }));
+      const me = expectOk<{ nickname: string; role: string }>(
+        await a.put('/api/me', { nickname: 'Annie', role: 'admin', theme: 'dark' }),
+      );
       assert.equal(me.nickname, 'Annie');
       assert.equal(me.role, 'user');
       assert.equal('theme' in me, false);
@@ -78,18 +114,26 @@ describe('unknown body fields', () => {
     });
 
     it('PUT /api/rates, in a nested object', async () => {
-      refusedField(await a.put('/api/rates', { rates: [{ currency: 'USD', date: '2026-01-01', rate: '7', source: 'me' }] }), 'rates.0.source');
+      refusedField(
+        await a.put('/api/rates', { rates: [{ currency: 'USD', date: '2026-01-01', rate: '7', source: 'me' }] }),
+        'rates.0.source',
+      );
       refusedField(await a.put('/api/rates', { rates: [], base: 'CNY' }), 'base');
       expectOk(await a.put('/api/rates', { rates: [{ currency: 'USD', date: '2026-01-01', rate: '7' }] }));
     });
 
     it('POST /api/import-rules', async () => {
-      refusedField(await a.post('/api/import-rules', { field: 'any', value: 'coffee', category_id: food, priority: 1 }), 'priority');
+      refusedField(
+        await a.post('/api/import-rules', { field: 'any', value: 'coffee', category_id: food, priority: 1 }),
+        'priority',
+      );
       expectOk(await a.post('/api/import-rules', { field: 'any', value: 'coffee', category_id: food }), 201);
     });
 
     it('a new field of a first-contract route is part of its body and still accepted', async () => {
-      const me = expectOk<{ notify_splits: boolean }>(await a.put('/api/me', { notify_splits: false, unknown_flag: true }));
+      const me = expectOk<{ notify_splits: boolean }>(
+        await a.put('/api/me', { notify_splits: false, unknown_flag: true }),
+      );
       assert.equal(me.notify_splits, false);
     });
   });
@@ -100,7 +144,8 @@ describe('unknown body fields', () => {
       doc = expectOk<Doc>(await t.anon.get('/api/openapi.json'));
     });
 
-    const deref = (s: Schema | undefined): Schema | undefined => (s?.$ref ? doc.components.schemas[s.$ref.split('/').pop()!] : s);
+    const deref = (s: Schema | undefined): Schema | undefined =>
+      s?.$ref ? doc.components.schemas[s.$ref.split('/').pop()!] : s;
 
     /** every object in the body that declares fields, with its path inside the body */
     function objectsOf(schema: Schema | undefined, path = 'body', out: { path: string; schema: Schema }[] = []) {
@@ -126,7 +171,11 @@ describe('unknown body fields', () => {
     }
 
     it('lists only operations that exist', () => {
-      const operations = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)));
+      const operations = new Set(
+        Object.entries(doc.paths).flatMap(([path, ops]) =>
+          Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+        ),
+      );
       for (const key of FIRST_CONTRACT_WRITES) assert.ok(operations.has(key), `${key} is documented`);
     });
 

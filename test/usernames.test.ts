@@ -5,8 +5,10 @@ import { freshUsername, GOOD_PASSWORD } from './helpers/accounts.ts';
 
 describe('usernames in every script, through the API', () => {
   let t: TestApp;
-  const register = (username: string) => t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: GOOD_PASSWORD } });
-  const login = (username: string) => t.app.inject({ method: 'POST', url: '/api/auth/password-login', payload: { username, password: GOOD_PASSWORD } });
+  const register = (username: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: GOOD_PASSWORD } });
+  const login = (username: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/password-login', payload: { username, password: GOOD_PASSWORD } });
 
   before(async () => {
     t = await build();
@@ -24,7 +26,9 @@ describe('usernames in every script, through the API', () => {
 
   it('stores the NFKC form: a full-width name signs in typed either way', async () => {
     const plain = freshUsername('wide');
-    const wide = [...plain].map((c) => (/[a-z0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+    const wide = [...plain]
+      .map((c) => (/[a-z0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c))
+      .join('');
     assert.equal((await register(wide)).statusCode, 200);
     assert.equal((await login(plain)).statusCode, 200);
     assert.equal((await login(wide)).statusCode, 200);
@@ -43,7 +47,7 @@ describe('usernames in every script, through the API', () => {
     }
   });
 
-  it('old clients\' names still work', async () => {
+  it("old clients' names still work", async () => {
     const name = freshUsername('plain');
     assert.equal((await register(name)).statusCode, 200);
     assert.equal((await login(name.toUpperCase())).statusCode, 200);

@@ -63,7 +63,10 @@ describe('web client serving (the built web/dist)', () => {
   });
 
   it('serves both web app manifests and the service worker with their types, never cached long', async () => {
-    const names: Record<string, string> = { '/manifest.webmanifest': 'Ledger', '/manifest.zh-CN.webmanifest': '记账本' };
+    const names: Record<string, string> = {
+      '/manifest.webmanifest': 'Ledger',
+      '/manifest.zh-CN.webmanifest': '记账本',
+    };
     for (const [url, name] of Object.entries(names)) {
       const res = await t.anon.get(url);
       assert.equal(res.statusCode, 200, url);
@@ -74,7 +77,9 @@ describe('web client serving (the built web/dist)', () => {
       assert.equal(m.display, 'standalone');
       assert.equal(m.start_url, '/books');
       assert.match(m.theme_color, /^#[0-9a-f]{6}$/i);
-      const sizes = (m.icons as { sizes: string; purpose: string; src: string }[]).map((i) => `${i.sizes} ${i.purpose}`);
+      const sizes = (m.icons as { sizes: string; purpose: string; src: string }[]).map(
+        (i) => `${i.sizes} ${i.purpose}`,
+      );
       assert.deepEqual(sizes.sort(), ['192x192 any', '512x512 any', '512x512 maskable']);
       assert.equal(m.shortcuts[0].url, '/books?new=1');
       for (const icon of m.icons as { src: string }[]) {
@@ -89,7 +94,10 @@ describe('web client serving (the built web/dist)', () => {
     assert.equal(sw.headers['cache-control'], 'no-cache, max-age=0');
     // the app shell and every hashed asset are precached
     assert.match(sw.body, /"url":"index\.html"/);
-    for (const file of readdirSync(path.join(webRoot, 'assets')).filter((f) => f.endsWith('.js')).slice(0, 10)) assert.ok(sw.body.includes(`assets/${file}`), file);
+    for (const file of readdirSync(path.join(webRoot, 'assets'))
+      .filter((f) => f.endsWith('.js'))
+      .slice(0, 10))
+      assert.ok(sw.body.includes(`assets/${file}`), file);
   });
 
   it('still answers unknown API routes with the JSON 404', async () => {
@@ -114,16 +122,27 @@ describe('web client serving (the built web/dist)', () => {
   });
 
   it('renders the first screen into the page for the cookie of a sign-in, never for the API, and not after sign-out', async () => {
-    const registered = await t.anon.post('/api/auth/register', { username: `first_${process.pid}`, password: 'correct horse battery staple' });
+    const registered = await t.anon.post('/api/auth/register', {
+      username: `first_${process.pid}`,
+      password: 'correct horse battery staple',
+    });
     assert.equal(registered.statusCode, 200);
     const setCookie = String(registered.headers['set-cookie']);
     assert.match(setCookie, /^ledger_page=[\w.-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
     const cookie = setCookie.split(';')[0]!;
     const { access_token, refresh_token } = registered.json<{ access_token: string; refresh_token: string }>();
     const owner = t.withToken(access_token);
-    const cats = (await owner.get('/api/categories', { query: { kind: 'expense' } })).json<{ list: { id: number }[] }>();
+    const cats = (await owner.get('/api/categories', { query: { kind: 'expense' } })).json<{
+      list: { id: number }[];
+    }>();
     const today = new Date().toISOString().slice(0, 10);
-    const made = await owner.post('/api/transactions', { kind: 'expense', amount: 12, category_id: cats.list[0]!.id, date: today, note: '<img src=x>' });
+    const made = await owner.post('/api/transactions', {
+      kind: 'expense',
+      amount: 12,
+      category_id: cats.list[0]!.id,
+      date: today,
+      note: '<img src=x>',
+    });
     assert.equal(made.statusCode, 201);
 
     const page = await t.withHeaders({ cookie, 'accept-language': 'zh-CN' }).get('/books');
@@ -133,7 +152,8 @@ describe('web client serving (the built web/dist)', () => {
     assert.ok(page.body.includes('&lt;img src=x&gt;') && !page.body.includes('<img src=x>'), 'the note is escaped');
     assert.match(page.body, /<html lang="zh-CN">/);
     assert.match(page.body, /<div id="app" inert data-first-screen=/);
-    for (const tag of page.body.match(/<script\b[^>]*>/gi) ?? []) assert.match(tag, /\bsrc="|type="application\/json"/, tag);
+    for (const tag of page.body.match(/<script\b[^>]*>/gi) ?? [])
+      assert.match(tag, /\bsrc="|type="application\/json"/, tag);
     const stats = await t.withHeaders({ cookie }).get('/stats');
     assert.match(stats.body, /data-testid="donut"><svg /);
     // its total in the middle in the page's text colour, right in a dark scheme too
@@ -142,20 +162,37 @@ describe('web client serving (the built web/dist)', () => {
     for (const tag of texts) assert.match(tag, /fill="currentColor"/, tag);
 
     // the device's language cookie wins over Accept-Language
-    const chosen = await t.withHeaders({ cookie: `${cookie}; ledger_locale=zh-CN`, 'accept-language': 'en' }).get('/books');
+    const chosen = await t
+      .withHeaders({ cookie: `${cookie}; ledger_locale=zh-CN`, 'accept-language': 'en' })
+      .get('/books');
     assert.match(chosen.body, /<html lang="zh-CN">/);
 
     // a group cookie naming another person's group shows the owner's own books, nothing of that group
-    const other = await t.anon.post('/api/auth/register', { username: `second_${process.pid}`, password: 'correct horse battery staple' });
+    const other = await t.anon.post('/api/auth/register', {
+      username: `second_${process.pid}`,
+      password: 'correct horse battery staple',
+    });
     const stranger = t.withToken(other.json<{ access_token: string }>().access_token);
     const theirGroup = (await stranger.post('/api/groups', { name: 'Not yours' })).json<{ id: number }>().id;
-    const theirCats = (await stranger.get('/api/categories', { query: { kind: 'expense' } })).json<{ list: { id: number }[] }>();
-    const theirs = await stranger.post('/api/transactions', { kind: 'expense', amount: 99, category_id: theirCats.list[0]!.id, date: today, note: 'secret-of-their-group', group_id: theirGroup });
+    const theirCats = (await stranger.get('/api/categories', { query: { kind: 'expense' } })).json<{
+      list: { id: number }[];
+    }>();
+    const theirs = await stranger.post('/api/transactions', {
+      kind: 'expense',
+      amount: 99,
+      category_id: theirCats.list[0]!.id,
+      date: today,
+      note: 'secret-of-their-group',
+      group_id: theirGroup,
+    });
     assert.equal(theirs.statusCode, 201);
     const foreign = await t.withHeaders({ cookie: `${cookie}; ledger_group=${theirGroup}` }).get('/books');
     assert.equal((foreign.body.match(/data-testid="tx-row"/g) ?? []).length, 1);
     assert.ok(foreign.body.includes('&lt;img src=x&gt;'));
-    assert.ok(!foreign.body.includes('secret-of-their-group') && !foreign.body.includes('Not yours'), 'nothing of the other person\'s group');
+    assert.ok(
+      !foreign.body.includes('secret-of-their-group') && !foreign.body.includes('Not yours'),
+      "nothing of the other person's group",
+    );
 
     // the cookie opens no API route; a forged one and none give the plain page
     assert.equal((await t.withHeaders({ cookie }).get('/api/me')).statusCode, 401);
@@ -165,7 +202,9 @@ describe('web client serving (the built web/dist)', () => {
     // the token's refresh sets it again; signing out clears it, and the old one no longer renders
     const refreshed = await t.anon.post('/api/auth/refresh', { refresh_token });
     assert.match(String(refreshed.headers['set-cookie']), /^ledger_page=[\w.-]+;/);
-    const out = await t.anon.post('/api/auth/logout', { refresh_token: refreshed.json<{ refresh_token: string }>().refresh_token });
+    const out = await t.anon.post('/api/auth/logout', {
+      refresh_token: refreshed.json<{ refresh_token: string }>().refresh_token,
+    });
     assert.equal(out.statusCode, 204);
     assert.match(String(out.headers['set-cookie']), /^ledger_page=; Path=\/; Max-Age=0;/);
     assert.equal((await t.withHeaders({ cookie }).get('/books')).body, index);

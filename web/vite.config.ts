@@ -5,9 +5,11 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { SHARE_TARGET_FILES, SHARE_TARGET_PATH } from './src/features/receipts/share-target';
 
 // The installable app: one manifest per language (the page links the one of its language), the
-// same icons, colours and "New entry" shortcut in both.
+// same icons, colours and "New entry" shortcut in both. It is a share target: images and PDF files
+// shared to it are posted to the service worker (src/sw.ts), which keeps them and opens the add form.
 const common = {
   id: '/',
   start_url: '/books',
@@ -17,6 +19,16 @@ const common = {
   theme_color: '#1f55c0',
   background_color: '#f4f5f7',
   categories: ['finance', 'productivity'],
+  share_target: {
+    action: SHARE_TARGET_PATH,
+    method: 'POST',
+    enctype: 'multipart/form-data',
+    params: {
+      title: 'title',
+      text: 'text',
+      files: [{ name: SHARE_TARGET_FILES, accept: ['image/*', 'application/pdf'] }],
+    },
+  },
   icons: [
     { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
     { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
@@ -51,7 +63,11 @@ function chineseManifest(): Plugin {
     name: 'ledger-manifest-zh',
     apply: 'build',
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: 'manifest.zh-CN.webmanifest', source: JSON.stringify(manifests['zh-CN'], null, 2) });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'manifest.zh-CN.webmanifest',
+        source: JSON.stringify(manifests['zh-CN'], null, 2),
+      });
     },
   };
 }
@@ -67,13 +83,18 @@ function earlyScript(): Plugin {
   return {
     name: 'ledger-early-script',
     apply: 'build',
-    config: () => ({ build: { rollupOptions: { input: { index: here('./index.html'), early: here('./src/early.ts') } } } }),
+    config: () => ({
+      build: { rollupOptions: { input: { index: here('./index.html'), early: here('./src/early.ts') } } },
+    }),
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
-        const early = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'early');
+        const early = Object.values(ctx.bundle ?? {}).find(
+          (c) => c.type === 'chunk' && c.isEntry && c.name === 'early',
+        );
         const app = '<script type="module" crossorigin src=';
-        if (!early || !html.includes(app)) throw new Error('the early script or the app script is missing from the page');
+        if (!early || !html.includes(app))
+          throw new Error('the early script or the app script is missing from the page');
         return html.replace(app, `<script type="module" crossorigin src="/${early.fileName}"></script>\n  ${app}`);
       },
     },
@@ -107,7 +128,12 @@ function precompress(): Plugin {
         if (!PRECOMPRESS.test(file) || path.basename(file) === 'sw.js') continue;
         const data = readFileSync(file);
         if (data.length <= 1024) continue;
-        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(data, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+          }),
+        );
         writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
       }
     },
@@ -127,27 +153,29 @@ function noServiceWorker(): Plugin {
 // `vite build --ssr src/entry-server.ts` (scripts/build-web.mjs): the server's renderer of the
 // first screen, one self-contained module in dist-server/, without the browser's plugins
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: isSsrBuild ? [vue(), noServiceWorker()] : [
-    vue(),
-    earlyScript(),
-    chineseManifest(),
-    VitePWA({
-      // our own service worker (src/sw.ts): Workbox precaching plus the outbox's Background Sync
-      strategies: 'injectManifest',
-      srcDir: 'src',
-      filename: 'sw.ts',
-      registerType: 'prompt',
-      injectRegister: false,
-      manifest: manifests.en,
-      manifestFilename: 'manifest.webmanifest',
-      injectManifest: {
-        globPatterns: ['**/*.{js,css,html,png,webmanifest}'],
-        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
-      },
-      devOptions: { enabled: false },
-    }),
-    precompress(),
-  ],
+  plugins: isSsrBuild
+    ? [vue(), noServiceWorker()]
+    : [
+        vue(),
+        earlyScript(),
+        chineseManifest(),
+        VitePWA({
+          // our own service worker (src/sw.ts): Workbox precaching plus the outbox's Background Sync
+          strategies: 'injectManifest',
+          srcDir: 'src',
+          filename: 'sw.ts',
+          registerType: 'prompt',
+          injectRegister: false,
+          manifest: manifests.en,
+          manifestFilename: 'manifest.webmanifest',
+          injectManifest: {
+            globPatterns: ['**/*.{js,css,html,png,webmanifest}'],
+            maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+          },
+          devOptions: { enabled: false },
+        }),
+        precompress(),
+      ],
   // features the client does not use, left out of the bundle: the Options API (every component is
   // <script setup>), vue-i18n's legacy API and global components, and the devtools hooks
   define: {
@@ -160,16 +188,18 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   ssr: { noExternal: true },
   publicDir: isSsrBuild ? false : 'public',
-  build: isSsrBuild ? { outDir: 'dist-server', emptyOutDir: true, target: 'node20', minify: false } : {
-    outDir: 'dist',
-    emptyOutDir: true,
-    target: 'es2022',
-    reportCompressedSize: true,
-    manifest: true,
-    chunkSizeWarningLimit: 700,
-    // no inline module preload polyfill script: the CSP allows scripts from 'self' only
-    modulePreload: { polyfill: false },
-  },
+  build: isSsrBuild
+    ? { outDir: 'dist-server', emptyOutDir: true, target: 'node20', minify: false }
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        target: 'es2022',
+        reportCompressedSize: true,
+        manifest: true,
+        chunkSizeWarningLimit: 700,
+        // no inline module preload polyfill script: the CSP allows scripts from 'self' only
+        modulePreload: { polyfill: false },
+      },
   server: { port: 3101, proxy: { '/api': 'http://127.0.0.1:3100' } },
   test: { environment: 'node', include: ['src/**/*.spec.ts'] },
 }));

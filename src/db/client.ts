@@ -10,7 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { copyTemplateInto, loadTemplate } from './embedded-template.ts';
+import { copyTemplateInto, loadBlankTemplate, loadTemplate } from './embedded-template.ts';
 import * as schema from './schema/index.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -96,7 +96,12 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
       async close() {
         await pool.end();
       },
-      usage: () => ({ total: pool.totalCount, idle: pool.idleCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+      usage: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        inUse: pool.totalCount - pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
       onConnectionWait(listener) {
         waitListeners.add(listener);
         return () => void waitListeners.delete(listener);
@@ -108,7 +113,8 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
   const fresh = !opts.embeddedDbDir || !existsSync(path.join(opts.embeddedDbDir, 'PG_VERSION'));
   // a new data folder is a copy of the template folder (then simply opened); in memory, the tar
   const copied = fresh && !opts.blank && opts.embeddedDbDir !== null && copyTemplateInto(opts.embeddedDbDir);
-  const template = fresh && !opts.blank && !copied ? loadTemplate() : null;
+  // a blank one (no migrations) from the installation's initialised cluster, when there is one
+  const template = fresh && !copied ? (opts.blank ? loadBlankTemplate() : loadTemplate()) : null;
   const options = template ? { loadDataDir: template } : {};
   const client = opts.embeddedDbDir ? new PGlite(opts.embeddedDbDir, options) : new PGlite(options);
   await client.waitReady;
@@ -144,13 +150,17 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
  */
 function timeCheckouts(pool: pg.Pool): Set<(seconds: number) => void> {
   const listeners = new Set<(seconds: number) => void>();
-  const connect = pool.connect.bind(pool) as (cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) => Promise<pg.PoolClient> | void;
+  const connect = pool.connect.bind(pool) as (
+    cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ) => Promise<pg.PoolClient> | void;
   const report = (started: number) => {
     if (!listeners.size) return;
     const seconds = (performance.now() - started) / 1000;
     for (const listener of listeners) listener(seconds);
   };
-  pool.connect = ((cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) => {
+  pool.connect = ((
+    cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ) => {
     const started = performance.now();
     if (cb) {
       return connect((err, client, done) => {
@@ -170,14 +180,16 @@ function timeCheckouts(pool: pg.Pool): Set<(seconds: number) => void> {
  */
 function countCalls(client: PGlite): { pending: number } {
   const state = { pending: 0 };
-  const wrap = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    state.pending++;
-    try {
-      return await fn(...args);
-    } finally {
-      state.pending--;
-    }
-  };
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      state.pending++;
+      try {
+        return await fn(...args);
+      } finally {
+        state.pending--;
+      }
+    };
   client.query = wrap(client.query.bind(client)) as typeof client.query;
   client.exec = wrap(client.exec.bind(client)) as typeof client.exec;
   client.transaction = wrap(client.transaction.bind(client)) as typeof client.transaction;

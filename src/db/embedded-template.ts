@@ -22,9 +22,24 @@ export function templateKey(): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json')));
   const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-  for (const file of files(migrationsFolder).sort()) hash.update(path.relative(migrationsFolder, file)).update(readFileSync(file));
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)],
+    );
+  for (const file of files(migrationsFolder).sort())
+    hash.update(path.relative(migrationsFolder, file)).update(readFileSync(file));
   return hash.digest('hex').slice(0, 16);
+}
+
+/** what the blank template depends on: the PGlite build only */
+function blankKey(): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** an initialised, unmigrated cluster (what `initdb` makes): a restore target, a migration's starting point */
+export function blankTemplatePath(): string {
+  return path.join(root, 'node_modules/.cache/ledger', `pglite-blank-${blankKey()}.tar.gz`);
 }
 
 export function templatePath(): string {
@@ -55,8 +70,16 @@ export function copyTemplateInto(dataDir: string): boolean {
 
 /** the template of this installation, or null when it was never built (or the migrations changed since) */
 export function loadTemplate(): Blob | null {
+  return loadFile(templatePath());
+}
+
+/** the blank cluster of this installation's PGlite, or null when it was never built */
+export function loadBlankTemplate(): Blob | null {
+  return loadFile(blankTemplatePath());
+}
+
+function loadFile(file: string): Blob | null {
   try {
-    const file = templatePath();
     return existsSync(file) ? new Blob([readFileSync(file)]) : null;
   } catch {
     return null;
@@ -65,7 +88,8 @@ export function loadTemplate(): Blob | null {
 
 /**
  * Builds the template: a migrated, empty database, kept as a data folder (for new data folders)
- * and as a gzipped tar of it (for databases in memory).
+ * and as a gzipped tar of it (for databases in memory); and, once per PGlite build, the blank
+ * cluster before the migrations, as a gzipped tar.
  */
 export async function writeTemplate(): Promise<string> {
   const file = templatePath();
@@ -76,6 +100,12 @@ export async function writeTemplate(): Promise<string> {
   const client = new PGlite(work);
   await client.waitReady;
   try {
+    // the cluster as initdb left it, before any migration (blank databases start from it)
+    const blank = blankTemplatePath();
+    if (!existsSync(blank)) {
+      writeFileSync(`${blank}${suffix}`, Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()));
+      renameSync(`${blank}${suffix}`, blank);
+    }
     await migrate(drizzle(client), { migrationsFolder });
     const dump = Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer());
     writeFileSync(`${file}${suffix}`, dump);

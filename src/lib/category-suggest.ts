@@ -121,11 +121,13 @@ function finish(acc: Map<number, Acc>, useNote: boolean, useAmount: boolean): Sc
     maxCount = Math.max(maxCount, a.count);
     maxRecency = Math.max(maxRecency, a.recency);
   }
-  const weightSum = WEIGHTS.frequency + WEIGHTS.recency + (useNote ? WEIGHTS.note : 0) + (useAmount ? WEIGHTS.amount : 0);
+  const weightSum =
+    WEIGHTS.frequency + WEIGHTS.recency + (useNote ? WEIGHTS.note : 0) + (useAmount ? WEIGHTS.amount : 0);
 
   const out: Scored[] = [];
   for (const [categoryId, a] of acc) {
-    let raw = WEIGHTS.frequency * (a.count / maxCount) + WEIGHTS.recency * (maxRecency > 0 ? a.recency / maxRecency : 0);
+    let raw =
+      WEIGHTS.frequency * (a.count / maxCount) + WEIGHTS.recency * (maxRecency > 0 ? a.recency / maxRecency : 0);
     if (useNote) raw += WEIGHTS.note * a.note;
     if (useAmount) {
       const best = a.closeness.sort((x, y) => y - x).slice(0, 3);

@@ -8,8 +8,34 @@ import { Errors } from './errors.ts';
  * and round once, half away from zero: no binary floating point touches an amount.
  */
 
-/** Codes in the table that are not money one keeps books in: precious metals, units of account, test and "no currency" codes, and fund codes. */
-const NOT_BOOKABLE = new Set(['XAG', 'XAU', 'XBA', 'XBB', 'XBC', 'XBD', 'XPD', 'XPT', 'XTS', 'XXX', 'XDR', 'XSU', 'XUA', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'UYW', 'BOV']);
+/**
+ * Codes in the table that are not money one keeps books in: precious metals, units of account, test and "no currency"
+ * codes, and fund codes.
+ */
+const NOT_BOOKABLE = new Set([
+  'XAG',
+  'XAU',
+  'XBA',
+  'XBB',
+  'XBC',
+  'XBD',
+  'XPD',
+  'XPT',
+  'XTS',
+  'XXX',
+  'XDR',
+  'XSU',
+  'XUA',
+  'CHE',
+  'CHW',
+  'CLF',
+  'COU',
+  'MXV',
+  'USN',
+  'UYI',
+  'UYW',
+  'BOV',
+]);
 
 export interface CurrencyInfo {
   code: string;
@@ -49,13 +75,20 @@ const DECIMAL_RE = /^(-)?(\d{1,15})(?:\.(\d+))?$/;
  * A decimal amount (JSON number or string) in `currency`'s minor units. More decimals than the
  * currency has, a sign when `allowNegative` is false, an exponent or spaces: 40001 on `field`.
  */
-export function parseMinor(value: unknown, currency: CurrencyInfo, field = 'amount', opts: { allowNegative?: boolean; allowZero?: boolean } = {}): number {
-  const text = typeof value === 'number' && Number.isFinite(value) ? numberText(value) : typeof value === 'string' ? value : null;
+export function parseMinor(
+  value: unknown,
+  currency: CurrencyInfo,
+  field = 'amount',
+  opts: { allowNegative?: boolean; allowZero?: boolean } = {},
+): number {
+  const text =
+    typeof value === 'number' && Number.isFinite(value) ? numberText(value) : typeof value === 'string' ? value : null;
   const m = text === null ? null : DECIMAL_RE.exec(text);
   const shape = currency.digits ? `a number with at most ${currency.digits} decimals` : 'a whole number';
   if (!m) throw Errors.field(field, `must be ${shape} (${currency.code})`);
   const [, sign, int, frac = ''] = m;
-  if (frac.length > currency.digits) throw Errors.field(field, `must have at most ${currency.digits} decimals in ${currency.code}`);
+  if (frac.length > currency.digits)
+    throw Errors.field(field, `must have at most ${currency.digits} decimals in ${currency.code}`);
   const minor = Number(int) * 10 ** currency.digits + Number(frac.padEnd(currency.digits, '0') || '0');
   if (!Number.isSafeInteger(minor)) throw Errors.field(field, 'is too large');
   const signed = sign ? -minor : minor;
@@ -68,9 +101,15 @@ export function parseMinor(value: unknown, currency: CurrencyInfo, field = 'amou
 export const AMOUNT_INTEGER_DIGITS = 12;
 
 /** parseMinor within the bounds of a booked amount: at most AMOUNT_INTEGER_DIGITS integer digits */
-export function parseBookedMinor(value: unknown, currency: CurrencyInfo, field = 'amount', opts: { allowNegative?: boolean; allowZero?: boolean } = {}): number {
+export function parseBookedMinor(
+  value: unknown,
+  currency: CurrencyInfo,
+  field = 'amount',
+  opts: { allowNegative?: boolean; allowZero?: boolean } = {},
+): number {
   const minor = parseMinor(value, currency, field, opts);
-  if (Math.abs(minor) >= 10 ** (AMOUNT_INTEGER_DIGITS + currency.digits)) throw Errors.field(field, `must have at most ${AMOUNT_INTEGER_DIGITS} integer digits`);
+  if (Math.abs(minor) >= 10 ** (AMOUNT_INTEGER_DIGITS + currency.digits))
+    throw Errors.field(field, `must have at most ${AMOUNT_INTEGER_DIGITS} integer digits`);
   return minor;
 }
 
@@ -98,14 +137,18 @@ const RATE_RE = /^(\d{1,12})(?:\.(\d{1,12}))?$/;
 /** the largest rate accepted: units of one currency worth a billion of another is beyond any real pair */
 export const MAX_RATE = 1_000_000_000n;
 
-/** An exchange rate as an exact fraction: "7.1234" -> 71234/10000. Positive, at most 1e9, at most 12 decimals; else 40001 on `field`. */
+/**
+ * An exchange rate as an exact fraction: "7.1234" -> 71234/10000. Positive, at most 1e9, at most 12 decimals; else
+ * 40001 on `field`.
+ */
 export interface Rate {
   num: bigint;
   den: bigint;
 }
 
 export function parseRate(value: unknown, field = 'rate'): Rate {
-  const text = typeof value === 'number' && Number.isFinite(value) ? numberText(value) : typeof value === 'string' ? value : null;
+  const text =
+    typeof value === 'number' && Number.isFinite(value) ? numberText(value) : typeof value === 'string' ? value : null;
   const m = text === null ? null : RATE_RE.exec(text);
   if (!m) throw Errors.field(field, 'must be a positive decimal number with at most 12 decimals');
   const frac = m[2] ?? '';
@@ -140,6 +183,7 @@ export function convertMinor(minor: number, from: CurrencyInfo, to: CurrencyInfo
   const num = BigInt(minor) * rate.num * 10n ** BigInt(to.digits);
   const den = rate.den * 10n ** BigInt(from.digits);
   const out = divRoundHalfAway(num, den);
-  if (out > BigInt(Number.MAX_SAFE_INTEGER) || out < -BigInt(Number.MAX_SAFE_INTEGER)) throw Errors.field('amount', 'is too large once converted');
+  if (out > BigInt(Number.MAX_SAFE_INTEGER) || out < -BigInt(Number.MAX_SAFE_INTEGER))
+    throw Errors.field('amount', 'is too large once converted');
   return Number(out);
 }

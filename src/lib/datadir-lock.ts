@@ -33,7 +33,10 @@ export function isZombie(pid: number): boolean {
   return state === 'Z' || state === 'X';
 }
 
-/** folders this process holds: a lock naming our own id that we do not hold was left by an earlier process given the same id */
+/**
+ * folders this process holds: a lock naming our own id that we do not hold was left by an earlier process given the
+ * same id
+ */
 const held = new Set<string>();
 
 function ownerOf(ownerFile: string): number | null {
@@ -63,7 +66,9 @@ function bindKernelLock(dir: string): Promise<KernelLock> {
   const name = `\0ledger-data-dir-${createHash('sha256').update(real).digest('hex').slice(0, 40)}`;
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE' ? { state: 'busy' } : { state: 'unsupported' }));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      resolve(err.code === 'EADDRINUSE' ? { state: 'busy' } : { state: 'unsupported' }),
+    );
     server.listen(name, () => {
       // the socket accepts nothing; it must not keep the process alive on its own
       server.unref();
@@ -90,7 +95,11 @@ export interface DataDirLockOptions {
  * lives the call waits up to `waitMs` for it to go, then refuses. A lock file without a readable
  * owner goes stale after 10 seconds.
  */
-export async function lockDataDir(dir: string, onLost: (err: Error) => void, opts: DataDirLockOptions = {}): Promise<() => Promise<void>> {
+export async function lockDataDir(
+  dir: string,
+  onLost: (err: Error) => void,
+  opts: DataDirLockOptions = {},
+): Promise<() => Promise<void>> {
   mkdirSync(dir, { recursive: true });
   const waitMs = opts.waitMs ?? 0;
   const deadline = Date.now() + waitMs;
@@ -99,7 +108,10 @@ export async function lockDataDir(dir: string, onLost: (err: Error) => void, opt
   const ownerFile = path.join(dir, '.lock-owner');
   const options = { lockfilePath: lockPath, stale: 10_000, update: 5_000, realpath: false, onCompromised: onLost };
   const inUse = (cause?: unknown) =>
-    new Error(`the data folder ${dir} is in use by another running instance (only one process may open the embedded database; use DATABASE_URL for several)`, { cause });
+    new Error(
+      `the data folder ${dir} is in use by another running instance (only one process may open the embedded database; use DATABASE_URL for several)`,
+      { cause },
+    );
 
   let kernel = await bindKernelLock(dir);
   while (kernel.state === 'busy') {
@@ -107,7 +119,10 @@ export async function lockDataDir(dir: string, onLost: (err: Error) => void, opt
     await sleep(Math.min(250, Math.max(1, deadline - Date.now())));
     kernel = await bindKernelLock(dir);
   }
-  const closeKernel = () => (kernel.state === 'held' ? new Promise<void>((r) => kernel.state === 'held' && kernel.server.close(() => r())) : Promise.resolve());
+  const closeKernel = () =>
+    kernel.state === 'held'
+      ? new Promise<void>((r) => kernel.state === 'held' && kernel.server.close(() => r()))
+      : Promise.resolve();
 
   let release: () => Promise<void>;
   try {

@@ -70,10 +70,42 @@ export function isoWeekday(s: string): number {
 
 /** The calendar date it is at instant `now` in time zone `tz`. */
 export function todayIn(tz: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)!.value;
   // 'numeric' years are not padded (year 99 prints as "99")
   return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
+}
+
+/**
+ * The instant a wall-clock `date` and `time` (HH:MM:SS) name in time zone `tz`: the zone's offset
+ * at that moment, found by reading the guess back in the zone (twice, for a day the offset changes).
+ */
+export function instantIn(tz: string, date: string, time: string): Date {
+  const wall = Date.parse(`${date}T${time}Z`);
+  const fmt = new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const offsetAt = (t: number) => {
+    const p = Object.fromEntries(fmt.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+    return (
+      Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) -
+      t
+    );
+  };
+  const first = wall - offsetAt(wall);
+  return new Date(wall - offsetAt(first));
 }
 
 export function monthOf(s: string): string {

@@ -29,7 +29,9 @@ export const Errors = {
    */
   missingRate: (currency: string, base: string, date: string) => {
     const message = `is needed: there is no ${currency} to ${base} rate on or before ${date}; give one or add it to your rates`;
-    return new AppError(400, 40001, `rate ${message}`, [{ field: 'rate', message }], { missing_rate: { currency, base, date } });
+    return new AppError(400, 40001, `rate ${message}`, [{ field: 'rate', message }], {
+      missing_rate: { currency, base, date },
+    });
   },
   unauthorized: (message = 'access token missing or invalid') => new AppError(401, 40101, message),
   badRefresh: (message = 'refresh token invalid, expired or already used') => new AppError(401, 40102, message),
@@ -37,13 +39,24 @@ export const Errors = {
   accountBlocked: (message = 'account deleted or disabled') => new AppError(401, 40104, message),
   badCredentials: () => new AppError(401, 40105, 'username or password is wrong'),
   passkeyRejected: (message = 'the passkey was not accepted') => new AppError(401, 40106, message),
+  /** a second-factor code (authenticator or recovery code) that is wrong, already used or out of its window */
+  badSecondFactor: () => new AppError(401, 40107, 'the second-factor code is wrong or already used'),
+  /** the second-factor ticket of a password sign-in is unknown, expired or no longer needed */
+  badSecondFactorTicket: () => new AppError(401, 40108, 'sign-in ticket invalid or expired; sign in again'),
   adminRequired: () => new AppError(403, 40301, 'administrator required'),
   forbidden: (message: string) => new AppError(403, 40301, message),
+  /** REQUIRE_ADMIN_TOTP: an administrator without a confirmed second factor, on an administrator route */
+  secondFactorRequired: () =>
+    new AppError(403, 40303, 'administrators must set up a second factor (TOTP) first: POST /api/me/totp/setup'),
   groupForbidden: (message = 'not a member of that group') => new AppError(403, 40302, message),
   notFound: (what = 'resource') => new AppError(404, 40401, `${what} not found`),
+  /** a feature this server's configuration leaves off: not found, since no retry can reach it */
+  featureOff: (message: string) => new AppError(404, 40401, message),
   /** answered with an `Allow` header listing the path's methods */
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new AppError(405, 40501, `method ${method} is not allowed here; allowed: ${allowed.join(', ')}`, undefined, { allow: allowed }),
+    new AppError(405, 40501, `method ${method} is not allowed here; allowed: ${allowed.join(', ')}`, undefined, {
+      allow: allowed,
+    }),
   conflict: (message: string) => new AppError(409, 40901, message),
   dissolved: () => new AppError(409, 40902, 'the group is dissolved'),
   idempotencyInProgress: () => new AppError(409, 40903, 'a request with this Idempotency-Key is still in progress'),
@@ -56,7 +69,9 @@ export const Errors = {
   rateLimited: (message = 'too many requests') => new AppError(429, 42901, message),
   /** answered with a Retry-After header of `retryAfterS` */
   locked: (retryAfterS: number) =>
-    new AppError(429, 42901, `too many failed sign-ins, retry in ${retryAfterS} s`, undefined, { retry_after: retryAfterS }),
+    new AppError(429, 42901, `too many failed sign-ins, retry in ${retryAfterS} s`, undefined, {
+      retry_after: retryAfterS,
+    }),
   internal: () => new AppError(500, 50001, 'internal error'),
   inviteCollision: () => new AppError(500, 50002, 'could not allocate a unique invite code'),
   unavailable: (message = 'a dependency is unavailable') => new AppError(503, 50301, message),

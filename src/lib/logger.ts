@@ -125,7 +125,14 @@ export function createLogger(opts: LoggerOptions): AppLogger {
       level: opts.level,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
-        paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'req.headers.cookie', '*.refresh_token', '*.access_token'],
+        paths: [
+          'req.headers.authorization',
+          'headers.authorization',
+          'authorization',
+          'req.headers.cookie',
+          '*.refresh_token',
+          '*.access_token',
+        ],
         censor: '[REDACTED]',
       },
       serializers: {

@@ -64,7 +64,12 @@ export function firstOnOrAfter(s: Schedule, date: string): string | null {
  * The occurrences from `from` (inclusive) up to `today` (inclusive) and the next occurrence after
  * them (null when the schedule has ended). `from` is normally the rule's next_date.
  */
-export function dueOccurrences(s: Schedule, from: string, today: string, max = Number.POSITIVE_INFINITY): { dates: string[]; next: string | null } {
+export function dueOccurrences(
+  s: Schedule,
+  from: string,
+  today: string,
+  max = Number.POSITIVE_INFINITY,
+): { dates: string[]; next: string | null } {
   const dates: string[] = [];
   const last = s.endDate !== null && s.endDate < today ? s.endDate : today;
   let n = indexOnOrAfter(s, from);

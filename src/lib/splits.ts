@@ -24,7 +24,7 @@ export const PERCENT_TOTAL = 10_000n;
 
 /**
  * Largest-remainder apportionment of `amount` (minor units, >= 0) by non-negative `weights`
- * (not all zero). Each part first gets floor(amount * w / W); the cents left over (fewer than the
+ * (not all zero). Each part first gets floor(amount * w / W); the minor units left over (fewer than the
  * number of parts) go one each to the parts with the largest remainders, ties to the lower
  * user id. The parts sum exactly to `amount`.
  */
@@ -40,7 +40,9 @@ export function apportion(amount: number, parts: readonly Part[]): Share[] {
   let left = a - rows.reduce((s, r) => s + r.base, 0n);
   const order = rows
     .map((r, i) => i)
-    .sort((i, j) => (rows[j]!.rem > rows[i]!.rem ? 1 : rows[j]!.rem < rows[i]!.rem ? -1 : rows[i]!.userId - rows[j]!.userId));
+    .sort((i, j) =>
+      rows[j]!.rem > rows[i]!.rem ? 1 : rows[j]!.rem < rows[i]!.rem ? -1 : rows[i]!.userId - rows[j]!.userId,
+    );
   for (const i of order) {
     if (left <= 0n) break;
     rows[i]!.base += 1n;
@@ -71,7 +73,11 @@ export function computeShares(amount: number, mode: SplitMode, parts: readonly P
       return apportion(amount, parts);
     case 'percent': {
       const sum = parts.reduce((s, p) => s + p.value, 0n);
-      if (sum !== PERCENT_TOTAL) return { field: 'split.members', message: `percentages must add up to 100 (they add up to ${Number(sum) / 100})` };
+      if (sum !== PERCENT_TOTAL)
+        return {
+          field: 'split.members',
+          message: `percentages must add up to 100 (they add up to ${Number(sum) / 100})`,
+        };
       return apportion(amount, parts);
     }
     case 'exact': {

@@ -20,7 +20,9 @@ export const MAX_JSON_DEPTH = 32;
 // a high surrogate not followed by a low one, or a low one not preceded by a high one
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Why PostgreSQL would refuse this text (NUL, or a lone UTF-16 surrogate that is not Unicode); null when it is fine. */
+/**
+ * Why PostgreSQL would refuse this text (NUL, or a lone UTF-16 surrogate that is not Unicode); null when it is fine.
+ */
 export function textProblem(value: string): string | null {
   if (value.includes('\u0000')) return 'must not contain NUL characters';
   if (LONE_SURROGATE.test(value)) return 'must not contain lone UTF-16 surrogates';
@@ -65,7 +67,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

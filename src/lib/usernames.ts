@@ -42,7 +42,10 @@ const MESSAGES: Record<UsernameProblem, string> = {
 export function acceptUsername(raw: string, field = 'username'): string {
   const name = normalizeUsername(raw);
   const problem = usernameProblem(name);
-  if (problem) throw new AppError(400, 40001, `${field} ${MESSAGES[problem]}`, [{ field, message: MESSAGES[problem] }], { reason: problem });
+  if (problem)
+    throw new AppError(400, 40001, `${field} ${MESSAGES[problem]}`, [{ field, message: MESSAGES[problem] }], {
+      reason: problem,
+    });
   return name;
 }
 

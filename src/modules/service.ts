@@ -12,3 +12,10 @@ export interface ServiceDeps<Repo, Keys extends keyof Config = never> {
   config: Pick<Config, Keys>;
   repo?: Repo;
 }
+
+/**
+ * The arguments of a use case after its dependencies: a service is a map of named use cases, each
+ * entry `name: (...a: UseCaseArgs<typeof useCase>) => useCase(deps, ...a)`, so a reader (and a
+ * call-graph tool) goes from `service.name` straight to the function that does it.
+ */
+export type UseCaseArgs<F> = F extends (deps: never, ...args: infer A) => unknown ? A : never;

@@ -15,9 +15,30 @@ export interface Authenticator {
   authenticate(token: string): Promise<Principal>;
 }
 
+export interface UserState {
+  role: 'user' | 'admin';
+  status: 'active' | 'disabled';
+  deleted: boolean;
+  /** sessions ended within an access token's lifetime: their access tokens are refused */
+  endedSessions: number[];
+}
+
+/**
+ * The cached lookup of a user's role, status and deletion that every authenticated request reads.
+ * Provided as `app.userState` by the identity module; the shared-invalidation plugin wraps it.
+ */
+export interface UserStateCache {
+  /** role, status and deletion of a user; null when there is no such user */
+  get(userId: number): Promise<UserState | null>;
+  /** drop a cached entry at once (after a change of role, status or deletion) */
+  invalidate(userId: number): void;
+  clear(): void;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     authenticator: Authenticator;
+    userState: UserStateCache;
   }
 }
 
@@ -33,8 +54,11 @@ function checkTokenScope(request: FastifyRequest, user: AuthUser): void {
   if (!scopes) return;
   const config = request.routeOptions.config;
   if (config.auth === 'admin') throw Errors.forbidden('API tokens cannot call administrator routes');
-  if (config.session) throw Errors.forbidden('API tokens cannot manage sign-in methods, sessions or tokens; sign in instead');
-  if (request.method !== 'GET' && request.method !== 'HEAD' && !scopes.includes('write')) throw Errors.forbidden('API token of read scope: only GET and HEAD');
+  if (config.session)
+    throw Errors.forbidden('API tokens cannot manage sign-in methods, sessions or tokens; sign in instead');
+  if (config.scopePerOperation) return;
+  if (request.method !== 'GET' && request.method !== 'HEAD' && !scopes.includes('write'))
+    throw Errors.forbidden('API token of read scope: only GET and HEAD');
 }
 
 /** The signed-in user of a route whose auth mode is `user` or `admin`. */

@@ -131,5 +131,7 @@ export function compileBody(
   ajvs: { removing: Compiler; refusing: Compiler },
   { schema, method, url }: { schema: unknown; method?: string | string[]; url?: string },
 ): unknown {
-  return isFirstContract(method, url) ? ajvs.removing.compile(closedBody(schema)) : ajvs.refusing.compile(closedBody(schema));
+  return isFirstContract(method, url)
+    ? ajvs.removing.compile(closedBody(schema))
+    : ajvs.refusing.compile(closedBody(schema));
 }

@@ -11,7 +11,8 @@ import fp from 'fastify-plugin';
  * backups, spreadsheets, gzip files) are not touched. Request bodies are never decompressed: an
  * upload's limits are checked on the bytes received.
  */
-export const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|javascript(?:;|$)|(?:\+|\/)xml(?:;|$)|^image\/svg\+xml/u;
+export const COMPRESSIBLE =
+  /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|javascript(?:;|$)|(?:\+|\/)xml(?:;|$)|^image\/svg\+xml/u;
 
 async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, {

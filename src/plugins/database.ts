@@ -15,7 +15,9 @@ export interface DatabasePluginOptions {
 export default fp<DatabasePluginOptions>(
   async (app, opts) => {
     const owns = !opts.database;
-    const database = opts.database ?? (await createDatabase({
+    const database =
+      opts.database ??
+      (await createDatabase({
         databaseUrl: app.config.databaseUrl,
         embeddedDbDir: app.config.embeddedDbDir,
         // a connection lost outside a request (restart, failover): the pool replaces it

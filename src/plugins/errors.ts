@@ -32,7 +32,9 @@ function detailsOf(errors: AjvLikeError[], context: string | undefined): ErrorDe
   return out;
 }
 
-export function toAppError(err: FastifyError & { validation?: AjvLikeError[]; validationContext?: string }): AppError | null {
+export function toAppError(
+  err: FastifyError & { validation?: AjvLikeError[]; validationContext?: string },
+): AppError | null {
   if (err instanceof AppError) return err;
   if (err.validation) {
     const details = detailsOf(err.validation, err.validationContext);
@@ -57,23 +59,37 @@ export function toAppError(err: FastifyError & { validation?: AjvLikeError[]; va
     case 'FST_ERR_VALIDATION':
       return Errors.validation(err.message);
     case 'FST_ERR_BAD_URL':
-      return Errors.validation('the URL is not validly percent-encoded', [{ field: 'url', message: 'is not validly percent-encoded' }]);
+      return Errors.validation('the URL is not validly percent-encoded', [
+        { field: 'url', message: 'is not validly percent-encoded' },
+      ]);
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return Errors.validation('a path parameter is too long', [{ field: 'params', message: 'is too long' }]);
     case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
-      return Errors.validation('this method needs a Content-Type header', [{ field: 'content-type', message: 'is required' }]);
+      return Errors.validation('this method needs a Content-Type header', [
+        { field: 'content-type', message: 'is required' },
+      ]);
   }
   // the database refused the connection or dropped it mid-request: retry later, not an internal error
   if (isDatabaseUnavailable(err)) return Errors.unavailable('the database is unavailable; retry shortly');
   if (err.statusCode === 429) return Errors.rateLimited();
   // the multipart parser reports a broken body with plain errors
-  if (/^(Unexpected end of (multipart|form) data|Malformed part header|Multipart: Boundary not found|Part terminated early)/i.test(err.message ?? '')) {
+  if (
+    /^(Unexpected end of (multipart|form) data|Malformed part header|Multipart: Boundary not found|Part terminated early)/i.test(
+      err.message ?? '',
+    )
+  ) {
     return Errors.validation('malformed multipart body');
   }
   if (err instanceof SyntaxError && err.statusCode === 400) return Errors.validation('malformed JSON body');
   // any other refusal of the framework itself (its codes start with FST_) is the client's fault
   // when Fastify says so: answered in the envelope by its status, never as an internal error
-  if (typeof err.code === 'string' && err.code.startsWith('FST_') && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+  if (
+    typeof err.code === 'string' &&
+    err.code.startsWith('FST_') &&
+    typeof err.statusCode === 'number' &&
+    err.statusCode >= 400 &&
+    err.statusCode < 500
+  ) {
     if (err.statusCode === 404) return Errors.notFound();
     if (err.statusCode === 413) return Errors.tooLarge();
     if (err.statusCode === 415) return Errors.unsupportedMedia();
@@ -86,8 +102,10 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   const body: Record<string, unknown> = { code: err.code, message: err.message };
   if (err.details) body.details = err.details;
   if (err.extra) Object.assign(body, err.extra);
-  if (err.code === 42901 && typeof err.extra?.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
-  if (err.code === 40501 && Array.isArray(err.extra?.allow)) reply.header('Allow', (err.extra.allow as string[]).join(', '));
+  if (err.code === 42901 && typeof err.extra?.retry_after === 'number')
+    reply.header('Retry-After', String(err.extra.retry_after));
+  if (err.code === 40501 && Array.isArray(err.extra?.allow))
+    reply.header('Allow', (err.extra.allow as string[]).join(', '));
   // the rest of a body too large is not read: the connection closes after the answer
   if (err.status === 413) reply.header('Connection', 'close');
   if (err.status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_AFTER_S));
@@ -140,7 +158,8 @@ function installErrorHandler(app: FastifyInstance): void {
   const notFoundOrNotAllowed = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = request.url.split('?')[0]!;
     const allowed = table.allowed(path);
-    if (allowed.length && !allowed.includes(request.method)) return sendError(reply, Errors.methodNotAllowed(request.method, allowed));
+    if (allowed.length && !allowed.includes(request.method))
+      return sendError(reply, Errors.methodNotAllowed(request.method, allowed));
     return sendError(reply, Errors.notFound(`route ${request.method} ${path}`));
   };
 
@@ -165,7 +184,13 @@ function installErrorHandler(app: FastifyInstance): void {
     const path = request.url.split('?')[0]!;
     // the web client routes on its own: unknown pages outside /api get its index page (a missing
     // build file under /assets/ stays a 404, so that a stale page fails loudly, not with HTML)
-    if (app.config.webClient && request.method === 'GET' && !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/assets/')) {
+    if (
+      app.config.webClient &&
+      request.method === 'GET' &&
+      !path.startsWith('/api/') &&
+      path !== '/api' &&
+      !path.startsWith('/assets/')
+    ) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return notFoundOrNotAllowed(request, reply);
@@ -196,7 +221,9 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
         : [400, 'Bad Request', 40001, 'malformed HTTP request'];
   const body = JSON.stringify({ code, message });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { REFRESH_TTL_S } from '../modules/identity/index.ts';
+import { REFRESH_TTL_S } from '../lib/tokens.ts';
 
 /**
  * The first screen in the page itself. On a slow phone, the books' rows after the page, its
@@ -77,7 +77,10 @@ function localeOf(request: FastifyRequest): Locale {
 
 /** JSON inside a <script> block: nothing in it can close the block or open a comment. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** The built page, with its stylesheets written in (read again when the build changes). */
@@ -88,100 +91,148 @@ function pageTemplate(webRoot: string): () => string | null {
     if (!existsSync(file)) return null;
     const mtime = statSync(file).mtimeMs;
     if (cached?.mtime !== mtime) {
-      const html = readFileSync(file, 'utf8').replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_, href: string) => {
-        const css = readFileSync(path.join(webRoot, href), 'utf8');
-        return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
-      });
+      const html = readFileSync(file, 'utf8').replace(
+        /<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g,
+        (_, href: string) => {
+          const css = readFileSync(path.join(webRoot, href), 'utf8');
+          return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+        },
+      );
       cached = { mtime, html };
     }
     return cached.html;
   };
 }
 
+/** What the pages are rendered with: the built page, the renderer once loaded, and the one render at a time. */
+interface Pages {
+  app: FastifyInstance;
+  template: () => string | null;
+  // null when the renderer was not built (the plain page is then sent, without a warning per page)
+  renderer: Promise<Renderer> | null;
+  // the client's state lives in its modules: one page at a time
+  queue: Promise<unknown>;
+}
+
 export async function registerFirstScreen(app: FastifyInstance, webRoot: string): Promise<void> {
   const serverEntry = path.join(webRoot, '..', 'dist-server', 'entry-server.js');
-  // null when the renderer was not built (the plain page is then sent, without a warning per page)
-  let renderer: Promise<Renderer> | null = null;
-  const template = pageTemplate(webRoot);
-  // the client's state lives in its modules: one page at a time
-  let queue: Promise<unknown> = Promise.resolve();
+  const pages: Pages = { app, template: pageTemplate(webRoot), renderer: null, queue: Promise.resolve() };
 
   // the renderer is loaded once the server is up, not by the first page that needs it
   app.addHook('onReady', async () => {
     if (!existsSync(serverEntry)) return;
-    renderer = import(pathToFileURL(serverEntry).href) as Promise<Renderer>;
+    const renderer = import(pathToFileURL(serverEntry).href) as Promise<Renderer>;
+    pages.renderer = renderer;
     renderer.catch((err: unknown) => app.log.warn({ err }, 'the first screen renderer did not load'));
   });
+  registerPageCookie(app);
 
-  // ---- the cookie, set with every token pair and cleared on sign-out ----
+  for (const url of Object.keys(PAGES)) {
+    app.get(url, { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) =>
+      sendPage(pages, request, reply),
+    );
+  }
+}
+
+/** The cookie, set with every token pair and cleared on sign-out. */
+function registerPageCookie(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request, reply, payload) => {
     const url = request.routeOptions.url ?? '';
-    if (!url.startsWith('/api/auth/') || reply.statusCode !== 200 || !payload || typeof payload !== 'object') return payload;
+    if (!url.startsWith('/api/auth/') || reply.statusCode !== 200 || !payload || typeof payload !== 'object')
+      return payload;
     const access = (payload as { access_token?: unknown }).access_token;
     if (typeof access !== 'string') return payload;
     const claims = await app.tokens.verifyAccess(access);
-    const token = await app.tokens.signPurpose(PAGE_PURPOSE, String(claims.userId), REFRESH_TTL_S, claims.sessionId ? { sid: claims.sessionId } : {});
+    const token = await app.tokens.signPurpose(
+      PAGE_PURPOSE,
+      String(claims.userId),
+      REFRESH_TTL_S,
+      claims.sessionId ? { sid: claims.sessionId } : {},
+    );
     reply.header('set-cookie', pageCookie(request, token, REFRESH_TTL_S));
     return payload;
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.url === '/api/auth/logout' && reply.statusCode < 400) reply.header('set-cookie', pageCookie(request, '', 0));
+    if (request.routeOptions.url === '/api/auth/logout' && reply.statusCode < 400)
+      reply.header('set-cookie', pageCookie(request, '', 0));
     return payload;
   });
+}
 
-  // ---- the pages ----
-  async function renderPage(request: FastifyRequest, screen: FirstScreen, cookie: string): Promise<string | null> {
-    const page = template();
-    if (!page || !renderer) return null;
-    const claims = await app.tokens.verifyPurpose(cookie, PAGE_PURPOSE).catch(() => null);
-    const userId = claims ? Number(claims.sub) : 0;
-    if (!claims || !Number.isInteger(userId) || userId <= 0) return null;
-    const sid = typeof claims.sid === 'number' ? claims.sid : undefined;
-    // the API's routes as this user, within this session: its sign-out or the account's blocking
-    // refuses them (40101, 40104), and the page is then the plain shell
-    const access = await app.tokens.signAccess(userId, 'user', sid);
-    const locale = localeOf(request);
-    const read = async (address: string) => {
-      const res = await app.inject({ method: 'GET', url: address, headers: { authorization: `Bearer ${access}`, 'accept-language': locale, accept: 'application/json' } });
-      return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : null };
-    };
-    const { render, READY } = await renderer;
-    const query = Object.fromEntries(Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)]));
-    const group = Number(cookieOf(request, GROUP_COOKIE)) || null;
-    const run = queue.then(() => render({ path: screen, query, locale, group, read }));
-    queue = run.catch(() => undefined);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the first screen took more than ${RENDER_TIMEOUT_MS} ms`)), RENDER_TIMEOUT_MS);
-    });
-    const done = await Promise.race([run, timeout]).finally(() => clearTimeout(timer));
-    const data = scriptJson({ user: done.user, reads: done.reads });
-    return page
-      .replace(/<html lang="[^"]*">/, `<html lang="${locale}">`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(done.title)}</title>`)
-      .replace(
-        '<div id="app"></div>',
-        `<div id="app" inert data-first-screen="${escapeHtml(READY[screen])}">${done.html}</div>\n  <script type="application/json" id="first-screen">${data}</script>`,
-      );
-  }
-
-  async function sendPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const screen = PAGES[request.url.split('?')[0]!]!;
-    const cookie = cookieOf(request, PAGE_COOKIE);
-    if (cookie) {
-      try {
-        const html = await renderPage(request, screen, cookie);
-        if (html) return reply.header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send(html);
-      } catch (err) {
-        request.log.warn({ err }, 'the first screen was not rendered: the plain page is sent');
-      }
+/** The rendered page for a valid cookie; the plain shell without one or when rendering fails. */
+async function sendPage(pages: Pages, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const screen = PAGES[request.url.split('?')[0]!]!;
+  const cookie = cookieOf(request, PAGE_COOKIE);
+  if (cookie) {
+    try {
+      const html = await renderPage(pages, request, screen, cookie);
+      if (html) return reply.header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send(html);
+    } catch (err) {
+      request.log.warn({ err }, 'the first screen was not rendered: the plain page is sent');
     }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
   }
+  return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+}
 
-  for (const url of Object.keys(PAGES)) {
-    app.get(url, { config: { auth: 'public' }, schema: { hide: true } }, sendPage);
-  }
+/** The page with the screen rendered into it as the cookie's user; null when the cookie or the build will not do. */
+async function renderPage(
+  pages: Pages,
+  request: FastifyRequest,
+  screen: FirstScreen,
+  cookie: string,
+): Promise<string | null> {
+  const { app, renderer } = pages;
+  const page = pages.template();
+  if (!page || !renderer) return null;
+  const claims = await app.tokens.verifyPurpose(cookie, PAGE_PURPOSE).catch(() => null);
+  const userId = claims ? Number(claims.sub) : 0;
+  if (!claims || !Number.isInteger(userId) || userId <= 0) return null;
+  const sid = typeof claims.sid === 'number' ? claims.sid : undefined;
+  // the API's routes as this user, within this session: its sign-out or the account's blocking
+  // refuses them (40101, 40104), and the page is then the plain shell
+  const access = await app.tokens.signAccess(userId, 'user', sid);
+  const locale = localeOf(request);
+  const read = apiReader(app, access, locale);
+  const { render, READY } = await renderer;
+  const query = Object.fromEntries(
+    Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)]),
+  );
+  const group = Number(cookieOf(request, GROUP_COOKIE)) || null;
+  const run = pages.queue.then(() => render({ path: screen, query, locale, group, read }));
+  pages.queue = run.catch(() => undefined);
+  const done = await withinRenderTimeout(run);
+  const data = scriptJson({ user: done.user, reads: done.reads });
+  return page
+    .replace(/<html lang="[^"]*">/, `<html lang="${locale}">`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(done.title)}</title>`)
+    .replace(
+      '<div id="app"></div>',
+      `<div id="app" inert data-first-screen="${escapeHtml(READY[screen])}">${done.html}</div>\n  <script type="application/json" id="first-screen">${data}</script>`,
+    );
+}
+
+/** GET requests to the API's own routes, in-process, with this access token and language. */
+function apiReader(app: FastifyInstance, access: string, locale: Locale) {
+  return async (address: string) => {
+    const res = await app.inject({
+      method: 'GET',
+      url: address,
+      headers: { authorization: `Bearer ${access}`, 'accept-language': locale, accept: 'application/json' },
+    });
+    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : null };
+  };
+}
+
+/** The render's result, or a failure once it has taken RENDER_TIMEOUT_MS. */
+async function withinRenderTimeout<T>(run: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the first screen took more than ${RENDER_TIMEOUT_MS} ms`)),
+      RENDER_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
 }
 
 function escapeHtml(text: string): string {

@@ -9,6 +9,8 @@ export function charsetOf(contentType: string | undefined): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * JSON bodies: UTF-8 only (a body declared in another charset is 41501, never misread as UTF-8),
  * and nested at most MAX_JSON_DEPTH levels (deeper is 40001, refused by a linear scan before
@@ -18,18 +20,41 @@ export default fp(
   async (app) => {
     const parseJson = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
-      const charset = charsetOf(request.headers['content-type']);
-      if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
-        done(Errors.unsupportedMedia(`JSON bodies must be UTF-8, not ${charset.slice(0, 40) || 'an empty charset'}`), undefined);
-        return;
-      }
-      if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
-        done(Errors.validation(`body nests deeper than ${MAX_JSON_DEPTH} levels`, [{ field: 'body', message: `nests deeper than ${MAX_JSON_DEPTH} levels` }]), undefined);
-        return;
-      }
-      parseJson(request, body as string, done);
-    });
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer' },
+      (request: FastifyRequest, raw: string | Buffer, done) => {
+        const charset = charsetOf(request.headers['content-type']);
+        if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+          done(
+            Errors.unsupportedMedia(`JSON bodies must be UTF-8, not ${charset.slice(0, 40) || 'an empty charset'}`),
+            undefined,
+          );
+          return;
+        }
+        // Decoded strictly: a byte sequence that is not UTF-8 is refused, never stored as U+FFFD.
+        let body: string;
+        try {
+          body = typeof raw === 'string' ? raw : strictUtf8.decode(raw);
+        } catch {
+          done(
+            Errors.validation('body is not valid UTF-8', [{ field: 'body', message: 'is not valid UTF-8' }]),
+            undefined,
+          );
+          return;
+        }
+        if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) {
+          done(
+            Errors.validation(`body nests deeper than ${MAX_JSON_DEPTH} levels`, [
+              { field: 'body', message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
+            ]),
+            undefined,
+          );
+          return;
+        }
+        parseJson(request, body, done);
+      },
+    );
   },
   { name: 'json-body', fastify: '5.x', dependencies: ['errors'] },
 );

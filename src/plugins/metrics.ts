@@ -16,7 +16,16 @@ export type ImportKind = 'bill_preview' | 'bill_commit' | 'import' | 'import_dry
  * label keeps a closed set of values.
  */
 export type ImportFormat = 'wechat' | 'alipay' | 'ledger' | 'mapped' | 'csv' | 'json' | 'bill' | 'other';
-const IMPORT_FORMATS: readonly ImportFormat[] = ['wechat', 'alipay', 'ledger', 'mapped', 'csv', 'json', 'bill', 'other'];
+const IMPORT_FORMATS: readonly ImportFormat[] = [
+  'wechat',
+  'alipay',
+  'ledger',
+  'mapped',
+  'csv',
+  'json',
+  'bill',
+  'other',
+];
 
 export interface Metrics {
   /** false: nothing is measured and /metrics is not found */
@@ -92,35 +101,121 @@ interface Instruments {
 
 function instruments(database: Database): Instruments {
   const registry = new Registry();
-  const registers = [registry];
   // event loop lag, heap, RSS, CPU, handles, GC: into this registry only, never the global one
   collectDefaultMetrics({ register: registry });
-  const http = ['method', 'route', 'status_code'] as const;
-  const imports = ['kind', 'format'] as const;
+  poolGauges(registry, database);
+  return {
+    registry,
+    ...httpInstruments(registry),
+    ...taskInstruments(registry),
+    ...importInstruments(registry),
+  };
+}
+
+/** The database connections: open, idle, in use, and the statements waiting for one. */
+function poolGauges(registry: Registry, database: Database): void {
   const usageGauge = (name: string, help: string, read: (u: ReturnType<Database['usage']>) => number) =>
     new Gauge({
       name,
       help,
-      registers,
+      registers: [registry],
       collect() {
         this.set(read(database.usage()));
       },
     });
   usageGauge('ledger_db_pool_connections', 'open database connections (the embedded database: 1)', (u) => u.total);
   usageGauge('ledger_db_pool_idle_connections', 'open database connections not in use', (u) => u.idle);
-  usageGauge('ledger_db_pool_in_use_connections', 'database connections running a statement or a transaction', (u) => u.inUse);
-  usageGauge('ledger_db_pool_waiting', 'statements and transactions waiting for a database connection', (u) => u.waiting);
+  usageGauge(
+    'ledger_db_pool_in_use_connections',
+    'database connections running a statement or a transaction',
+    (u) => u.inUse,
+  );
+  usageGauge(
+    'ledger_db_pool_waiting',
+    'statements and transactions waiting for a database connection',
+    (u) => u.waiting,
+  );
+}
+
+/** The requests answered and their latency, and the wait for a pooled connection. */
+function httpInstruments(registry: Registry): Pick<Instruments, 'requests' | 'latency' | 'poolWait'> {
+  const registers = [registry];
+  const http = ['method', 'route', 'status_code'] as const;
   return {
-    registry,
-    requests: new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template, method and status', labelNames: http, registers }),
-    latency: new Histogram({ name: 'http_request_duration_seconds', help: 'time to answer an HTTP request, by route template, method and status', labelNames: http, buckets: HTTP_BUCKETS, registers }),
-    poolWait: new Histogram({ name: 'ledger_db_pool_wait_seconds', help: 'time to obtain a pooled PostgreSQL connection (waiting for a free one or opening one)', buckets: WAIT_BUCKETS, registers }),
-    taskRuns: new Counter({ name: 'ledger_scheduler_runs_total', help: 'runs of a scheduled task', labelNames: ['task'], registers }),
-    taskFailures: new Counter({ name: 'ledger_scheduler_failures_total', help: 'runs of a scheduled task that failed', labelNames: ['task'], registers }),
-    taskSeconds: new Histogram({ name: 'ledger_scheduler_run_duration_seconds', help: 'time a scheduled task ran', labelNames: ['task'], buckets: TASK_BUCKETS, registers }),
-    importBytes: new Histogram({ name: 'ledger_import_bytes', help: 'size of imported files', labelNames: imports, buckets: BYTE_BUCKETS, registers }),
-    importRows: new Histogram({ name: 'ledger_import_rows', help: 'rows of imported files', labelNames: imports, buckets: ROW_BUCKETS, registers }),
-    importSeconds: new Histogram({ name: 'ledger_import_duration_seconds', help: 'time to read, check and write an import (after the upload)', labelNames: imports, buckets: IMPORT_SECONDS_BUCKETS, registers }),
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status',
+      labelNames: http,
+      registers,
+    }),
+    latency: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'time to answer an HTTP request, by route template, method and status',
+      labelNames: http,
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
+    poolWait: new Histogram({
+      name: 'ledger_db_pool_wait_seconds',
+      help: 'time to obtain a pooled PostgreSQL connection (waiting for a free one or opening one)',
+      buckets: WAIT_BUCKETS,
+      registers,
+    }),
+  };
+}
+
+/** The runs of the scheduled tasks, their failures and their durations. */
+function taskInstruments(registry: Registry): Pick<Instruments, 'taskRuns' | 'taskFailures' | 'taskSeconds'> {
+  const registers = [registry];
+  return {
+    taskRuns: new Counter({
+      name: 'ledger_scheduler_runs_total',
+      help: 'runs of a scheduled task',
+      labelNames: ['task'],
+      registers,
+    }),
+    taskFailures: new Counter({
+      name: 'ledger_scheduler_failures_total',
+      help: 'runs of a scheduled task that failed',
+      labelNames: ['task'],
+      registers,
+    }),
+    taskSeconds: new Histogram({
+      name: 'ledger_scheduler_run_duration_seconds',
+      help: 'time a scheduled task ran',
+      labelNames: ['task'],
+      buckets: TASK_BUCKETS,
+      registers,
+    }),
+  };
+}
+
+/** The size, rows and duration of imports, by kind and format. */
+function importInstruments(registry: Registry): Pick<Instruments, 'importBytes' | 'importRows' | 'importSeconds'> {
+  const registers = [registry];
+  const imports = ['kind', 'format'] as const;
+  return {
+    importBytes: new Histogram({
+      name: 'ledger_import_bytes',
+      help: 'size of imported files',
+      labelNames: imports,
+      buckets: BYTE_BUCKETS,
+      registers,
+    }),
+    importRows: new Histogram({
+      name: 'ledger_import_rows',
+      help: 'rows of imported files',
+      labelNames: imports,
+      buckets: ROW_BUCKETS,
+      registers,
+    }),
+    importSeconds: new Histogram({
+      name: 'ledger_import_duration_seconds',
+      help: 'time to read, check and write an import (after the upload)',
+      labelNames: imports,
+      buckets: IMPORT_SECONDS_BUCKETS,
+      registers,
+    }),
   };
 }
 
@@ -132,8 +227,10 @@ function metricsServer(registry: Registry, token: string | null): Server {
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return answer(res, 404, 40401, `route ${req.method} ${path} not found`);
-    if (token !== null && !bearerMatches(req.headers.authorization, token)) return answer(res, 401, 40101, 'metrics token missing or invalid');
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD'))
+      return answer(res, 404, 40401, `route ${req.method} ${path} not found`);
+    if (token !== null && !bearerMatches(req.headers.authorization, token))
+      return answer(res, 401, 40101, 'metrics token missing or invalid');
     registry.metrics().then(
       (text) => {
         res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
@@ -198,7 +295,11 @@ async function registerMetrics(app: FastifyInstance): Promise<void> {
 
   // the route's template, never the raw URL: ids in paths would make a series per record
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status_code: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+      status_code: String(reply.statusCode),
+    };
     m.requests.inc(labels);
     m.latency.observe(labels, reply.elapsedTime / 1000);
   });
@@ -224,10 +325,15 @@ async function registerMetricsRoute(app: FastifyInstance): Promise<void> {
   const registry = app.metrics.registry;
   app.get('/metrics', { config: { auth: 'public' } }, async (request, reply) => {
     if (token === null || registry === null) throw Errors.notFound('route GET /metrics');
-    if (!bearerMatches(request.headers.authorization, token)) throw Errors.unauthorized('metrics token missing or invalid');
+    if (!bearerMatches(request.headers.authorization, token))
+      throw Errors.unauthorized('metrics token missing or invalid');
     const text = await registry.metrics();
     return reply.header('cache-control', 'no-store').type(registry.contentType).send(text);
   });
 }
 
-export const metricsRoute = fp(registerMetricsRoute, { name: 'metrics-route', fastify: '5.x', dependencies: ['metrics', 'openapi'] });
+export const metricsRoute = fp(registerMetricsRoute, {
+  name: 'metrics-route',
+  fastify: '5.x',
+  dependencies: ['metrics', 'openapi'],
+});

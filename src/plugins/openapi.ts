@@ -4,11 +4,14 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorBody } from '../lib/schemas.ts';
 import { applyBodyRule } from './body-rules.ts';
+import { API_FEATURES, API_INTRO, featureOf } from './openapi-info.ts';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'validation failed (40001)',
-  401: 'not authenticated (40101, 40102, 40103, 40104, 40105, 40106)',
-  403: 'administrator required, registration closed or beyond an API token\'s scope (40301), or not allowed in that group (40302)',
+  401: 'not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108)',
+  403:
+    "administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that " +
+    'group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303)',
   404: 'not found or not visible to the caller (40401)',
   409: 'conflict (40901, 40902, 40903)',
   413: 'body or file too large (41301)',
@@ -27,7 +30,14 @@ const errorResponse = (status: number) => ({
 });
 
 /** the public routes that refuse a token or login code with 401 */
-const PUBLIC_401 = new Set(['/api/auth/login', '/api/auth/password-login', '/api/auth/passkeys/login/verify', '/api/auth/refresh', '/api/auth/logout']);
+const PUBLIC_401 = new Set([
+  '/api/auth/login',
+  '/api/auth/password-login',
+  '/api/auth/passkeys/login/verify',
+  '/api/auth/totp/verify',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+]);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,8 +48,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * generated clients get named types. Only request and response bodies are touched.
  */
 export function hoistNamedSchemas(doc: Json): Json {
-  const components = ((doc.components ??= {}) as Json);
-  const named = ((components.schemas ??= {}) as Record<string, unknown>);
+  const components = (doc.components ??= {}) as Json;
+  const named = (components.schemas ??= {}) as Record<string, unknown>;
   const byJson = new Map<string, string>();
   const hoist = (schema: unknown): unknown => {
     if (Array.isArray(schema)) return schema.map(hoist);
@@ -78,7 +88,9 @@ function operationId(method: string, url: string): string {
     .split(/[/-]/)
     .filter(Boolean)
     .map((w) => (w.startsWith(':') ? 'by' + w.slice(1, 2).toUpperCase() + w.slice(2) : w));
-  return [method.toLowerCase(), ...words].map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  return [method.toLowerCase(), ...words]
+    .map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join('');
 }
 
 /**
@@ -114,7 +126,11 @@ export function decorateRoute(route: RouteOptions): void {
   schema['x-auth'] = auth;
   // credentials and sessions are managed only from a signed-in session, never with a personal API token
   if ((config as { session?: boolean }).session) schema['x-session-only'] = true;
-  if (!schema.tags) schema.tags = [url.split('/')[2] ?? 'api'];
+  // one POST that carries reads and writes (the assistant endpoint): a token's scope is applied per operation
+  if ((config as { scopePerOperation?: boolean }).scopePerOperation) schema['x-scope-per-operation'] = true;
+  // grouped by feature; a path whose feature is not named answers under its own first segment, which
+  // the documentation test refuses
+  if (!schema.tags) schema.tags = [featureOf(url) ?? url.split('/')[2] ?? 'api'];
 }
 
 async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -134,27 +150,27 @@ async function registerOpenApi(app: FastifyInstance): Promise<void> {
       };
       return { schema: { ...schema, body } as typeof schema, url };
     },
-    transformObject: (documentObject) => hoistNamedSchemas((documentObject as { openapiObject: Json }).openapiObject) as never,
+    transformObject: (documentObject) =>
+      hoistNamedSchemas((documentObject as { openapiObject: Json }).openapiObject) as never,
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Bookkeeping service API',
         version: app.config.version,
-        description:
-          'Personal books, shared groups, statistics, budgets, notifications, feedback and administration. ' +
-          'Errors answer `{code, message, details?}` with the numeric codes of the contract. ' +
-          'A path asked with a method it does not answer is 405 (40501) with an `Allow` header listing its methods; an unknown path is 404 (40401). A group id the caller is not a member of answers as one that does not exist: 40302. Lists take `page` (from 1) and `pageSize` (1 to 100, default 20). ' +
-          'Money is sent as a number or decimal string (> 0, at most 2 decimals) and returned as a number in major units.',
-        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        description: API_INTRO,
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'this server' }],
+      tags: API_FEATURES.map((f) => ({ ...f })),
       components: {
         securitySchemes: {
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
             description:
-              'an access token (JWT) from a sign-in or refresh, or a personal API token (`lgr_...`): scope `read` allows GET and HEAD of user routes, `write` every user route; never administrator or session-only (`x-session-only`) routes (40301)',
+              'an access token (JWT) from a sign-in or refresh, or a personal API token (`lgr_...`): scope `read` ' +
+              'allows GET and HEAD of user routes, `write` every user route; never administrator or session-only ' +
+              '(`x-session-only`) routes (40301)',
           },
           queryToken: { type: 'apiKey', in: 'query', name: 'token', description: 'short-lived download token' },
         },

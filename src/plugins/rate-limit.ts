@@ -22,7 +22,12 @@ async function registerRateLimit(app: FastifyInstance): Promise<void> {
   if (!limits.enabled) return;
   let redis: Redis | null = null;
   if (app.config.redisUrl) {
-    redis = new Redis(app.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, lazyConnect: false });
+    redis = new Redis(app.config.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 2000,
+      lazyConnect: false,
+    });
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     app.addHook('onClose', async () => {
       redis?.disconnect();
@@ -36,7 +41,8 @@ async function registerRateLimit(app: FastifyInstance): Promise<void> {
     nameSpace: `${limits.namespace ?? 'ledger'}-rl-`,
     skipOnError: true,
     keyGenerator: bucketOf,
-    max: (_request, key) => (key.startsWith('demo:') ? limits.demo : key.startsWith('auth:') ? limits.auth : limits.global),
+    max: (_request, key) =>
+      key.startsWith('demo:') ? limits.demo : key.startsWith('auth:') ? limits.auth : limits.global,
     errorResponseBuilder: (_request, context) => {
       const err = Errors.rateLimited(`rate limit exceeded, retry in ${Math.ceil(context.ttl / 1000)} s`);
       return Object.assign(err, { statusCode: 429 });

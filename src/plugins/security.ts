@@ -1,6 +1,12 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+
+type Helmet = (options: object) => (req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => void;
+// The helmet @fastify/helmet itself uses (its own dependency), so the headers are the same; that
+// plugin builds it again, CSP parsing included, on every request, where one build serves them all.
+const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as Helmet;
 
 /**
  * Security headers (a CSP without inline script), cross-origin rules (same origin unless
@@ -13,8 +19,7 @@ export default fp(
       reply.header('X-Request-Id', request.id);
       return payload;
     });
-    await app.register(helmet, {
-      global: true,
+    const securityHeaders = helmet({
       crossOriginResourcePolicy: { policy: 'same-origin' },
       contentSecurityPolicy: {
         directives: {
@@ -26,6 +31,7 @@ export default fp(
         },
       },
     });
+    app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, done));
     if (app.config.corsOrigins.length) await app.register(cors, { origin: app.config.corsOrigins, credentials: false });
   },
   { name: 'security', fastify: '5.x' },

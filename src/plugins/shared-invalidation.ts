@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import type { UserStateCache } from '../modules/identity/index.ts';
+import type { UserStateCache } from './auth.ts';
 
 /**
  * With REDIS_URL set, a change of a user's deletion, status or role made through one process
@@ -23,7 +23,9 @@ async function shareUserInvalidation(app: FastifyInstance): Promise<void> {
     clear: () => local.clear(),
     invalidate(id) {
       local.invalidate(id);
-      pub.publish(channel, String(id)).catch((err: Error) => app.log.warn({ err: err.message }, 'could not publish a user invalidation'));
+      pub
+        .publish(channel, String(id))
+        .catch((err: Error) => app.log.warn({ err: err.message }, 'could not publish a user invalidation'));
     },
   };
   sub.on('message', (ch: string, message: string) => {
@@ -32,7 +34,10 @@ async function shareUserInvalidation(app: FastifyInstance): Promise<void> {
   try {
     await sub.subscribe(channel);
   } catch (err) {
-    app.log.warn({ err: (err as Error).message }, 'could not subscribe to user invalidations; other processes follow within the cache lifetime');
+    app.log.warn(
+      { err: (err as Error).message },
+      'could not subscribe to user invalidations; other processes follow within the cache lifetime',
+    );
   }
   app.userState = shared;
   app.addHook('onClose', async () => {

@@ -29,14 +29,19 @@ export default fp(
         for (const name of names) {
           const raw = (values as Record<string, unknown> | undefined)?.[name];
           for (const v of [raw].flat()) {
-            if (typeof v === 'string' && !CANONICAL_INTEGER.test(v)) throw Errors.field(name, `must be written as decimal digits (${part})`);
+            if (typeof v === 'string' && !CANONICAL_INTEGER.test(v))
+              throw Errors.field(name, `must be written as decimal digits (${part})`);
           }
         }
       }
     });
     app.addHook('preHandler', async (request) => {
       if (!request.routeOptions.url?.startsWith('/api')) return;
-      for (const [part, value] of [['query', request.query], ['body', request.body], ['params', request.params]] as const) {
+      for (const [part, value] of [
+        ['query', request.query],
+        ['body', request.body],
+        ['params', request.params],
+      ] as const) {
         const bad = badTextIn(value);
         if (bad) throw Errors.field(bad.path || part, bad.problem);
       }

@@ -1,5 +1,11 @@
 import fp from 'fastify-plugin';
-import { createTokenService } from '../modules/identity/index.ts';
+import { createTokenService, type TokenService } from '../lib/tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tokens: TokenService;
+  }
+}
 
 /** `app.tokens`: signs and verifies access, refresh and purpose-bound tokens with the one secret. */
 export default fp(

@@ -15,7 +15,8 @@ export default fp(
     // authentication: multipart bodies are read by the handler, not before validation)
     app.addHook('preValidation', async (request) => {
       const length = Number(request.headers['content-length']);
-      if (request.isMultipart() && length > MULTIPART_FILE_LIMIT + MULTIPART_OVERHEAD) throw Errors.tooLarge(`the upload is larger than ${MULTIPART_FILE_LIMIT / 1048576} MiB`);
+      if (request.isMultipart() && length > MULTIPART_FILE_LIMIT + MULTIPART_OVERHEAD)
+        throw Errors.tooLarge(`the upload is larger than ${MULTIPART_FILE_LIMIT / 1048576} MiB`);
     });
   },
   { name: 'uploads', fastify: '5.x', dependencies: ['errors'] },
@@ -51,8 +52,15 @@ export function clientGone(req: FastifyRequest, reply: FastifyReply): AbortSigna
   const abort = () => {
     if (!reply.raw.writableEnded) ctl.abort();
   };
+  // The socket outlives the request on a keep-alive connection: its listener goes when the answer
+  // is done, or every upload on that connection would leave one behind.
+  const socket = req.raw.socket;
   req.raw.once('aborted', abort);
-  reply.raw.once('close', abort);
-  req.raw.socket?.once('close', abort);
+  socket?.once('close', abort);
+  reply.raw.once('close', () => {
+    abort();
+    req.raw.off('aborted', abort);
+    socket?.off('close', abort);
+  });
   return ctl.signal;
 }

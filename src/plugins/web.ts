@@ -43,4 +43,8 @@ async function registerWebClient(app: FastifyInstance): Promise<void> {
 }
 
 /** The not-found handler of `errors` answers unknown pages with the client's index page. */
-export default fp(registerWebClient, { name: 'web-client', fastify: '5.x', dependencies: ['errors', 'openapi', 'compress'] });
+export default fp(registerWebClient, {
+  name: 'web-client',
+  fastify: '5.x',
+  dependencies: ['errors', 'openapi', 'compress'],
+});

@@ -17,7 +17,10 @@ async function signOut(page: Page): Promise<void> {
   await page.waitForURL(/\/signin/);
 }
 
-/** Console problems other than the requests refused on purpose (a weak password: 422; a wrong one or an ended session: 401). */
+/**
+ * Console problems other than the requests refused on purpose (a weak password: 422; a wrong one or an ended session:
+ * 401).
+ */
 const realProblems = (tab: Tab) => tab.problems.filter((p) => !/status of (401|422)/.test(p));
 
 describe('accounts in the browser', () => {
@@ -35,7 +38,10 @@ describe('accounts in the browser', () => {
     await form.locator('input[name="username"]').fill(USERNAME);
     await form.locator('input[name="password"]').fill('password');
     await form.locator('button[type="submit"]').click();
-    await a.page.locator('[role="alert"]').filter({ hasText: /too common/ }).waitFor();
+    await a.page
+      .locator('[role="alert"]')
+      .filter({ hasText: /too common/ })
+      .waitFor();
     await form.locator('input[name="password"]').fill(FIRST);
     await form.locator('button[type="submit"]').click();
     await a.page.waitForURL(/\/books/);
@@ -46,10 +52,16 @@ describe('accounts in the browser', () => {
     await again.locator('input[name="username"]').fill(USERNAME);
     await again.locator('input[name="password"]').fill('wrong password here');
     await again.locator('button[type="submit"]').click();
-    await a.page.locator('[role="alert"]').filter({ hasText: /username or password is wrong/i }).waitFor();
+    await a.page
+      .locator('[role="alert"]')
+      .filter({ hasText: /username or password is wrong/i })
+      .waitFor();
     await signInPassword(a.page, USERNAME.toUpperCase(), FIRST);
     await a.page.goto('/security');
-    await a.page.getByTestId('failed-sign-ins').filter({ hasText: /1 failed sign-in attempt/ }).waitFor();
+    await a.page
+      .getByTestId('failed-sign-ins')
+      .filter({ hasText: /1 failed sign-in attempt/ })
+      .waitFor();
   });
 
   it('changes the password and signs the other browser out', async () => {
@@ -79,7 +91,14 @@ describe('accounts in the browser', () => {
     const cdp = await a.context.newCDPSession(a.page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     await a.page.goto('/security');
     const passkeys = a.page.getByTestId('passkeys');
@@ -91,7 +110,10 @@ describe('accounts in the browser', () => {
     await a.page.getByTestId('passkey-signin').click();
     await a.page.waitForURL(/\/books/);
     await a.page.goto('/security');
-    await a.page.getByTestId('passkeys').getByText(/last used/).waitFor();
+    await a.page
+      .getByTestId('passkeys')
+      .getByText(/last used/)
+      .waitFor();
   });
 
   it('creates an API token that a script uses with fetch', async () => {
@@ -107,7 +129,11 @@ describe('accounts in the browser', () => {
     const me = await fetch(`${live.server.base}/api/me`, { headers });
     assert.equal(me.status, 200);
     assert.equal(((await me.json()) as { username: string }).username, USERNAME);
-    const tag = await fetch(`${live.server.base}/api/tags`, { method: 'POST', headers, body: JSON.stringify({ name: 'from a script' }) });
+    const tag = await fetch(`${live.server.base}/api/tags`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'from a script' }),
+    });
     assert.equal(tag.status, 201);
     const admin = await fetch(`${live.server.base}/api/me/tokens`, { headers });
     assert.equal(admin.status, 403, 'a token cannot manage tokens');

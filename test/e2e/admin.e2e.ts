@@ -65,7 +65,9 @@ describe('administration and notices in the browser', () => {
     await dialog.waitFor({ state: 'detached' });
 
     await carol.page.goto('/feedback');
-    await carol.page.locator('[data-testid="feedback-item"]', { hasText: 'It follows your system setting now.' }).waitFor();
+    await carol.page
+      .locator('[data-testid="feedback-item"]', { hasText: 'It follows your system setting now.' })
+      .waitFor();
     await carol.page.goto('/notifications');
     await carol.page.locator('[data-testid="notice"]').first().waitFor();
     assert.deepEqual(await axeViolations(carol.page), []);

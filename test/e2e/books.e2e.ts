@@ -1,5 +1,5 @@
 // One person's books in a desktop browser, in English: demo sign-in, transactions, filters and
-// saved schemes, charts and their click-through, budget, recurring bills, profile and avatar,
+// saved filters, charts and their click-through, budget, recurring bills, profile and avatar,
 // export and re-import. Every screen is checked with axe; the console must stay clean.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -33,7 +33,14 @@ describe('books in the browser (desktop, English)', () => {
     assert.ok((await days.count()) > 1);
     assert.match(await days.first().locator('.dayhead').innerText(), /Out ¥[\d,]+\.\d\d/);
     // the current month is the default, not an active filter
-    assert.equal((await page().getByRole('button', { name: /^Filters/ }).innerText()).trim(), 'Filters');
+    assert.equal(
+      (
+        await page()
+          .getByRole('button', { name: /^Filters/ })
+          .innerText()
+      ).trim(),
+      'Filters',
+    );
     await accessible('books');
   });
 
@@ -45,7 +52,10 @@ describe('books in the browser (desktop, English)', () => {
     const suggestion = add.getByRole('group', { name: 'Suggested' }).getByRole('button').first();
     await suggestion.waitFor();
     assert.equal(await suggestion.innerText(), 'Food');
-    await until(async () => (await add.locator('select[name="category_id"] option:checked').innerText()) === 'Food', 'Food preselected');
+    await until(
+      async () => (await add.locator('select[name="category_id"] option:checked').innerText()) === 'Food',
+      'Food preselected',
+    );
     await add.getByRole('button', { name: 'Save' }).click();
     await page().getByText('Transaction added').waitFor();
     const row = main().locator('[data-testid="tx-row"]', { hasText: '-¥27.50' }).filter({ hasText: 'Lunch' }).first();
@@ -70,8 +80,10 @@ describe('books in the browser (desktop, English)', () => {
     await edited.waitFor({ state: 'detached' });
   });
 
-  it('filters, saves the filters as a scheme, applies, renames and deletes it', async () => {
-    await page().getByRole('button', { name: /^Filters/ }).click();
+  it('filters, saves the filters, applies the saved filter, renames and deletes it', async () => {
+    await page()
+      .getByRole('button', { name: /^Filters/ })
+      .click();
     await page().locator('#filters input[name="keyword"]').fill('Lunch');
     await page().locator('#filters').getByRole('button', { name: 'Apply' }).click();
     await page().getByRole('button', { name: 'Filters (1 active)' }).waitFor();
@@ -133,8 +145,16 @@ describe('books in the browser (desktop, English)', () => {
     await page().mouse.click(box.x + box.width / 2 + radius, box.y + box.height * 0.5);
     await page().waitForURL(/\/books\?.*category_ids=\d+/);
     const rows = main().locator('[data-testid="tx-row"]');
-    await until(async () => (await rows.count()) > 0 && new Set(await rows.locator('.txmain strong').allInnerTexts()).size === 1, 'the books of one category');
-    assert.match(await page().getByRole('button', { name: /^Filters \(\d active\)$/ }).innerText(), /active/);
+    await until(
+      async () => (await rows.count()) > 0 && new Set(await rows.locator('.txmain strong').allInnerTexts()).size === 1,
+      'the books of one category',
+    );
+    assert.match(
+      await page()
+        .getByRole('button', { name: /^Filters \(\d active\)$/ })
+        .innerText(),
+      /active/,
+    );
   });
 
   it('passes axe in dark mode too', async () => {
@@ -194,8 +214,12 @@ describe('books in the browser (desktop, English)', () => {
     await page().locator('input[name="nickname"]').fill('Ada Books');
     await page().getByRole('button', { name: 'Save' }).click();
     await page().getByText('Profile saved').waitFor();
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).png().toBuffer();
-    await page().locator('[data-testid="avatar-input"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    await page()
+      .locator('[data-testid="avatar-input"]')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await page().getByText('Avatar updated').waitFor();
     await main().locator('img.avatar').waitFor();
     await accessible('profile');
@@ -212,20 +236,29 @@ describe('books in the browser (desktop, English)', () => {
   it('exports the month and imports it back (nothing new), and refuses a file that is not CSV or JSON', async () => {
     await page().goto('/data');
     await accessible('import and export');
-    const [download] = await Promise.all([page().waitForEvent('download'), page().getByRole('button', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page().waitForEvent('download'),
+      page().getByRole('button', { name: 'Download' }).click(),
+    ]);
     const file = await download.path();
     const csv = readFileSync(file);
     assert.match(csv.toString('utf8'), /^\uFEFFdate,kind,amount,category,note,tags,group_id,created_at/);
 
     await page().locator('input[name="dry_run"]').uncheck();
-    await page().locator('[data-testid="import-file"]').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: csv });
+    await page()
+      .locator('[data-testid="import-file"]')
+      .setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: csv });
     await page().getByRole('button', { name: 'Upload' }).click();
     const result = page().locator('[data-testid="import-result"]');
     await result.waitFor();
     assert.match(await result.innerText(), /^Imported 0 rows; \d+ skipped as duplicates\.$/);
 
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000000' } }).png().toBuffer();
-    await page().locator('[data-testid="import-file"]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000000' } })
+      .png()
+      .toBuffer();
+    await page()
+      .locator('[data-testid="import-file"]')
+      .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
     await page().getByRole('button', { name: 'Upload' }).click();
     await page().getByText('Only CSV or JSON files exported from here can be imported.').waitFor();
   });

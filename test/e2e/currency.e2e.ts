@@ -6,7 +6,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_OPENID, PHONE, apiAs, axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
+import {
+  ADMIN_OPENID,
+  PHONE,
+  apiAs,
+  axeViolations,
+  serverAndBrowser,
+  signInWechat,
+  until,
+  type Tab,
+} from './harness.ts';
 
 const PORT = 3251;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -66,7 +75,7 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       await until(async () => (await html()) === 'rgb(244, 245, 247)', 'the light background again');
     });
 
-    it('names the missing rate, links to it, and books once the rate is entered', async () => {
+    it('names the missing rate and books once the rate is entered in the add form', async () => {
       await page().goto('/accounts');
       await addUsdAccount(page(), 'US card', 'Save');
       await page().getByTestId('accounts-missing-rates').filter({ hasText: 'No rate for US Dollar' }).waitFor();
@@ -75,38 +84,45 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
 
       await page().goto('/books');
       const dialog = await newExpense(page(), 'New transaction', 'US card · US Dollar', '12', 'Food', 'Save');
-      const alert = dialog.getByRole('alert').filter({ hasText: /There is no US Dollar to Chinese Yuan exchange rate on or before/ });
-      await alert.waitFor();
-      assert.doesNotMatch(await alert.innerText(), /field|not accepted/i);
+      // the rate is asked for inside the form, which keeps the draft: no link leads away from it
+      await dialog
+        .getByTestId('entry-rate')
+        .filter({ hasText: /There is no US Dollar → Chinese Yuan rate for .* yet/ })
+        .waitFor();
+      assert.equal(await dialog.getByTestId('missing-rate-link').count(), 0);
+      assert.equal(await dialog.locator('input[name="amount"]').inputValue(), '12');
+      await dialog.getByTestId('entry-rate-input').fill('7.1');
+      await dialog.getByRole('button', { name: 'Save the rate and the entry' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page().locator('[data-testid="tx-row"]', { hasText: '-$12.00' }).first().waitFor();
 
-      await dialog.getByTestId('missing-rate-link').filter({ hasText: 'Add the US Dollar → Chinese Yuan rate' }).click();
-      await page().waitForURL(/\/rates\?/);
+      await page().goto('/rates');
       await page().getByRole('heading', { name: 'Exchange rates', level: 1 }).waitFor();
-      assert.equal(await page().getByTestId('rate-currency').inputValue(), 'USD');
-      assert.equal(await page().getByTestId('rate-date').inputValue(), today());
-      await page().getByTestId('rate-value').fill('7.1');
-      await page().getByTestId('rate-save').click();
       const row = page().getByTestId('rate-row').filter({ hasText: '1 US Dollar = 7.1 Chinese Yuan' });
       await row.waitFor();
       assert.match(await row.innerText(), /entered by hand/);
       await until(async () => (await page().getByTestId('rates-needed').count()) === 0, 'nothing needed any more');
       assert.deepEqual(await axeViolations(page()), [], 'rates page: accessibility');
 
-      await page().goto('/books');
-      const again = await newExpense(page(), 'New transaction', 'US card · US Dollar', '12', 'Food', 'Save');
-      await again.waitFor({ state: 'detached' });
-      await page().locator('[data-testid="tx-row"]', { hasText: '-$12.00' }).first().waitFor();
       // in the base currency the expense is 12 × 7.1 = 85.20
       await page().goto('/accounts');
-      await until(async () => (await page().getByTestId('net-worth').innerText()).includes('-¥85.20'), 'the net worth in yuan');
+      await until(
+        async () => (await page().getByTestId('net-worth').innerText()).includes('-¥85.20'),
+        'the net worth in yuan',
+      );
     });
 
-    it('takes amounts in the currency\'s own decimals: thousandths of a dinar, whole yen', async () => {
+    it("takes amounts in the currency's own decimals: thousandths of a dinar, whole yen", async () => {
       await page().goto('/accounts');
       await addUsdAccount(page(), 'Kuwait card', 'Save', 'KWD');
       await addUsdAccount(page(), 'Tokyo wallet', 'Save', 'JPY');
       // rates entered as on the rates page: 1 KWD = 23.5 CNY, 1 JPY = 0.048 CNY
-      await apiAs(page(), 'PUT', '/api/rates', { rates: [{ currency: 'KWD', date: today(), rate: '23.5' }, { currency: 'JPY', date: today(), rate: '0.048' }] });
+      await apiAs(page(), 'PUT', '/api/rates', {
+        rates: [
+          { currency: 'KWD', date: today(), rate: '23.5' },
+          { currency: 'JPY', date: today(), rate: '0.048' },
+        ],
+      });
 
       await page().goto('/books');
       const kwd = await newExpense(page(), 'New transaction', 'Kuwait card · Kuwaiti Dinar', '1.235', 'Food', 'Save');
@@ -118,14 +134,23 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       await yen.waitFor({ state: 'detached' });
 
       // as the server keeps them: 1.235 KWD is 29.0225, rounded to 29.02 CNY; 1,200 JPY is 57.60 CNY
-      const rows = (await apiAs<{ list: { amount: number; currency: string; base_amount?: number; rate: string | null }[] }>(page(), 'GET', '/api/transactions?pageSize=10')).list;
+      const rows = (
+        await apiAs<{ list: { amount: number; currency: string; base_amount?: number; rate: string | null }[] }>(
+          page(),
+          'GET',
+          '/api/transactions?pageSize=10',
+        )
+      ).list;
       const dinar = rows.find((r) => r.currency === 'KWD');
       const yenRow = rows.find((r) => r.currency === 'JPY');
       assert.equal(dinar?.amount, 1.235);
       assert.equal(yenRow?.amount, 1200);
       // the net worth in yuan: -85.20 (the dollars) - 29.02 - 57.60 = -171.82
       await page().goto('/accounts');
-      await until(async () => (await page().getByTestId('net-worth').innerText()).includes('-¥171.82'), 'the net worth in yuan');
+      await until(
+        async () => (await page().getByTestId('net-worth').innerText()).includes('-¥171.82'),
+        'the net worth in yuan',
+      );
     });
 
     it('left nothing in the console but the one refusal for want of a rate', () => {
@@ -149,31 +174,33 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
       assert.deepEqual(await axeViolations(page()), [], `${name}: accessibility`);
     }
 
-    it('adds the rate from the link in the add dialog, then records the expense', async () => {
+    it('adds the rate inside the add dialog, keeping the expense, then records it', async () => {
       await page().goto('/accounts');
       await addUsdAccount(page(), '美元卡', '保存');
 
-      let dialog = await newExpense(page(), '记一笔', '美元卡 · 美元', '20', '餐饮', '保存');
-      await dialog.getByText(/没有美元兑人民币的汇率/).first().waitFor();
+      const dialog = await newExpense(page(), '记一笔', '美元卡 · 美元', '20', '餐饮', '保存');
+      await dialog
+        .getByTestId('entry-rate')
+        .filter({ hasText: /没有.*美元兑人民币汇率/ })
+        .waitFor();
       await screen('缺少汇率');
-      await dialog.getByTestId('missing-rate-link').filter({ hasText: '添加美元兑人民币的汇率' }).click();
-      await page().waitForURL(/\/rates\?/);
-      await dialog.waitFor({ state: 'detached' });
-      await page().getByRole('heading', { name: '汇率', level: 1 }).waitFor();
-      assert.equal(await page().getByTestId('rate-currency').inputValue(), 'USD');
-      await page().getByTestId('rate-value').fill('7.2');
-      await page().getByTestId('rate-save').click();
-      await page().getByTestId('rate-row').filter({ hasText: '1 美元 = 7.2 人民币' }).waitFor();
-      await screen('汇率');
-      const width = await page().evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= PHONE.width, `the rates page is ${width} px wide`);
-
-      dialog = await newExpense(page(), '记一笔', '美元卡 · 美元', '20', '餐饮', '保存');
+      assert.equal(await dialog.getByTestId('missing-rate-link').count(), 0);
+      await dialog.getByTestId('entry-rate-input').fill('7.2');
+      await dialog.getByRole('button', { name: '保存汇率并记账' }).click();
       await dialog.waitFor({ state: 'detached' });
       // focus went back to the button that opened the dialog
       assert.equal(await page().evaluate(() => document.activeElement?.getAttribute('data-testid')), 'tab-add');
       await page().goto('/books');
-      await page().locator('[data-testid="tx-row"]', { hasText: /-(US)?\$20\.00/ }).first().waitFor();
+      await page()
+        .locator('[data-testid="tx-row"]', { hasText: /-(US)?\$20\.00/ })
+        .first()
+        .waitFor();
+      await page().goto('/rates');
+      await page().getByRole('heading', { name: '汇率', level: 1 }).waitFor();
+      await page().getByTestId('rate-row').filter({ hasText: '1 美元 = 7.2 人民币' }).waitFor();
+      await screen('汇率');
+      const width = await page().evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= PHONE.width, `the rates page is ${width} px wide`);
     });
 
     it('left nothing in the console but the one refusal for want of a rate', () => {
@@ -197,7 +224,12 @@ describe('an expense in US Dollars from a fresh Chinese Yuan account', () => {
         await form.getByTestId('rates-fetch-save').click();
         await tab.page.getByText('Daily exchange rates saved.').waitFor();
         await tab.page.reload();
-        await until(async () => (await tab.page.getByTestId('rates-fetch-on').isChecked()) && (await tab.page.getByTestId('rates-fetch-url').inputValue()) === url, 'the setting kept');
+        await until(
+          async () =>
+            (await tab.page.getByTestId('rates-fetch-on').isChecked()) &&
+            (await tab.page.getByTestId('rates-fetch-url').inputValue()) === url,
+          'the setting kept',
+        );
         assert.deepEqual(await axeViolations(tab.page), []);
       } finally {
         await tab.context.close();

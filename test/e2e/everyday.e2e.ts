@@ -11,7 +11,7 @@ const api = apiAs;
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
-describe('notices in the reader\'s language, and recurring transfers', () => {
+describe("notices in the reader's language, and recurring transfers", () => {
   const live = serverAndBrowser(3193);
   let en: Tab;
   let zh: Tab;
@@ -24,7 +24,10 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
     zh = await live.signedInTab(`everyday-zh-${process.pid}`, { locale: 'zh-CN', viewport: PHONE });
     enId = (await api<{ id: number }>(en.page, 'PUT', '/api/me', { nickname: 'Alex' })).id;
     zhId = (await api<{ id: number }>(zh.page, 'PUT', '/api/me', { nickname: '小李' })).id;
-    const g = await api<{ id: number; invite_code: string }>(en.page, 'POST', '/api/groups', { name: 'Flat', split_costs: true });
+    const g = await api<{ id: number; invite_code: string }>(en.page, 'POST', '/api/groups', {
+      name: 'Flat',
+      split_costs: true,
+    });
     groupId = g.id;
     await api(en.page, 'PUT', `/api/groups/${groupId}`, { notify_threshold: 1 });
     await api(zh.page, 'POST', '/api/groups/join', { invite_code: g.invite_code });
@@ -32,7 +35,14 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
 
   it('a shared expense reaches the Chinese reader in Chinese, with yuan in Chinese format and a named link that marks it read', async () => {
     const cats = await api<{ list: { id: number; kind: string }[] }>(en.page, 'GET', '/api/categories?kind=expense');
-    await api(en.page, 'POST', '/api/transactions', { kind: 'expense', amount: 210, category_id: cats.list[0]!.id, date: daysAgo(0), group_id: groupId, note: 'groceries' });
+    await api(en.page, 'POST', '/api/transactions', {
+      kind: 'expense',
+      amount: 210,
+      category_id: cats.list[0]!.id,
+      date: daysAgo(0),
+      group_id: groupId,
+      note: 'groceries',
+    });
     const page = zh.page;
     await page.goto('/notifications');
     const notice = page.getByTestId('notice').filter({ hasText: '新的共同支出' });
@@ -46,7 +56,11 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
     await link.click();
     await page.waitForURL(new RegExp(`/groups/${groupId}/balances$`));
     await until(async () => {
-      const list = await api<{ list: { key: string | null; read: boolean }[] }>(page, 'GET', '/api/notifications?scope=personal');
+      const list = await api<{ list: { key: string | null; read: boolean }[] }>(
+        page,
+        'GET',
+        '/api/notifications?scope=personal',
+      );
       return list.list.some((n) => n.key === 'split.expense' && n.read);
     }, 'the notice marked read');
   });
@@ -64,7 +78,11 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
     await notice.getByRole('link', { name: 'See the balances' }).click();
     await page.waitForURL(new RegExp(`/groups/${groupId}/balances$`));
     await until(async () => {
-      const list = await api<{ list: { key: string | null; read: boolean }[] }>(page, 'GET', '/api/notifications?scope=personal');
+      const list = await api<{ list: { key: string | null; read: boolean }[] }>(
+        page,
+        'GET',
+        '/api/notifications?scope=personal',
+      );
       return list.list.some((n) => n.key === 'settlement.paid_you' && n.read);
     }, 'the notice marked read');
     // the payer's history says "你付给 Alex", not "我"
@@ -76,7 +94,12 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
 
   it('sets up a monthly savings transfer in English, booking the past dates when asked', async () => {
     const page = en.page;
-    await api(page, 'POST', '/api/accounts', { name: 'Savings', type: 'debit_card', currency: 'CNY', opening_date: '2020-01-01' });
+    await api(page, 'POST', '/api/accounts', {
+      name: 'Savings',
+      type: 'debit_card',
+      currency: 'CNY',
+      opening_date: '2020-01-01',
+    });
     await page.goto('/recurring');
     await page.getByRole('button', { name: '+ Add' }).click();
     const dialog = page.getByRole('dialog', { name: 'New recurring bill' });
@@ -103,7 +126,11 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
     let transfers: { kind: string; date: string; amount: number }[] = [];
     await until(
       async () => {
-        const rows = await api<{ list: { kind: string; date: string; amount: number }[] }>(page, 'GET', '/api/transactions?pageSize=100');
+        const rows = await api<{ list: { kind: string; date: string; amount: number }[] }>(
+          page,
+          'GET',
+          '/api/transactions?pageSize=100',
+        );
         transfers = rows.list.filter((r) => r.kind === 'transfer');
         return transfers.length === 2;
       },
@@ -116,7 +143,12 @@ describe('notices in the reader\'s language, and recurring transfers', () => {
 
   it('sets up a transfer in Chinese that starts from the next date', async () => {
     const page = zh.page;
-    await api(page, 'POST', '/api/accounts', { name: '存钱', type: 'debit_card', currency: 'CNY', opening_date: '2020-01-01' });
+    await api(page, 'POST', '/api/accounts', {
+      name: '存钱',
+      type: 'debit_card',
+      currency: 'CNY',
+      opening_date: '2020-01-01',
+    });
     await page.goto('/recurring');
     await page.getByRole('button', { name: '+ 新增' }).click();
     const dialog = page.getByRole('dialog');

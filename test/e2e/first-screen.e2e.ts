@@ -24,13 +24,21 @@ describe('the first screen rendered by the server', () => {
     assert.equal(res.status, 200);
     const { access_token } = (await res.json()) as { access_token: string };
     const auth = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
-    const cats = (await (await fetch(`${base}/api/categories?kind=expense`, { headers: auth })).json()) as { list: { id: number }[] };
+    const cats = (await (await fetch(`${base}/api/categories?kind=expense`, { headers: auth })).json()) as {
+      list: { id: number }[];
+    };
     const today = new Date().toISOString().slice(0, 10);
     for (let i = 0; i < 3; i++) {
       const made = await fetch(`${base}/api/transactions`, {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({ kind: 'expense', amount: 12 + i, category_id: cats.list[i]!.id, date: today, note: `${mark}-${i} <b>bold</b>` }),
+        body: JSON.stringify({
+          kind: 'expense',
+          amount: 12 + i,
+          category_id: cats.list[i]!.id,
+          date: today,
+          note: `${mark}-${i} <b>bold</b>`,
+        }),
       });
       assert.equal(made.status, 201);
     }
@@ -41,6 +49,17 @@ describe('the first screen rendered by the server', () => {
     const res = await context.request.get(path, { headers: { 'accept-language': 'zh-CN' } });
     assert.equal(res.status(), 200);
     return { html: await res.text(), cacheControl: res.headers()['cache-control'] ?? '' };
+  }
+
+  /**
+   * A page the server renders for a signed-in person. A render over its time budget gives the plain shell by design
+   * (the first render of a fresh process compiles its code, slow on a machine busy with other work): asked again, up
+   * to three times, while the answer is the shell.
+   */
+  async function rendered(context: BrowserContext, path: string): Promise<{ html: string; cacheControl: string }> {
+    let page = await served(context, path);
+    for (let i = 1; i < 3 && page.html.includes('<div id="app"></div>'); i++) page = await served(context, path);
+    return page;
   }
 
   const rowsIn = (html: string) => (html.match(/data-testid="tx-row"/g) ?? []).length;
@@ -64,7 +83,7 @@ describe('the first screen rendered by the server', () => {
       assert.equal(cookie.path, '/');
 
       // signed in: the rows, escaped, in Chinese, never cached
-      const books = await served(a.context, '/books');
+      const books = await rendered(a.context, '/books');
       assert.equal(rowsIn(books.html), 3, 'the three rows are in the page');
       assert.match(books.html, /alice-0 &lt;b&gt;bold&lt;\/b&gt;/);
       assert.doesNotMatch(books.html, /bob-/);
@@ -74,13 +93,13 @@ describe('the first screen rendered by the server', () => {
       assert.match(books.cacheControl, /no-store/);
       assert.match(books.html, /<script type="application\/json" id="first-screen">/);
       assert.doesNotMatch(books.html, /<script>/, 'no inline script (the CSP forbids it)');
-      const home = await served(a.context, '/');
+      const home = await rendered(a.context, '/');
       assert.equal(rowsIn(home.html), 3, '/ opens on the books');
-      const stats = await served(a.context, '/stats');
+      const stats = await rendered(a.context, '/stats');
       assert.match(stats.html, /data-testid="donut"><svg /, 'the donut is drawn in the page');
 
       // another person's cookie brings their own rows only
-      const other = await served(b.context, '/books');
+      const other = await rendered(b.context, '/books');
       assert.equal(rowsIn(other.html), 3);
       assert.match(other.html, /bob-0/);
       assert.doesNotMatch(other.html, /alice-/);
@@ -103,7 +122,12 @@ describe('the first screen rendered by the server', () => {
 
     // a cold start with the cookie (no service worker yet): the rows show, then the app takes
     // over, in Chinese, without a console problem, and stays accessible
-    const cold = await live.browser.newContext({ baseURL: live.server.base, locale: 'zh-CN', viewport: PHONE, serviceWorkers: 'block' });
+    const cold = await live.browser.newContext({
+      baseURL: live.server.base,
+      locale: 'zh-CN',
+      viewport: PHONE,
+      serviceWorkers: 'block',
+    });
     try {
       await cold.addCookies(await a.context.cookies());
       const tokens = await a.page.evaluate(() => localStorage.getItem('ledger.tokens'));
@@ -112,7 +136,8 @@ describe('the first screen rendered by the server', () => {
       const problems: string[] = [];
       page.on('console', (m) => {
         // (the service worker is kept out, so that every navigation reaches the server)
-        if ((m.type() === 'error' || m.type() === 'warning') && !/blocked by Playwright/.test(m.text())) problems.push(`${m.type()}: ${m.text()}`);
+        if ((m.type() === 'error' || m.type() === 'warning') && !/blocked by Playwright/.test(m.text()))
+          problems.push(`${m.type()}: ${m.text()}`);
       });
       page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
       const requests: string[] = [];
@@ -137,7 +162,11 @@ describe('the first screen rendered by the server', () => {
     await a.page.goto('/me');
     await a.page.locator('.menuitem.danger').click();
     await a.page.waitForURL(/\/signin/);
-    assert.equal((await a.context.cookies()).find((c) => c.name === 'ledger_page'), undefined, 'signing out clears the cookie');
+    assert.equal(
+      (await a.context.cookies()).find((c) => c.name === 'ledger_page'),
+      undefined,
+      'signing out clears the cookie',
+    );
     assert.equal(rowsIn((await served(a.context, '/books')).html), 0);
     assert.deepEqual(a.problems, []);
     await a.context.close();

@@ -46,7 +46,10 @@ describe('a group shared by two browsers', () => {
   });
 
   it('records into the group from both browsers and each sees the other', async () => {
-    for (const [tab, amount, note] of [[alice, '88', 'Groceries for the week'], [bob, '12.5', 'Bread and milk']] as const) {
+    for (const [tab, amount, note] of [
+      [alice, '88', 'Groceries for the week'],
+      [bob, '12.5', 'Bread and milk'],
+    ] as const) {
       await tab.page.goto('/books');
       await tab.page.getByTestId('group-select').selectOption({ label: 'Group: Family' });
       await tab.page.getByText('You are viewing the group “Family”.').waitFor();

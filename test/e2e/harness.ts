@@ -21,8 +21,8 @@ export interface Server {
 }
 
 /**
- * The real server (compiled, or from the sources when dist/ is stale) on `port`, WeChat sign-in answered by a local stand-in.
- * `env` adds or overrides settings; `host` is the name the browser uses (passkeys need `localhost`).
+ * The real server (compiled, or from the sources when dist/ is stale) on `port`, WeChat sign-in answered by a local
+ * stand-in. `env` adds or overrides settings; `host` is the name the browser uses (passkeys need `localhost`).
  */
 export async function startServer(port: number, env: Record<string, string> = {}, host = '127.0.0.1'): Promise<Server> {
   // a server left over from another run would answer the health check in this one's place
@@ -90,7 +90,15 @@ export async function startServer(port: number, env: Record<string, string> = {}
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -104,6 +112,11 @@ export interface Tab {
 export interface TabOptions {
   locale?: string;
   viewport?: { width: number; height: number };
+  /**
+   * The installed app's service worker precaches the whole client in every new context; tabs keep it
+   * out unless a test is about it (offline, updates, the share target): `'allow'`.
+   */
+  serviceWorkers?: 'allow' | 'block';
 }
 
 /**
@@ -114,16 +127,21 @@ export interface TabOptions {
 export const WAIT_MS = 30_000;
 
 export async function openTab(browser: Browser, base: string, opts: TabOptions = {}): Promise<Tab> {
+  const serviceWorkers = opts.serviceWorkers ?? 'block';
   const context = await browser.newContext({
     baseURL: base,
     locale: opts.locale ?? 'en-US',
     viewport: opts.viewport ?? DESKTOP,
     acceptDownloads: true,
+    serviceWorkers,
   });
   context.setDefaultTimeout(WAIT_MS);
+  await context.addInitScript({ content: TOAST_LOG });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
+    // the app asks for its service worker on every page; a tab that keeps it out is told so, and that is all
+    if (serviceWorkers === 'block' && m.text() === 'Service Worker registration blocked by Playwright') return;
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -179,7 +197,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
 }
 
 /** Signs in with a WeChat code through the sign-in page (the local stand-in accepts ok-<openid>). */
@@ -220,6 +244,37 @@ export function screenshotPath(name: string): string {
   return path.join(shotsDir, name);
 }
 
+/**
+ * Every toast the page shows, kept in `window.__toasts` as it is added: a toast stays a few seconds, and a machine
+ * busy with other work may let them pass between two looks at the page (the script is text, as the browser gets it).
+ */
+const TOAST_LOG = `(() => {
+  const seen = (window.__toasts = []);
+  new MutationObserver((records) => {
+    for (const r of records)
+      for (const n of r.addedNodes)
+        if (n.nodeType === 1 && n.matches('.toast')) seen.push((n.textContent || '').trim());
+  }).observe(document, { childList: true, subtree: true });
+})();`;
+
+/**
+ * Waits until the page has shown a toast whose text contains `text` since the last one this matched (each call takes
+ * one), whether or not it is still on the screen.
+ */
+export async function toastShown(page: Page, text: string): Promise<void> {
+  await until(
+    () =>
+      page.evaluate((t) => {
+        const seen = (window as unknown as { __toasts?: string[] }).__toasts ?? [];
+        const i = seen.findIndex((s) => s.includes(t));
+        if (i < 0) return false;
+        seen.splice(0, i + 1);
+        return true;
+      }, text),
+    `the toast "${text}"`,
+  );
+}
+
 /** Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`. */
 export async function until(check: () => Promise<boolean>, what: string, ms = WAIT_MS): Promise<void> {
   const deadline = Date.now() + ms;
@@ -237,7 +292,10 @@ export async function apiAs<T = unknown>(page: Page, method: string, path: strin
       const tokens = JSON.parse(localStorage.getItem('ledger.tokens') ?? '{}') as { access_token?: string };
       const res = await fetch(p as string, {
         method: m as string,
-        headers: { Authorization: `Bearer ${tokens.access_token}`, ...(b === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${tokens.access_token}`,
+          ...(b === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: b === undefined ? undefined : JSON.stringify(b),
       });
       return { status: res.status, text: await res.text() };

@@ -7,7 +7,8 @@ import { PHONE, axeViolations, screenshotPath, serverAndBrowser, until, type Tab
 
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).replace(/\s+/g, ' ');
 const rowOf = (page: Page, name: string) => page.locator('[data-testid="account-row"]', { hasText: name });
-const balanceOf = async (page: Page, name: string) => (await rowOf(page, name).getByTestId('account-balance').innerText()).trim();
+const balanceOf = async (page: Page, name: string) =>
+  (await rowOf(page, name).getByTestId('account-balance').innerText()).trim();
 
 describe('money in the browser', () => {
   const live = serverAndBrowser(3155);
@@ -37,7 +38,10 @@ describe('money in the browser', () => {
     it('transfers with a fee: both balances move, the net worth loses only the fee', async () => {
       await page().getByTestId('transfer-open').click();
       const dialog = page().getByRole('dialog', { name: 'Transfer between accounts' });
-      await until(async () => (await dialog.getByTestId('transfer-from').locator('option').count()) === 2, 'the accounts');
+      await until(
+        async () => (await dialog.getByTestId('transfer-from').locator('option').count()) === 2,
+        'the accounts',
+      );
       await dialog.getByTestId('transfer-from').selectOption({ label: 'Bank · Chinese Yuan' });
       await dialog.getByTestId('transfer-to').selectOption({ label: 'Cash · Chinese Yuan' });
       await dialog.getByTestId('transfer-amount').fill('200');
@@ -86,7 +90,10 @@ describe('money in the browser', () => {
       await page().reload();
       await page().getByTestId('new-entry').click();
       const again = page().getByRole('dialog', { name: 'New transaction' });
-      const picked = () => again.getByTestId('tx-account').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
+      const picked = () =>
+        again
+          .getByTestId('tx-account')
+          .evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
       await until(async () => (await picked()).startsWith('Bank'), 'the remembered account').catch(async (err) => {
         throw new Error(`${(err as Error).message}: ${await picked()}`);
       });
@@ -94,7 +101,13 @@ describe('money in the browser', () => {
       await again.waitFor({ state: 'detached' });
 
       await page().getByRole('link', { name: 'Budget' }).first().click();
-      await until(async () => (await page().getByTestId('category-budget-line').filter({ hasText: category }).innerText()).includes('¥68.00 left'), 'the line after the expense');
+      await until(
+        async () =>
+          (await page().getByTestId('category-budget-line').filter({ hasText: category }).innerText()).includes(
+            '¥68.00 left',
+          ),
+        'the line after the expense',
+      );
     });
 
     it('left nothing in the console', () => {
@@ -111,7 +124,9 @@ describe('money in the browser', () => {
 
     async function screen(name: string) {
       await page().waitForTimeout(300);
-      const words = ((await page().locator('body').innerText()).match(/[A-Za-z]{2,}/g) ?? []).filter((w) => w !== 'English');
+      const words = ((await page().locator('body').innerText()).match(/[A-Za-z]{2,}/g) ?? []).filter(
+        (w) => w !== 'English',
+      );
       assert.deepEqual(words, [], `${name}: English on a Chinese screen`);
       assert.deepEqual(await axeViolations(page()), [], `${name}: accessibility`);
     }

@@ -1,6 +1,7 @@
-// The update prompt of the installed app: when a new service worker is deployed the page offers
-// to reload, and does not reload while a form holds unsaved input (the add dialog, being modal,
-// keeps the prompt out of reach while open); once the input is gone, Reload starts the new version. The "deployment" is the same build with a changed sw.js, put back afterwards.
+// The update prompt of the installed app: when a new service worker is deployed the page offers to reload, and does not
+// reload while a form holds unsaved input (the add dialog, being modal, keeps the prompt out of reach while open); once
+// the input is gone, Reload starts the new version. The "deployment" is the same build with a changed sw.js, put
+// back afterwards.
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ describe('the update prompt (desktop, English)', () => {
   const original = readFileSync(sw);
 
   before(async () => {
-    tab = await live.openTab();
+    tab = await live.openTab({ serviceWorkers: 'allow' });
   });
   after(async () => {
     writeFileSync(sw, original);
@@ -39,12 +40,18 @@ describe('the update prompt (desktop, English)', () => {
     await prompt.getByRole('button', { name: 'Reload' }).click();
     await prompt.getByText('Save or cancel the form you are filling in first.').waitFor();
     await page.waitForTimeout(1000);
-    assert.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 1, 'the page was not reloaded');
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { marker?: number }).marker),
+      1,
+      'the page was not reloaded',
+    );
     assert.equal(await content.inputValue(), 'Garden');
 
     await content.fill('');
     await prompt.getByRole('button', { name: 'Reload' }).click();
-    await page.waitForFunction(() => (window as unknown as { marker?: number }).marker === undefined, null, { timeout: 20_000 });
+    await page.waitForFunction(() => (window as unknown as { marker?: number }).marker === undefined, null, {
+      timeout: 20_000,
+    });
     await page.locator('main').waitFor();
     assert.equal(await page.getByTestId('update-prompt').count(), 0);
   });

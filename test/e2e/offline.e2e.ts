@@ -6,7 +6,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Route } from 'playwright-core';
-import { DESKTOP, PHONE, axeViolations, serverAndBrowser, signInWechat, until, type Tab } from './harness.ts';
+import {
+  DESKTOP,
+  PHONE,
+  axeViolations,
+  serverAndBrowser,
+  signInWechat,
+  toastShown,
+  until,
+  type Tab,
+} from './harness.ts';
 
 interface Words {
   locale: string;
@@ -33,16 +42,48 @@ interface Words {
 }
 
 const EN: Words = {
-  locale: 'en-US', viewport: DESKTOP, offlineBanner: /^Offline, showing data from .*\d/, added: 'Transaction added', saved: 'Transaction saved', deleted: 'Transaction deleted',
-  newTitle: 'New transaction', editTitle: 'Edit transaction', save: 'Save', del: 'Delete', deleteTitle: 'Delete transaction', pending: 'Pending', refused: 'Not accepted',
-  fix: 'Fix', signOut: 'Sign out', signOutTitle: 'Sign out?', signOutAnyway: 'Sign out anyway', cancel: 'Cancel',
-  totals: 'Totals include entries waiting to sync', lunch: 'lunch',
+  locale: 'en-US',
+  viewport: DESKTOP,
+  offlineBanner: /^Offline, showing data from .*\d/,
+  added: 'Transaction added',
+  saved: 'Transaction saved',
+  deleted: 'Transaction deleted',
+  newTitle: 'New transaction',
+  editTitle: 'Edit transaction',
+  save: 'Save',
+  del: 'Delete',
+  deleteTitle: 'Delete transaction',
+  pending: 'Pending',
+  refused: 'Not accepted',
+  fix: 'Fix',
+  signOut: 'Sign out',
+  signOutTitle: 'Sign out?',
+  signOutAnyway: 'Sign out anyway',
+  cancel: 'Cancel',
+  totals: 'Totals include entries waiting to sync',
+  lunch: 'lunch',
 };
 const ZH: Words = {
-  locale: 'zh-CN', viewport: PHONE, offlineBanner: /^离线，显示 .*\d.* 的数据$/, added: '已记一笔', saved: '已保存', deleted: '账目已删除',
-  newTitle: '记一笔', editTitle: '编辑账目', save: '保存', del: '删除', deleteTitle: '删除账目', pending: '待同步', refused: '未被接受',
-  fix: '修改', signOut: '退出登录', signOutTitle: '确定退出登录？', signOutAnyway: '仍然退出', cancel: '取消',
-  totals: '合计包含待同步的记录', lunch: '午饭',
+  locale: 'zh-CN',
+  viewport: PHONE,
+  offlineBanner: /^离线，显示 .*\d.* 的数据$/,
+  added: '已记一笔',
+  saved: '已保存',
+  deleted: '账目已删除',
+  newTitle: '记一笔',
+  editTitle: '编辑账目',
+  save: '保存',
+  del: '删除',
+  deleteTitle: '删除账目',
+  pending: '待同步',
+  refused: '未被接受',
+  fix: '修改',
+  signOut: '退出登录',
+  signOutTitle: '确定退出登录？',
+  signOutAnyway: '仍然退出',
+  cancel: '取消',
+  totals: '合计包含待同步的记录',
+  lunch: '午饭',
 };
 
 interface Row {
@@ -68,7 +109,11 @@ function api(base: string) {
   };
   return {
     async login(openid: string) {
-      const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: `ok-${openid}` }) });
+      const res = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: `ok-${openid}` }),
+      });
       const body = (await res.json()) as { access_token: string; user: { id: number } };
       token = body.access_token;
       return body.user.id;
@@ -103,14 +148,31 @@ function scenario(w: Words, port: number) {
     const tag = w.locale === 'en-US' ? 'en' : 'zh';
 
     before(async () => {
-      tab = await live.openTab({ locale: w.locale, viewport: w.viewport });
+      tab = await live.openTab({ locale: w.locale, viewport: w.viewport, serviceWorkers: 'allow' });
       A = api(live.server.base);
       userA = await A.login(`offline-${tag}-a`);
-      const cats = ((await A.call('GET', '/api/categories?kind=expense')) as { list: { id: number; name: string }[] }).list;
+      const cats = ((await A.call('GET', '/api/categories?kind=expense')) as { list: { id: number; name: string }[] })
+        .list;
       ({ id: food, name: foodName } = cats[0]!);
       ({ id: other, name: otherName } = cats[1]!);
-      rowA = (await A.call('POST', '/api/transactions', { kind: 'expense', amount: '40', category_id: food, date: dayOfThisMonth(2), note: 'row A' })).id as number;
-      rowB = (await A.call('POST', '/api/transactions', { kind: 'expense', amount: '50', category_id: food, date: dayOfThisMonth(3), note: 'row B' })).id as number;
+      rowA = (
+        await A.call('POST', '/api/transactions', {
+          kind: 'expense',
+          amount: '40',
+          category_id: food,
+          date: dayOfThisMonth(2),
+          note: 'row A',
+        })
+      ).id as number;
+      rowB = (
+        await A.call('POST', '/api/transactions', {
+          kind: 'expense',
+          amount: '50',
+          category_id: food,
+          date: dayOfThisMonth(3),
+          note: 'row B',
+        })
+      ).id as number;
     });
 
     async function addInDialog(amount: string, note: string, categoryLabel?: string) {
@@ -121,13 +183,15 @@ function scenario(w: Words, port: number) {
       await dialog.locator('input[name="note"]').fill(note);
       if (categoryLabel) await dialog.locator('select[name="category_id"]').selectOption({ label: categoryLabel });
       await dialog.getByRole('button', { name: w.save }).click();
-      await page().getByText(w.added).first().waitFor();
+      await toastShown(page(), w.added);
       await dialog.waitFor({ state: 'detached' });
     }
 
     /** Opens the add form the way the layout offers: the New button on a desktop, the tab bar on a phone. */
     async function openForm() {
-      await page().getByTestId(w.viewport === PHONE ? 'tab-add' : 'new-entry').click();
+      await page()
+        .getByTestId(w.viewport === PHONE ? 'tab-add' : 'new-entry')
+        .click();
       const dialog = page().getByRole('dialog', { name: w.newTitle });
       await dialog.waitFor();
       return dialog;
@@ -137,9 +201,12 @@ function scenario(w: Words, port: number) {
     async function quickAdd(line: string) {
       const dialog = await openForm();
       await dialog.getByTestId('quick-line').fill(line);
-      await until(async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === foodName, 'the category read from the line');
+      await until(
+        async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === foodName,
+        'the category read from the line',
+      );
       await dialog.getByTestId('quick-line').press('Enter');
-      await page().getByText(w.added).first().waitFor();
+      await toastShown(page(), w.added);
       await dialog.waitFor({ state: 'detached' });
     }
 
@@ -164,7 +231,11 @@ function scenario(w: Words, port: number) {
       await row('row A').waitFor();
       const href = await page().locator('link[rel="manifest"]').getAttribute('href');
       assert.equal(href, w.locale === 'zh-CN' ? '/manifest.zh-CN.webmanifest' : '/manifest.webmanifest');
-      const manifest = (await (await page().request.get(href!)).json()) as { name: string; icons: unknown[]; shortcuts: { name: string }[] };
+      const manifest = (await (await page().request.get(href!)).json()) as {
+        name: string;
+        icons: unknown[];
+        shortcuts: { name: string }[];
+      };
       assert.equal(manifest.name, w.locale === 'zh-CN' ? '记账本' : 'Ledger');
       assert.equal(manifest.shortcuts[0]!.name, w.locale === 'zh-CN' ? '记一笔' : 'New entry');
     });
@@ -200,19 +271,23 @@ function scenario(w: Words, port: number) {
       assert.equal(await page().evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), 'amount');
       await page().keyboard.type('22.22');
       await dialog.locator('input[name="note"]').fill(`offline two ${w.lunch}`);
-      await until(async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === foodName, 'the category preselected offline');
+      await until(
+        async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === foodName,
+        'the category preselected offline',
+      );
       // the suggestions, answered from the cache, lead with it
       const chips = dialog.locator('.chips.suggest button');
       assert.equal(await chips.count(), 3);
       assert.equal(await chips.first().innerText(), foodName);
       assert.equal(await chips.first().getAttribute('aria-pressed'), 'true');
       await dialog.locator('input[name="note"]').press('Enter');
-      await page().getByText(w.added).first().waitFor();
+      await toastShown(page(), w.added);
       await dialog.waitFor({ state: 'detached' });
 
       await addInDialog('33.33', 'offline three', otherName);
       await row('offline three').waitFor();
-      for (const note of ['offline one', 'offline two', 'offline three']) assert.match(await row(note).innerText(), new RegExp(w.pending));
+      for (const note of ['offline one', 'offline two', 'offline three'])
+        assert.match(await row(note).innerText(), new RegExp(w.pending));
 
       const edit = await openRow('row A');
       await edit.locator('input[name="amount"]').fill('44.5');
@@ -259,9 +334,17 @@ function scenario(w: Words, port: number) {
       assert.equal(seen.filter((m) => m === 'DELETE').length, 1);
 
       const server = await A.rows();
-      assert.deepEqual(server.map((r) => `${r.note} ${r.amount}`).sort(), [`offline one ${w.lunch} 11.11`, 'offline three 33.33', `offline two ${w.lunch} 22.22`, 'row A 44.5']);
+      assert.deepEqual(server.map((r) => `${r.note} ${r.amount}`).sort(), [
+        `offline one ${w.lunch} 11.11`,
+        'offline three 33.33',
+        `offline two ${w.lunch} 22.22`,
+        'row A 44.5',
+      ]);
       const byNote = new Map(server.map((r) => [r.note, r.category_id]));
-      assert.deepEqual([byNote.get(`offline one ${w.lunch}`), byNote.get(`offline two ${w.lunch}`), byNote.get('offline three')], [food, food, other]);
+      assert.deepEqual(
+        [byNote.get(`offline one ${w.lunch}`), byNote.get(`offline two ${w.lunch}`), byNote.get('offline three')],
+        [food, food, other],
+      );
       assert.ok(!server.some((r) => r.id === rowB));
       assert.equal(server.find((r) => r.note === 'row A')!.id, rowA);
       // the screen shows the server's rows, none pending
@@ -270,12 +353,20 @@ function scenario(w: Words, port: number) {
     });
 
     it('keeps an operation the server refuses, visible, until it is fixed', async () => {
-      const temp = (await A.call('POST', '/api/categories', { name: tag === 'en' ? 'Short-lived' : '临时', color: '#123456', kind: 'expense' })).id as number;
+      const temp = (
+        await A.call('POST', '/api/categories', {
+          name: tag === 'en' ? 'Short-lived' : '临时',
+          color: '#123456',
+          kind: 'expense',
+        })
+      ).id as number;
       await page().reload();
       await row('row A').waitFor();
       // the new category is in the lists (and so in the cache) before the network goes
       const look = await openForm();
-      await look.locator('select[name="category_id"] option', { hasText: tag === 'en' ? 'Short-lived' : '临时' }).waitFor({ state: 'attached' });
+      await look
+        .locator('select[name="category_id"] option', { hasText: tag === 'en' ? 'Short-lived' : '临时' })
+        .waitFor({ state: 'attached' });
       await look.getByRole('button', { name: w.cancel }).click();
       await look.waitFor({ state: 'detached' });
       await tab.context.setOffline(true);
@@ -291,7 +382,11 @@ function scenario(w: Words, port: number) {
       const dialog = page().getByRole('dialog', { name: w.editTitle });
       await dialog.locator('select[name="category_id"]').selectOption(String(other));
       await dialog.getByRole('button', { name: w.save }).click();
-      await until(async () => (await page().getByTestId('offline-banner').count()) === 0, 'the fixed entry sent', 20_000);
+      await until(
+        async () => (await page().getByTestId('offline-banner').count()) === 0,
+        'the fixed entry sent',
+        20_000,
+      );
       const sent = (await A.rows()).filter((r) => r.note === 'refused one');
       assert.equal(sent.length, 1);
       assert.equal(sent[0]!.category_id, other);
@@ -331,7 +426,10 @@ function scenario(w: Words, port: number) {
       for (const note of ['row A', 'offline one', 'never sent']) assert.ok(!body.includes(note), note);
       await tab.context.setOffline(false);
       assert.ok(!(await A.rows()).some((r) => r.note === 'never sent'));
-      assert.deepEqual(tab.problems.filter((p) => p.startsWith('pageerror')), []);
+      assert.deepEqual(
+        tab.problems.filter((p) => p.startsWith('pageerror')),
+        [],
+      );
     });
   });
 }

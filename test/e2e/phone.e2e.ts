@@ -26,7 +26,10 @@ async function phoneProblems(page: Page, where: string): Promise<string[]> {
       const own = box.getBoundingClientRect();
       if (own.width === 0 || box.closest('dialog:not([open])')) continue;
       const target = (box.closest('label, td, th') ?? box).getBoundingClientRect();
-      if (target.height < 44 || target.width < 44) out.push(`checkbox ${box.name || box.getAttribute('aria-label') || ''}: ${Math.round(target.width)}x${Math.round(target.height)} px`);
+      if (target.height < 44 || target.width < 44)
+        out.push(
+          `checkbox ${box.name || box.getAttribute('aria-label') || ''}: ${Math.round(target.width)}x${Math.round(target.height)} px`,
+        );
     }
     return out;
   });
@@ -43,7 +46,13 @@ describe('every screen at phone size', () => {
       const problems: string[] = [];
 
       before(async () => {
-        const context = await live.browser.newContext({ baseURL: live.server.base, locale, viewport: PHONE, hasTouch: true, isMobile: true });
+        const context = await live.browser.newContext({
+          baseURL: live.server.base,
+          locale,
+          viewport: PHONE,
+          hasTouch: true,
+          isMobile: true,
+        });
         context.setDefaultTimeout(WAIT_MS);
         page = await context.newPage();
         await page.goto('/signin');
@@ -53,7 +62,13 @@ describe('every screen at phone size', () => {
         const cats = await api<{ list: { id: number }[] }>(page, 'GET', '/api/categories?kind=expense');
         const today = new Date().toISOString().slice(0, 10);
         for (const [i, amount] of [320, 180, 95].entries()) {
-          await api(page, 'POST', '/api/transactions', { kind: 'expense', amount, category_id: cats.list[i]!.id, date: today, note: `row ${i}` });
+          await api(page, 'POST', '/api/transactions', {
+            kind: 'expense',
+            amount,
+            category_id: cats.list[i]!.id,
+            date: today,
+            note: `row ${i}`,
+          });
         }
         groupId = (await api<{ id: number }>(page, 'POST', '/api/groups', { name: `Trip ${locale}` })).id;
       });
@@ -61,9 +76,32 @@ describe('every screen at phone size', () => {
 
       it('scrolls sideways on no route, and gives every checkbox a 44 px target', async () => {
         const routes = [
-          '/books', '/stats', '/accounts', '/rates', '/budget', '/recurring', '/categories', '/groups', `/groups/${groupId}/settings`,
-          `/groups/${groupId}/balances`, '/notifications', '/feedback', '/import', '/import/rules', '/data', '/security', '/profile', '/me',
-          '/admin/dashboard', '/admin/users', '/admin/feedback', '/admin/notifications', '/admin/config', '/admin/backups', '/admin/logs', '/admin/track',
+          '/books',
+          '/stats',
+          '/accounts',
+          '/rates',
+          '/budget',
+          '/recurring',
+          '/categories',
+          '/groups',
+          `/groups/${groupId}/settings`,
+          `/groups/${groupId}/balances`,
+          '/notifications',
+          '/feedback',
+          '/import',
+          '/import/rules',
+          '/data',
+          '/security',
+          '/profile',
+          '/me',
+          '/admin/dashboard',
+          '/admin/users',
+          '/admin/feedback',
+          '/admin/notifications',
+          '/admin/config',
+          '/admin/backups',
+          '/admin/logs',
+          '/admin/track',
         ];
         for (const route of routes) {
           await page.goto(route);

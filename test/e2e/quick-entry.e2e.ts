@@ -11,7 +11,8 @@ import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harne
  */
 async function booksWithYesterday(page: Page, allTime: string): Promise<void> {
   const now = new Date();
-  if (new Date(now.getTime() - 86_400_000).getMonth() !== now.getMonth()) await page.getByRole('button', { name: allTime, exact: true }).first().click();
+  if (new Date(now.getTime() - 86_400_000).getMonth() !== now.getMonth())
+    await page.getByRole('button', { name: allTime, exact: true }).first().click();
 }
 
 /** Creates an account through the API with the page's own session (a setup step, not what is tested). */
@@ -61,7 +62,10 @@ describe('quick entry in English on a desktop', () => {
     await page().keyboard.type('27.5');
     await dialog.locator('input[name="note"]').fill('Lunch');
     // the lexicon knows lunch: Food is preselected
-    await until(async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === 'Food', 'Food preselected');
+    await until(
+      async () => (await dialog.locator('select[name="category_id"] option:checked').innerText()) === 'Food',
+      'Food preselected',
+    );
     assert.deepEqual(await axeViolations(page()), [], 'the add form');
     await dialog.locator('input[name="note"]').press('Enter');
     await page().getByText('Transaction added').last().waitFor();
@@ -84,7 +88,10 @@ describe('quick entry in English on a desktop', () => {
     const dialog = page().getByRole('dialog', { name: 'New transaction' });
     await dialog.getByTestId('quick-line').fill('coffee 4.5 yesterday visa');
     const understood = dialog.getByTestId('understood');
-    await until(async () => (await understood.locator('[data-part="category"] dd').innerText()) === 'Food', 'the category read');
+    await until(
+      async () => (await understood.locator('[data-part="category"] dd').innerText()) === 'Food',
+      'the category read',
+    );
     assert.equal(await understood.locator('[data-part="amount"] dd').innerText(), '¥4.50');
     assert.equal(await understood.locator('[data-part="account"] dd').innerText(), 'Visa');
     assert.equal(await understood.locator('[data-part="note"] dd').innerText(), 'coffee');
@@ -97,7 +104,10 @@ describe('quick entry in English on a desktop', () => {
     await page().getByText('Transaction added').last().waitFor();
     await booksWithYesterday(page(), 'All time');
     // the row just saved, not the demo's "Coffee and a bagel" (paid in cash, and maybe of today)
-    const row = main().locator('[data-testid="tx-row"]', { hasText: /coffee/ }).filter({ hasText: 'Visa' }).first();
+    const row = main()
+      .locator('[data-testid="tx-row"]', { hasText: /coffee/ })
+      .filter({ hasText: 'Visa' })
+      .first();
     await row.waitFor();
     assert.match(await row.innerText(), /-¥4\.80/);
     assert.match(await row.innerText(), /Visa/);
@@ -108,7 +118,10 @@ describe('quick entry in English on a desktop', () => {
     const dialog = page().getByRole('dialog', { name: 'New transaction' });
     await dialog.getByTestId('quick-line').fill('transfer 50 from cash to visa');
     const understood = dialog.getByTestId('understood');
-    await until(async () => (await understood.locator('[data-part="kind"] dd').innerText()) === 'Transfer', 'the kind read');
+    await until(
+      async () => (await understood.locator('[data-part="kind"] dd').innerText()) === 'Transfer',
+      'the kind read',
+    );
     assert.equal(await understood.locator('[data-part="account"] dd').innerText(), 'Cash');
     assert.equal(await understood.locator('[data-part="to"] dd').innerText(), 'Visa');
     assert.equal(await dialog.getByRole('radio', { name: 'Transfer' }).getAttribute('aria-checked'), 'true');
@@ -124,7 +137,12 @@ describe('quick entry in English on a desktop', () => {
     await page().locator('body').press('n');
     const dialog = page().getByRole('dialog', { name: 'New transaction' });
     await dialog.getByTestId('quick-line').fill('zxqv 12');
-    await until(async () => (await dialog.getByTestId('understood').locator('[data-part="category"] dd').innerText()) === 'not sure, choose below', 'unsure');
+    await until(
+      async () =>
+        (await dialog.getByTestId('understood').locator('[data-part="category"] dd').innerText()) ===
+        'not sure, choose below',
+      'unsure',
+    );
     await page().waitForTimeout(600);
     assert.equal(await dialog.locator('select[name="category_id"]').inputValue(), '');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -133,7 +151,7 @@ describe('quick entry in English on a desktop', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('records a refund against its purchase: money back in the purchase\'s category and account', async () => {
+  it("records a refund against its purchase: money back in the purchase's category and account", async () => {
     await page().locator('body').press('n');
     let dialog = page().getByRole('dialog', { name: 'New transaction' });
     await dialog.getByTestId('quick-line').fill('running shoes 100 visa');
@@ -149,7 +167,10 @@ describe('quick entry in English on a desktop', () => {
     dialog = page().getByRole('dialog', { name: 'New transaction' });
     await dialog.getByRole('radio', { name: 'Refund' }).click();
     await dialog.locator('input[name="purchase-search"]').fill('running shoes');
-    await until(async () => (await dialog.getByTestId('refund-of').locator('option').count()) === 2, 'the purchase found');
+    await until(
+      async () => (await dialog.getByTestId('refund-of').locator('option').count()) === 2,
+      'the purchase found',
+    );
     const option = await dialog.getByTestId('refund-of').locator('option').nth(1).getAttribute('value');
     await dialog.getByTestId('refund-of').selectOption(option!);
     await dialog.locator('input[name="amount"]').fill('30');
@@ -166,7 +187,10 @@ describe('quick entry in English on a desktop', () => {
 
   async function figure(label: string): Promise<number> {
     // the full figure: the title when it is shown in compact notation
-    const strong = main().locator('.figures .figure').filter({ has: page().getByText(label, { exact: true }) }).locator('strong');
+    const strong = main()
+      .locator('.figures .figure')
+      .filter({ has: page().getByText(label, { exact: true }) })
+      .locator('strong');
     const text = (await strong.getAttribute('title')) ?? (await strong.innerText());
     return Number((text.match(/¥([\d,]+\.\d\d)/)?.[1] ?? 'NaN').replace(/,/g, ''));
   }
@@ -188,7 +212,10 @@ describe('quick entry in Chinese on a phone', () => {
     await dialog.getByTestId('quick-line').fill(text);
     const understood = dialog.getByTestId('understood');
     for (const [part, value] of Object.entries(expect)) {
-      await until(async () => (await understood.locator(`[data-part="${part}"] dd`).innerText()) === value, `${text}: ${part} = ${value}`).catch(async (err) => {
+      await until(
+        async () => (await understood.locator(`[data-part="${part}"] dd`).innerText()) === value,
+        `${text}: ${part} = ${value}`,
+      ).catch(async (err) => {
         throw new Error(`${(err as Error).message}, read: ${await understood.innerText().catch(() => 'nothing')}`);
       });
     }
@@ -196,12 +223,26 @@ describe('quick entry in Chinese on a phone', () => {
   }
 
   it('reads "昨天 打车 32 微信" at 390 px, in Chinese only, and saves with Enter', async () => {
-    const dialog = await line('昨天 打车 32 微信', { kind: '支出', amount: '¥32.00', category: '交通', account: '微信', note: '打车' });
+    const dialog = await line('昨天 打车 32 微信', {
+      kind: '支出',
+      amount: '¥32.00',
+      category: '交通',
+      account: '微信',
+      note: '打车',
+    });
     assert.equal(await dialog.getByRole('button', { name: '昨天' }).getAttribute('aria-pressed'), 'true');
     const text = await page().locator('body').innerText();
-    assert.deepEqual((text.match(/[A-Za-z]{2,}/g) ?? []).filter((w) => !['CSV', 'JSON', 'Excel', 'MB', 'https', 'http', 'English'].includes(w)), []);
+    assert.deepEqual(
+      (text.match(/[A-Za-z]{2,}/g) ?? []).filter(
+        (w) => !['CSV', 'JSON', 'Excel', 'MB', 'https', 'http', 'English'].includes(w),
+      ),
+      [],
+    );
     assert.deepEqual(await axeViolations(page()), []);
-    assert.ok(await page().evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
+    assert.ok(
+      await page().evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      'no sideways scroll',
+    );
     await dialog.getByTestId('quick-line').press('Enter');
     await page().getByText('已记一笔').last().waitFor();
     await booksWithYesterday(page(), '全部时间');
@@ -215,13 +256,24 @@ describe('quick entry in Chinese on a phone', () => {
     assert.equal(await dialog.locator('input[name="amount"]').inputValue(), '35');
     await dialog.getByRole('button', { name: '保存' }).click();
     await page().getByText('已记一笔').last().waitFor();
-    await page().locator('[data-testid="tx-row"]', { hasText: '午饭' }).filter({ hasText: '-¥35.00' }).first().waitFor();
+    await page()
+      .locator('[data-testid="tx-row"]', { hasText: '午饭' })
+      .filter({ hasText: '-¥35.00' })
+      .first()
+      .waitFor();
 
     dialog = await line('工资 8000 收入', { kind: '收入', amount: '¥8,000.00', category: '工资', note: '工资' });
-    assert.equal(await dialog.getByRole('radio', { name: '收入' }).getAttribute('aria-checked'), 'true');
+    assert.equal(
+      await dialog.locator('.kinds').getByRole('radio', { name: '收入', exact: true }).getAttribute('aria-checked'),
+      'true',
+    );
     await dialog.getByTestId('quick-line').press('Enter');
     await page().getByText('已记一笔').last().waitFor();
-    await page().locator('[data-testid="tx-row"]', { hasText: '工资' }).filter({ hasText: '+¥8,000.00' }).first().waitFor();
+    await page()
+      .locator('[data-testid="tx-row"]', { hasText: '工资' })
+      .filter({ hasText: '+¥8,000.00' })
+      .first()
+      .waitFor();
   });
 
   it('records a refund without a purchase in the chosen category', async () => {

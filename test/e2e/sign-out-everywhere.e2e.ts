@@ -29,7 +29,8 @@ describe('sign out everywhere in the browser', () => {
     });
     assert.equal(made.status, 201);
     const { token } = (await made.json()) as { token: string };
-    const tokenWorks = async () => (await fetch(`${live.server.base}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const tokenWorks = async () =>
+      (await fetch(`${live.server.base}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status;
     assert.equal(await tokenWorks(), 200);
 
     const phone = await live.openTab({ locale: 'zh-CN', viewport: PHONE });

@@ -47,7 +47,10 @@ describe('splitting a group expense and settling up in two browsers', () => {
     const add = page.getByRole('dialog', { name: 'New transaction' });
     await add.locator('input[name="amount"]').fill('90');
     await add.locator('input[name="note"]').fill('Dinner');
-    await until(async () => (await add.locator('select[name="category_id"] option:checked').innerText()) === 'Food', 'Food preselected');
+    await until(
+      async () => (await add.locator('select[name="category_id"] option:checked').innerText()) === 'Food',
+      'Food preselected',
+    );
     await add.getByTestId('split-check').getByText('The split adds up.').waitFor();
     await add.getByRole('button', { name: 'Save' }).click();
     const row = page.locator('[data-testid="tx-row"]', { hasText: 'Dinner' });
@@ -111,13 +114,21 @@ describe('splitting a group expense and settling up in two browsers', () => {
     await page.goto('/profile');
     const box = page.getByTestId('notify-splits');
     // the form is filled once the profile has loaded
-    await page.waitForFunction(() => ((document.querySelector('input[name="nickname"]') as HTMLInputElement | null)?.value ?? '') !== '', undefined, { timeout: 5000 });
+    await page.waitForFunction(
+      () => ((document.querySelector('input[name="nickname"]') as HTMLInputElement | null)?.value ?? '') !== '',
+      undefined,
+      { timeout: 5000 },
+    );
     await box.uncheck();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Profile saved').waitFor();
     await page.reload();
     // the profile is loaded after the page: the box follows it
-    await page.waitForFunction(() => (document.querySelector('[data-testid="notify-splits"]') as HTMLInputElement | null)?.checked === false, undefined, { timeout: 5000 });
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="notify-splits"]') as HTMLInputElement | null)?.checked === false,
+      undefined,
+      { timeout: 5000 },
+    );
   });
 
   it('turns cost splitting off and on again in the group settings (English, desktop)', async () => {
@@ -165,7 +176,10 @@ describe('splitting a group expense and settling up in two browsers', () => {
       const box = page.getByTestId('settings-split-costs');
       assert.equal(await box.isChecked(), true);
       await page.getByText('只对之后的记录生效').waitFor();
-      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        'no sideways scroll',
+      );
       assert.deepEqual(await axeViolations(page), []);
       await box.uncheck();
       await page.getByRole('button', { name: '保存' }).click();
@@ -173,7 +187,10 @@ describe('splitting a group expense and settling up in two browsers', () => {
       await page.goto('/groups');
       await page.getByTestId('group-card').waitFor();
       assert.equal(await page.getByTestId('splits-pill').count(), 0);
-      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll on the groups page');
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        'no sideways scroll on the groups page',
+      );
       assert.deepEqual(tab.problems, []);
     } finally {
       await tab.context.close();

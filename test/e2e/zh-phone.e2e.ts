@@ -9,7 +9,9 @@ import { PHONE, axeViolations, screenshotPath, serverAndBrowser, until, type Tab
  * language switch naming English in English). */
 async function englishWords(page: Page): Promise<string[]> {
   const text = await page.locator('body').innerText();
-  return (text.match(/[A-Za-z]{2,}/g) ?? []).filter((w) => !['CSV', 'JSON', 'Excel', 'MB', 'https', 'http', 'English'].includes(w));
+  return (text.match(/[A-Za-z]{2,}/g) ?? []).filter(
+    (w) => !['CSV', 'JSON', 'Excel', 'MB', 'https', 'http', 'English'].includes(w),
+  );
 }
 
 describe('the client in Chinese at phone size', () => {
@@ -36,7 +38,10 @@ describe('the client in Chinese at phone size', () => {
     await page().locator('[data-testid="tx-row"]').first().waitFor();
     assert.equal(await page().locator('nav.side').isVisible(), false);
     const tabs = page().getByRole('navigation', { name: '主要栏目' });
-    assert.deepEqual((await tabs.locator('a, button').allInnerTexts()).map((x) => x.trim()), ['账本', '统计', '记一笔', '预算', '我的']);
+    assert.deepEqual(
+      (await tabs.locator('a, button').allInnerTexts()).map((x) => x.trim()),
+      ['账本', '统计', '记一笔', '预算', '我的'],
+    );
     await screen('账本');
     await page().screenshot({ path: screenshotPath('phone.png') });
   });
@@ -81,8 +86,13 @@ describe('the client in Chinese at phone size', () => {
     await tabs.getByRole('link', { name: '我的' }).click();
     await screen('我的');
     for (const [link, heading] of [
-      ['个人资料', '个人资料'], ['群组', '群组'], ['分类与标签', '分类与标签'], ['周期账单', '周期账单'],
-      ['消息', '消息'], ['意见反馈', '意见反馈'], ['导入导出', '导入导出'],
+      ['个人资料', '个人资料'],
+      ['群组', '群组'],
+      ['分类与标签', '分类与标签'],
+      ['周期账单', '周期账单'],
+      ['消息', '消息'],
+      ['意见反馈', '意见反馈'],
+      ['导入导出', '导入导出'],
     ] as const) {
       await page().goto('/me');
       await page().getByRole('navigation', { name: '我的' }).getByRole('link', { name: link, exact: true }).click();

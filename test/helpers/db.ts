@@ -118,12 +118,19 @@ async function clonePgTemplate(template: string): Promise<PgDatabase> {
     // the same lock for every file of this run: one migrates the template, the others wait for it
     await admin.query('select pg_advisory_lock(hashtext($1))', [template]);
     try {
-      const { rows } = await admin.query<{ ready: boolean }>('select datistemplate as ready from pg_database where datname = $1', [template]);
+      const { rows } = await admin.query<{ ready: boolean }>(
+        'select datistemplate as ready from pg_database where datname = $1',
+        [template],
+      );
       if (!rows[0]?.ready) {
         // a template left half-migrated by a file that died is made again
         if (rows.length) await admin.query(`drop database "${template}" with (force)`);
         await admin.query(`create database "${template}"`);
-        const database = await createDatabase({ databaseUrl: pgDatabaseUrl(template), embeddedDbDir: null, poolSize: 1 });
+        const database = await createDatabase({
+          databaseUrl: pgDatabaseUrl(template),
+          embeddedDbDir: null,
+          poolSize: 1,
+        });
         try {
           await runMigrations(database);
         } finally {
@@ -191,7 +198,8 @@ async function takeEmbedded(): Promise<Database> {
 
 async function giveBackEmbedded(database: Database): Promise<void> {
   if (closedByTest.has(database)) return;
-  const reusable = process.env.TEST_FRESH_DB !== '1' && spare.length < MAX_SPARE && (await emptied(database).catch(() => false));
+  const reusable =
+    process.env.TEST_FRESH_DB !== '1' && spare.length < MAX_SPARE && (await emptied(database).catch(() => false));
   if (reusable) spare.push(database);
   else await database.close();
 }
@@ -203,7 +211,8 @@ async function emptied(database: Database): Promise<boolean> {
   await db.execute(sql`rollback`).catch(() => {});
   if ((await shapeOf(database).catch(() => 'unknown')) !== templateShape) return false;
   // every table truncated (their identities restarted) and every other sequence restarted, in one statement
-  await db.execute(sql.raw(`do $$
+  await db.execute(
+    sql.raw(`do $$
     declare
       tables text;
       seq record;
@@ -214,7 +223,8 @@ async function emptied(database: Database): Promise<boolean> {
       for seq in select n.nspname, c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'S' loop
         execute format('alter sequence %I.%I restart', seq.nspname, seq.relname);
       end loop;
-    end $$`));
+    end $$`),
+  );
   // the session as a new one finds it: settings, session locks and temporary tables
   await db.execute(sql`reset all`);
   await db.execute(sql`select pg_advisory_unlock_all()`);

@@ -22,7 +22,8 @@ export interface Upload {
   headers: { 'content-type': string };
 }
 
-const isUpload = (body: unknown): body is Upload => typeof body === 'object' && body !== null && (body as Upload).multipart === true;
+const isUpload = (body: unknown): body is Upload =>
+  typeof body === 'object' && body !== null && (body as Upload).multipart === true;
 
 /**
  * Requests to the app in one caller's name. Bodies are sent as JSON unless they are a string or a
@@ -80,6 +81,9 @@ export function accessToken(app: FastifyInstance, user: { id: number; role?: str
 }
 
 /** Authorization headers for a user, with a freshly signed access token. */
-export async function loginAs(app: FastifyInstance, user: { id: number; role?: string | null }): Promise<{ authorization: string }> {
+export async function loginAs(
+  app: FastifyInstance,
+  user: { id: number; role?: string | null },
+): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await accessToken(app, user)}` };
 }

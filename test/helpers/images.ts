@@ -14,6 +14,30 @@ export function gifBomb(side: number, frames: number): Buffer {
   const palette = Buffer.from([0, 0, 0, 255, 255, 255]);
   const loop = Buffer.from([0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0', 'latin1'), 0x03, 0x01, 0x00, 0x00, 0x00]);
   // a graphic control extension (10 ms), an image descriptor of side x side at 0,0, LZW: clear, 0, end
-  const frame = Buffer.from([0x21, 0xf9, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00, 0x2c, 0, 0, 0, 0, side & 0xff, side >> 8, side & 0xff, side >> 8, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00]);
+  const frame = Buffer.from([
+    0x21,
+    0xf9,
+    0x04,
+    0x00,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    side & 0xff,
+    side >> 8,
+    side & 0xff,
+    side >> 8,
+    0x00,
+    0x02,
+    0x02,
+    0x44,
+    0x01,
+    0x00,
+  ]);
   return Buffer.concat([head, palette, loop, ...Array.from({ length: frames }, () => frame), Buffer.from([0x3b])]);
 }

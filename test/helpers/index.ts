@@ -2,7 +2,16 @@
 // assertions on the contract's answers, and factories that write rows directly.
 export { build, testConfig, TEST_SECRET, type TestApp } from './app.ts';
 export { loginAs, type Client, type Query, type RequestOptions, type Response, type Upload } from './http.ts';
-export { blankPgDatabase, createTestDatabase, onPostgres, PG_SERVER, pgServerAnswers, pgServerLabel, TEST_DATABASE_URL, type TestDatabase } from './db.ts';
+export {
+  blankPgDatabase,
+  createTestDatabase,
+  onPostgres,
+  PG_SERVER,
+  pgServerAnswers,
+  pgServerLabel,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+} from './db.ts';
 export { runCli } from './cli.ts';
 export { entryArgs } from './entry.ts';
 export { assertError, expectOk } from './assert.ts';

@@ -41,13 +41,17 @@ function fieldsOf(schema: Schema | undefined, named: Record<string, Schema>, pre
     out.push(prefix + name);
     out.push(...fieldsOf(sub, named, `${prefix}${name}.`));
   }
-  for (const alt of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) out.push(...fieldsOf(alt, named, prefix));
+  for (const alt of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])])
+    out.push(...fieldsOf(alt, named, prefix));
   return [...new Set(out)];
 }
 
 /** Every operation of the served OpenAPI document (generated from the registered routes). */
 export function documentedRoutes(app: FastifyInstance): DocumentedRoute[] {
-  const doc = app.swagger() as { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
+  const doc = app.swagger() as {
+    paths?: Record<string, Record<string, Operation>>;
+    components?: { schemas?: Record<string, Schema> };
+  };
   const named = doc.components?.schemas ?? {};
   const out: DocumentedRoute[] = [];
   for (const [path, ops] of Object.entries(doc.paths ?? {})) {

@@ -65,7 +65,13 @@ export class SoftAuthenticator {
       this.credentialId,
       this.cosePublicKey(),
     ]);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
     return {
       id: this.id,
       rawId: this.id,
@@ -80,9 +86,16 @@ export class SoftAuthenticator {
   }
 
   /** navigator.credentials.get() for these options (PublicKeyCredentialRequestOptionsJSON). */
-  get(options: { challenge: string }, overrides: { origin?: string; rpId?: string; counter?: number; userHandle?: string | null } = {}) {
+  get(
+    options: { challenge: string },
+    overrides: { origin?: string; rpId?: string; counter?: number; userHandle?: string | null } = {},
+  ) {
     this.counter = overrides.counter ?? this.counter + 1;
-    const authData = Buffer.concat([sha256(overrides.rpId ?? this.rpId), Buffer.from([0x01 | 0x04]), u32(this.counter)]);
+    const authData = Buffer.concat([
+      sha256(overrides.rpId ?? this.rpId),
+      Buffer.from([0x01 | 0x04]),
+      u32(this.counter),
+    ]);
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, overrides.origin ?? this.origin);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
     return {

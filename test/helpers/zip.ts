@@ -122,11 +122,16 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** The sheet XML of these rows, every cell a shared string (index into `strings`, which it fills). */
 export function sheetOf(rows: string[][], strings: string[]): string {
   const body = rows
-    .map((r, i) => `<row r="${i + 1}">${r.map((c, j) => {
-      let k = strings.indexOf(c);
-      if (k < 0) k = strings.push(c) - 1;
-      return `<c r="${String.fromCharCode(65 + j)}${i + 1}" t="s"><v>${k}</v></c>`;
-    }).join('')}</row>`)
+    .map(
+      (r, i) =>
+        `<row r="${i + 1}">${r
+          .map((c, j) => {
+            let k = strings.indexOf(c);
+            if (k < 0) k = strings.push(c) - 1;
+            return `<c r="${String.fromCharCode(65 + j)}${i + 1}" t="s"><v>${k}</v></c>`;
+          })
+          .join('')}</row>`,
+    )
     .join('');
   return SHEET_OPEN + body + SHEET_CLOSE;
 }
@@ -140,7 +145,16 @@ export function sstOf(strings: string[]): string {
  * workbook's relationships in the zip (exceljs's streaming reader spools such a sheet to a
  * temporary file). `sheet` and `sst` replace the parts (strings or generators of pieces).
  */
-export async function workbook(opts: { rows?: string[][]; sheet?: ZipPart['data']; sst?: ZipPart['data']; extra?: ZipPart[]; sheetSize?: number; sstSize?: number } = {}): Promise<Buffer> {
+export async function workbook(
+  opts: {
+    rows?: string[][];
+    sheet?: ZipPart['data'];
+    sst?: ZipPart['data'];
+    extra?: ZipPart[];
+    sheetSize?: number;
+    sstSize?: number;
+  } = {},
+): Promise<Buffer> {
   const strings: string[] = [];
   const sheet = opts.sheet ?? sheetOf(opts.rows ?? [], strings);
   const sst = opts.sst ?? sstOf(strings);

@@ -7,7 +7,19 @@ import { sql } from 'drizzle-orm';
 import { createDatabase, query, type Database } from '../../src/db/client.ts';
 import { describeTables } from '../../src/modules/backups/backups.archive.ts';
 import { runCli } from '../helpers/cli.ts';
-import { BASE_PORT, call, createPgDatabase, demoSession, JWT_SECRET, jsonBody, multipart, pgAnswers, startServer, stopServer, type OwnDatabase } from './helpers.ts';
+import {
+  BASE_PORT,
+  call,
+  createPgDatabase,
+  demoSession,
+  JWT_SECRET,
+  jsonBody,
+  multipart,
+  pgAnswers,
+  startServer,
+  stopServer,
+  type OwnDatabase,
+} from './helpers.ts';
 
 const PORT = BASE_PORT + 50;
 
@@ -17,7 +29,10 @@ async function fingerprint(database: Database): Promise<Record<string, string>> 
   for (const t of await describeTables(database.db)) {
     const numeric = t.columns.filter((c) => ['int2', 'int4', 'int8', 'numeric', 'float4', 'float8'].includes(c.type));
     const sums = numeric.map((c) => sql`coalesce(sum(${sql.identifier(c.name)}), 0)::text`);
-    const [row] = await query<{ r: string }>(database.db, sql`select concat_ws(' ', count(*)::text, ${sql.join([sql`''`, ...sums], sql`, `)}) as r from ${sql.identifier(t.name)}`);
+    const [row] = await query<{ r: string }>(
+      database.db,
+      sql`select concat_ws(' ', count(*)::text, ${sql.join([sql`''`, ...sums], sql`, `)}) as r from ${sql.identifier(t.name)}`,
+    );
     out[t.name] = row!.r;
   }
   return out;
@@ -37,17 +52,33 @@ describe('backup from the embedded database restored into PostgreSQL', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps every table\'s row count and sums', async (t) => {
+  it("keeps every table's row count and sums", async (t) => {
     if (!(await pgAnswers())) return t.skip('no PostgreSQL server answers');
     // real use on the embedded database: demo users, an import, a group, a filter, feedback
     const server = await startServer({ port: PORT, dataDir });
     try {
       for (let i = 0; i < 3; i++) {
         const s = await demoSession(PORT);
-        const rows = ['date,kind,amount,category,note,tags', ...Array.from({ length: 500 }, (_, n) => `2025-0${1 + (n % 9)}-1${n % 9},${n % 5 ? 'expense' : 'income'},${n + 0.37},Moved ${n % 7},note ${n},a|b`)];
+        const rows = [
+          'date,kind,amount,category,note,tags',
+          ...Array.from(
+            { length: 500 },
+            (_, n) =>
+              `2025-0${1 + (n % 9)}-1${n % 9},${n % 5 ? 'expense' : 'income'},${n + 0.37},Moved ${n % 7},note ${n},a|b`,
+          ),
+        ];
         assert.equal((await call(PORT, '/api/import', multipart('m.csv', rows.join('\n'), s.auth))).status, 200);
         assert.equal((await call(PORT, '/api/groups', jsonBody({ name: `g${i}` }, s.auth))).status, 201);
-        assert.equal((await call(PORT, '/api/filters', jsonBody({ name: `f${i}`, criteria: { kind: 'expense', min_amount: 1.5 } }, s.auth))).status, 201);
+        assert.equal(
+          (
+            await call(
+              PORT,
+              '/api/filters',
+              jsonBody({ name: `f${i}`, criteria: { kind: 'expense', min_amount: 1.5 } }, s.auth),
+            )
+          ).status,
+          201,
+        );
         assert.equal((await call(PORT, '/api/feedback', jsonBody({ content: `hello ${i}` }, s.auth))).status, 201);
       }
     } finally {

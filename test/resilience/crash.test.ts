@@ -24,13 +24,18 @@ const IMPORT_ROWS = 50_000;
 
 function importFile(marker: string): string {
   const lines = ['date,kind,amount,category,note'];
-  for (let i = 0; i < IMPORT_ROWS; i++) lines.push(`2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')},expense,${(i % 500) + 1}.25,Crash test,${marker} ${i}`);
+  for (let i = 0; i < IMPORT_ROWS; i++)
+    lines.push(
+      `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')},expense,${(i % 500) + 1}.25,Crash test,${marker} ${i}`,
+    );
   return lines.join('\n') + '\n';
 }
 
 /** how many of the user's transactions carry the marker in their note */
 async function countMarked(port: number, s: Session, marker: string): Promise<number> {
-  const res = await call(port, `/api/transactions?keyword=${encodeURIComponent(marker)}&pageSize=1`, { headers: s.auth });
+  const res = await call(port, `/api/transactions?keyword=${encodeURIComponent(marker)}&pageSize=1`, {
+    headers: s.auth,
+  });
   assert.equal(res.status, 200, res.body);
   return res.json().total;
 }
@@ -64,7 +69,10 @@ for (const engine of ['embedded', 'postgres'] as const) {
       if (skip) return t.skip(skip);
       const s = await demoSession(port);
       const marker = `imp${Date.now()}`;
-      const upload = call(port, '/api/import', { ...multipart('crash.csv', importFile(marker), s.auth), timeoutMs: 120_000 }).then(
+      const upload = call(port, '/api/import', {
+        ...multipart('crash.csv', importFile(marker), s.auth),
+        timeoutMs: 120_000,
+      }).then(
         (r) => ({ answered: r.status }),
         (err: Error) => ({ cut: err.message }),
       );
@@ -73,7 +81,11 @@ for (const engine of ['embedded', 'postgres'] as const) {
       if (db) {
         const deadline = Date.now() + 60_000;
         while (Date.now() < deadline) {
-          const [row] = await sqlOn<{ n: number }>(db.url, `select count(*)::int as n from pg_stat_activity where datname = $1 and state = 'active' and query ilike 'insert into%transactions%'`, [db.name]);
+          const [row] = await sqlOn<{ n: number }>(
+            db.url,
+            `select count(*)::int as n from pg_stat_activity where datname = $1 and state = 'active' and query ilike 'insert into%transactions%'`,
+            [db.name],
+          );
           if (row!.n > 0) break;
           await sleep(20);
         }
@@ -83,7 +95,10 @@ for (const engine of ['embedded', 'postgres'] as const) {
       server!.kill('SIGKILL');
       await server!.exited;
       const outcome = await upload;
-      assert.ok('cut' in outcome, `the import was answered before the kill (${JSON.stringify(outcome)}); the test did not kill it mid-way`);
+      assert.ok(
+        'cut' in outcome,
+        `the import was answered before the kill (${JSON.stringify(outcome)}); the test did not kill it mid-way`,
+      );
 
       // the embedded database opens again without repair, and the dead process's lock on the data
       // folder is taken over at once instead of refusing the start
@@ -92,7 +107,10 @@ for (const engine of ['embedded', 'postgres'] as const) {
       const n = await countMarked(port, s, marker);
       assert.equal(n, 0, `a partial import of ${n} rows survived`);
       // the same import now runs whole
-      const again = await call(port, '/api/import', { ...multipart('crash.csv', importFile(marker), s.auth), timeoutMs: 120_000 });
+      const again = await call(port, '/api/import', {
+        ...multipart('crash.csv', importFile(marker), s.auth),
+        timeoutMs: 120_000,
+      });
       assert.equal(again.status, 200, again.body);
       assert.equal(await countMarked(port, s, marker), IMPORT_ROWS);
     });
@@ -106,12 +124,22 @@ for (const engine of ['embedded', 'postgres'] as const) {
       const unanswered: number[] = [];
       let next = 0;
       let killed = false;
-      const body = (i: number) => ({ kind: 'expense', amount: '1.50', category_id: s.categoryId, date: '2026-01-15', note: `${marker} ${i}` });
+      const body = (i: number) => ({
+        kind: 'expense',
+        amount: '1.50',
+        category_id: s.categoryId,
+        date: '2026-01-15',
+        note: `${marker} ${i}`,
+      });
       const worker = async () => {
         while (!killed && next < 400) {
           const i = next++;
           try {
-            const res = await call(port, '/api/transactions', jsonBody(body(i), { ...s.auth, 'idempotency-key': `${marker}-${i}` }));
+            const res = await call(
+              port,
+              '/api/transactions',
+              jsonBody(body(i), { ...s.auth, 'idempotency-key': `${marker}-${i}` }),
+            );
             if (res.status === 201) answered.set(i, res.json().id);
             else unanswered.push(i);
           } catch {
@@ -135,7 +163,11 @@ for (const engine of ['embedded', 'postgres'] as const) {
       }
       // the requests cut by the kill are retried with their keys: each lands exactly once
       for (const i of unanswered) {
-        const res = await call(port, '/api/transactions', jsonBody(body(i), { ...s.auth, 'idempotency-key': `${marker}-${i}` }));
+        const res = await call(
+          port,
+          '/api/transactions',
+          jsonBody(body(i), { ...s.auth, 'idempotency-key': `${marker}-${i}` }),
+        );
         assert.equal(res.status, 201, res.body);
       }
       const all = [...answered.keys(), ...unanswered];

@@ -4,13 +4,30 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BASE_PORT, call, demoSession, jsonBody, multipart, sleep, startServer, stopServer, type ServerProcess, type Session } from './helpers.ts';
+import {
+  BASE_PORT,
+  call,
+  demoSession,
+  jsonBody,
+  multipart,
+  sleep,
+  startServer,
+  stopServer,
+  type ServerProcess,
+  type Session,
+} from './helpers.ts';
 
 const PORT = BASE_PORT + 20;
 const ROWS = 30_000;
 
 const csv = (marker: string, rows: number) =>
-  ['date,kind,amount,category,note', ...Array.from({ length: rows }, (_, i) => `2024-${String((i % 12) + 1).padStart(2, '0')}-10,expense,${(i % 90) + 1},Stop,${marker} ${i}`)].join('\n');
+  [
+    'date,kind,amount,category,note',
+    ...Array.from(
+      { length: rows },
+      (_, i) => `2024-${String((i % 12) + 1).padStart(2, '0')}-10,expense,${(i % 90) + 1},Stop,${marker} ${i}`,
+    ),
+  ].join('\n');
 
 /** Opens an export download and hands back the response without reading it. */
 function openDownload(url: string): Promise<IncomingMessage> {
@@ -35,7 +52,11 @@ function readAll(res: IncomingMessage): Promise<string> {
 }
 
 async function prepareExport(s: Session, format = 'csv'): Promise<string> {
-  const res = await call(PORT, '/api/export/prepare', jsonBody({ startDate: '2024-01-01', endDate: '2024-12-31', format }, s.auth));
+  const res = await call(
+    PORT,
+    '/api/export/prepare',
+    jsonBody({ startDate: '2024-01-01', endDate: '2024-12-31', format }, s.auth),
+  );
   assert.equal(res.status, 200, res.body);
   return res.json().downloadUrl;
 }
@@ -53,14 +74,19 @@ describe('graceful stop on SIGTERM', () => {
     const grace = 20_000;
     server = await startServer({ port: PORT, dataDir, env: { SHUTDOWN_GRACE_MS: String(grace) } });
     s = await demoSession(PORT);
-    const seed = await call(PORT, '/api/import', { ...multipart('seed.csv', csv('seed', ROWS), s.auth), timeoutMs: 120_000 });
+    const seed = await call(PORT, '/api/import', {
+      ...multipart('seed.csv', csv('seed', ROWS), s.auth),
+      timeoutMs: 120_000,
+    });
     assert.equal(seed.status, 200, seed.body);
 
     // the download starts, and is read only after the signal
     const download = await openDownload(await prepareExport(s));
     assert.equal(download.statusCode, 200);
     download.pause();
-    const imports = Array.from({ length: 20 }, (_, i) => call(PORT, '/api/import', { ...multipart(`f${i}.csv`, csv(`stop-${i}-end`, 500), s.auth), timeoutMs: 60_000 }));
+    const imports = Array.from({ length: 20 }, (_, i) =>
+      call(PORT, '/api/import', { ...multipart(`f${i}.csv`, csv(`stop-${i}-end`, 500), s.auth), timeoutMs: 60_000 }),
+    );
     await sleep(300);
 
     const signalled = Date.now();
@@ -93,7 +119,10 @@ describe('graceful stop on SIGTERM', () => {
     const grace = 1500;
     server = await startServer({ port: PORT, dataDir, env: { SHUTDOWN_GRACE_MS: String(grace) } });
     // far more than the socket buffers between the two ends hold
-    const more = await call(PORT, '/api/import', { ...multipart('more.csv', csv('more', 100_000), s.auth), timeoutMs: 180_000 });
+    const more = await call(PORT, '/api/import', {
+      ...multipart('more.csv', csv('more', 100_000), s.auth),
+      timeoutMs: 180_000,
+    });
     assert.equal(more.status, 200, more.body);
     const download = await openDownload(await prepareExport(s, 'json'));
     download.pause(); // a client that stopped reading

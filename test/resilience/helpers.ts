@@ -21,7 +21,11 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const createPgDatabase = (prefix: string): Promise<OwnDatabase> => blankPgDatabase(`ledger_${prefix}`);
 
 /** Runs one statement on a database of its own and closes the connection. */
-export async function sqlOn<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function sqlOn<T = Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -51,18 +55,23 @@ export function call(port: number, path: string, opts: CallOptions = {}): Promis
     const body = opts.body;
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('aborted', () => reject(new Error('response aborted')));
-      res.on('end', () => {
-        if (!res.complete) return reject(new Error('response incomplete'));
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) });
-      });
-    });
-    req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`no answer to ${path} within ${opts.timeoutMs ?? 30_000} ms`)));
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('aborted', () => reject(new Error('response aborted')));
+        res.on('end', () => {
+          if (!res.complete) return reject(new Error('response incomplete'));
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) });
+        });
+      },
+    );
+    req.setTimeout(opts.timeoutMs ?? 30_000, () =>
+      req.destroy(new Error(`no answer to ${path} within ${opts.timeoutMs ?? 30_000} ms`)),
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -75,10 +84,16 @@ export const jsonBody = (value: unknown, headers: Record<string, string> = {}): 
 });
 
 /** A multipart body with one file field. */
-export function multipart(fileName: string, content: Buffer | string, headers: Record<string, string> = {}): CallOptions {
+export function multipart(
+  fileName: string,
+  content: Buffer | string,
+  headers: Record<string, string> = {},
+): CallOptions {
   const boundary = `----ledger${randomBytes(8).toString('hex')}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
     Buffer.isBuffer(content) ? content : Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -105,7 +120,10 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Starts the real server (compiled dist/, else `src/server.ts` through tsx) as a child process and waits until /api/health answers 200. */
+/**
+ * Starts the real server (compiled dist/, else `src/server.ts` through tsx) as a child process and waits until
+ * /api/health answers 200.
+ */
 export async function startServer(opts: ServerOptions, waitMs = 60_000): Promise<ServerProcess> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -123,7 +141,9 @@ export async function startServer(opts: ServerOptions, waitMs = 60_000): Promise
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-200_000)));
   child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-200_000)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let gone = false;
   void exited.then(() => (gone = true));
   const server: ServerProcess = {
@@ -166,7 +186,10 @@ export interface Session {
 
 /** A demo user on a running server, with the id of one of their expense categories. */
 export async function demoSession(port: number, ip?: string): Promise<Session> {
-  const login = await call(port, '/api/auth/demo-login', { method: 'POST', headers: ip ? { 'x-forwarded-for': ip } : {} });
+  const login = await call(port, '/api/auth/demo-login', {
+    method: 'POST',
+    headers: ip ? { 'x-forwarded-for': ip } : {},
+  });
   if (login.status !== 200) throw new Error(`demo login answered ${login.status} ${login.body}`);
   const { access_token: token, user } = login.json();
   const auth = { authorization: `Bearer ${token}` };

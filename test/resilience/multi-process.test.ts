@@ -5,7 +5,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { redisAnswers } from '../helpers/redis.ts';
-import { BASE_PORT, call, createPgDatabase, demoSession, jsonBody, pgAnswers, REDIS, startServer, stopServer, type OwnDatabase, type ServerProcess, type Session } from './helpers.ts';
+import {
+  BASE_PORT,
+  call,
+  createPgDatabase,
+  demoSession,
+  jsonBody,
+  pgAnswers,
+  REDIS,
+  startServer,
+  stopServer,
+  type OwnDatabase,
+  type ServerProcess,
+  type Session,
+} from './helpers.ts';
 
 const PORTS = [BASE_PORT + 40, BASE_PORT + 41] as const;
 
@@ -27,7 +40,9 @@ describe('two server processes on one PostgreSQL and Redis', () => {
   const session = (port: number) => demoSession(port, address());
 
   const startBoth = async () => {
-    servers = await Promise.all(PORTS.map((port, i) => startServer({ port, dataDir: dirs[i]!, databaseUrl: db!.url, env })));
+    servers = await Promise.all(
+      PORTS.map((port, i) => startServer({ port, dataDir: dirs[i]!, databaseUrl: db!.url, env })),
+    );
   };
 
   before(async () => {
@@ -49,16 +64,27 @@ describe('two server processes on one PostgreSQL and Redis', () => {
 
   it('rotates a refresh token exactly once when 20 refreshes race over both processes', async (t) => {
     if (skip) return t.skip(skip);
-    const login = await call(PORTS[0], '/api/auth/demo-login', { method: 'POST', headers: { 'x-forwarded-for': address() } });
+    const login = await call(PORTS[0], '/api/auth/demo-login', {
+      method: 'POST',
+      headers: { 'x-forwarded-for': address() },
+    });
     const { refresh_token: token } = login.json();
     // from an address of its own: the per-address limit of sign-in routes counts in Redis, which other runs share
     const from = { 'x-forwarded-for': address() };
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call(port(i), '/api/auth/refresh', jsonBody({ refresh_token: token }, from))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(port(i), '/api/auth/refresh', jsonBody({ refresh_token: token }, from)),
+      ),
+    );
     const ok = results.filter((r) => r.status === 200);
     assert.equal(ok.length, 1, results.map((r) => r.status).join(','));
     for (const r of results.filter((x) => x.status !== 200)) assert.equal(r.json().code, 40102);
     // the winner's token works on the other process
-    assert.equal((await call(PORTS[1], '/api/auth/refresh', jsonBody({ refresh_token: ok[0]!.json().refresh_token }, from))).status, 200);
+    assert.equal(
+      (await call(PORTS[1], '/api/auth/refresh', jsonBody({ refresh_token: ok[0]!.json().refresh_token }, from)))
+        .status,
+      200,
+    );
   });
 
   it('runs a create once for 10 requests with one Idempotency-Key spread over both processes', async (t) => {
@@ -66,7 +92,11 @@ describe('two server processes on one PostgreSQL and Redis', () => {
     const s: Session = await session(PORTS[0]);
     const note = `idem ${randomBytes(4).toString('hex')}`;
     const body = { kind: 'expense', amount: '3.30', category_id: s.categoryId, date: '2026-03-03', note };
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(port(i), '/api/transactions', jsonBody(body, { ...s.auth, 'idempotency-key': 'race-key' }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call(port(i), '/api/transactions', jsonBody(body, { ...s.auth, 'idempotency-key': 'race-key' })),
+      ),
+    );
     const created = results.filter((r) => r.status === 201);
     assert.ok(created.length >= 1, results.map((r) => `${r.status} ${r.body.slice(0, 80)}`).join('\n'));
     for (const r of results.filter((x) => x.status !== 201)) assert.equal(r.json().code, 40903);
@@ -86,10 +116,16 @@ describe('two server processes on one PostgreSQL and Redis', () => {
     const owner = await session(PORTS[0]);
     const group = (await call(PORTS[0], '/api/groups', jsonBody({ name: 'race' }, owner.auth))).json();
     const joiner = await session(PORTS[1]);
-    const same = await Promise.all(Array.from({ length: 8 }, (_, i) => call(port(i), '/api/groups/join', jsonBody({ invite_code: group.invite_code }, joiner.auth))));
+    const same = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(port(i), '/api/groups/join', jsonBody({ invite_code: group.invite_code }, joiner.auth)),
+      ),
+    );
     for (const r of same) assert.ok(r.status === 200 || r.status === 409, `${r.status} ${r.body}`);
     const others = await Promise.all(Array.from({ length: 12 }, () => session(PORTS[0])));
-    const joins = await Promise.all(others.map((o, i) => call(port(i), '/api/groups/join', jsonBody({ invite_code: group.invite_code }, o.auth))));
+    const joins = await Promise.all(
+      others.map((o, i) => call(port(i), '/api/groups/join', jsonBody({ invite_code: group.invite_code }, o.auth))),
+    );
     for (const r of joins) assert.ok(r.status === 200 || r.status === 422, `${r.status} ${r.body}`);
     const members = (await call(PORTS[1], `/api/groups/${group.id}/members`, { headers: owner.auth })).json();
     const list: { user_id?: number; id?: number }[] = Array.isArray(members) ? members : members.list;
@@ -104,20 +140,31 @@ describe('two server processes on one PostgreSQL and Redis', () => {
     const s = await session(PORTS[0]);
     const start = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
     const note = `recur ${randomBytes(4).toString('hex')}`;
-    const rule = await call(PORTS[0], '/api/recurring', jsonBody({ kind: 'expense', amount: 4, category_id: s.categoryId, note, frequency: 'daily', start_date: start }, s.auth));
+    const rule = await call(
+      PORTS[0],
+      '/api/recurring',
+      jsonBody(
+        { kind: 'expense', amount: 4, category_id: s.categoryId, note, frequency: 'daily', start_date: start },
+        s.auth,
+      ),
+    );
     assert.equal(rule.status, 201, rule.body);
     // both processes start together: each scheduler runs at once, on the same rules
     await Promise.all(servers.map(stopServer));
     await startBoth();
     let total = 0;
     for (let i = 0; i < 50; i++) {
-      total = (await call(PORTS[1], `/api/transactions?keyword=${encodeURIComponent(note)}&pageSize=1`, { headers: s.auth })).json().total;
+      total = (
+        await call(PORTS[1], `/api/transactions?keyword=${encodeURIComponent(note)}&pageSize=1`, { headers: s.auth })
+      ).json().total;
       if (total >= 21) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     // from the start date to today: 21 days, each exactly once
     assert.equal(total, 21);
-    const page = (await call(PORTS[0], `/api/transactions?keyword=${encodeURIComponent(note)}&pageSize=100`, { headers: s.auth })).json();
+    const page = (
+      await call(PORTS[0], `/api/transactions?keyword=${encodeURIComponent(note)}&pageSize=100`, { headers: s.auth })
+    ).json();
     const dates = page.list.map((x: { date: string }) => x.date);
     assert.equal(new Set(dates).size, dates.length, 'no date twice');
   });

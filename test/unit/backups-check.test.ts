@@ -27,7 +27,13 @@ const header = {
 };
 const row = (t: string, r: Record<string, unknown> = { id: 1 }) => JSON.stringify({ t, r });
 const end = (rows: Record<string, number>) => JSON.stringify({ end: true, rows });
-const good = [JSON.stringify(header), row('users'), row('users', { id: 2 }), row('categories'), end({ users: 2, categories: 1, settings: 0 })];
+const good = [
+  JSON.stringify(header),
+  row('users'),
+  row('users', { id: 2 }),
+  row('categories'),
+  end({ users: 2, categories: 1, settings: 0 }),
+];
 
 function check(lines: string[]): BackupSummary {
   const c = new BackupLineCheck();
@@ -39,7 +45,8 @@ describe('backup file checks', () => {
   it('knows a gzip file by its first two bytes', () => {
     assert.equal(isGzip(Buffer.from([0x1f, 0x8b, 8])), true);
     assert.equal(isGzip(Buffer.from([0x1f, 0x8b])), true);
-    for (const bytes of [[], [0x1f], [0x8b, 0x1f], [0x7b, 0x22]]) assert.equal(isGzip(Buffer.from(bytes)), false, JSON.stringify(bytes));
+    for (const bytes of [[], [0x1f], [0x8b, 0x1f], [0x7b, 0x22]])
+      assert.equal(isGzip(Buffer.from(bytes)), false, JSON.stringify(bytes));
   });
 
   it('accepts a complete file and counts its rows, blank lines after the end marker allowed', () => {
@@ -54,7 +61,11 @@ describe('backup file checks', () => {
       ['nothing at all', [], /the file is empty/],
       ['a header that is not JSON', ['hello world'], /not a ledger backup \(no header line\)/],
       ['another format', [JSON.stringify({ ...header, format: 'other' })], /^not a ledger backup$/],
-      ['a newer version', [JSON.stringify({ ...header, version: 2 })], /format version 2 is not supported \(expected 1\)/],
+      [
+        'a newer version',
+        [JSON.stringify({ ...header, version: 2 })],
+        /format version 2 is not supported \(expected 1\)/,
+      ],
       ['no schema version', [JSON.stringify({ ...header, schema_version: undefined })], /header is incomplete/],
       ['no table list', [JSON.stringify({ ...header, tables: {} })], /header is incomplete/],
       ['a malformed table', [JSON.stringify({ ...header, tables: [{ name: 'users' }] })], /lists a malformed table/],
@@ -67,10 +78,18 @@ describe('backup file checks', () => {
       ['no end marker', [h, u1, u2, c1], /truncated \(no end marker\)/],
       ['a line after the end marker', [...good, u1], /line 6 follows the end marker/],
       ['counts that do not add up', [h, u1, c1, e], /table "users" holds 1 rows but the end marker says 2/],
-      ['an end marker without counts', [h, JSON.stringify({ end: true })], /table "users" holds 0 rows but the end marker says undefined/],
+      [
+        'an end marker without counts',
+        [h, JSON.stringify({ end: true })],
+        /table "users" holds 0 rows but the end marker says undefined/,
+      ],
     ];
     for (const [label, lines, message] of cases) {
-      assert.throws(() => check(lines), (err: unknown) => err instanceof BackupError && message.test(err.message), label);
+      assert.throws(
+        () => check(lines),
+        (err: unknown) => err instanceof BackupError && message.test(err.message),
+        label,
+      );
     }
   });
 
@@ -78,17 +97,29 @@ describe('backup file checks', () => {
     checkSchemaVersion(header, { version: header.schema_version, tag: 'other tag' });
     assert.throws(
       () => checkSchemaVersion(header, { version: 'b'.repeat(64), tag: '0002_next' }),
-      (err: unknown) => err instanceof BackupError && err.message === `the backup's schema (0001_tag ${'a'.repeat(12)}) differs from this build's (0002_next ${'b'.repeat(12)})`,
+      (err: unknown) =>
+        err instanceof BackupError &&
+        err.message ===
+          `the backup's schema (0001_tag ${'a'.repeat(12)}) differs from this build's (0002_next ${'b'.repeat(12)})`,
     );
-    assert.throws(() => checkSchemaVersion({ ...header, schema_tag: null }, { version: 'b', tag: null }), /schema \(\? a{12}\) differs from this build's \(\? b\)/);
+    assert.throws(
+      () => checkSchemaVersion({ ...header, schema_tag: null }, { version: 'b', tag: null }),
+      /schema \(\? a{12}\) differs from this build's \(\? b\)/,
+    );
     const target = new Map([
       ['users', { columns: [{ name: 'id' }, { name: 'nickname' }, { name: 'added_later' }] }],
       ['categories', { columns: [{ name: 'id' }, { name: 'user_id' }] }],
       ['settings', { columns: [{ name: 'key' }] }],
     ]);
     checkTargetTables(header, target);
-    assert.throws(() => checkTargetTables({ tables: [...header.tables, { name: 'gone', columns: [] }] }, target), /table "gone" does not exist in this database/);
-    assert.throws(() => checkTargetTables({ tables: [{ name: 'settings', columns: ['key', 'value', 'note'] }] }, target), /table "settings" has no column value, note/);
+    assert.throws(
+      () => checkTargetTables({ tables: [...header.tables, { name: 'gone', columns: [] }] }, target),
+      /table "gone" does not exist in this database/,
+    );
+    assert.throws(
+      () => checkTargetTables({ tables: [{ name: 'settings', columns: ['key', 'value', 'note'] }] }, target),
+      /table "settings" has no column value, note/,
+    );
   });
 });
 
@@ -96,16 +127,19 @@ describe('table order for a backup', () => {
   const tables = (names: string[]) => new Map(names.map((n) => [n, n]));
 
   it('puts parents first, alphabetically where free, ignoring self references and unknown parents', () => {
-    const order = orderByForeignKeys(tables(['transactions', 'users', 'categories', 'tags', 'transaction_tags', 'audit']), [
-      { child: 'transactions', parent: 'categories' },
-      { child: 'transactions', parent: 'users' },
-      { child: 'categories', parent: 'users' },
-      { child: 'categories', parent: 'categories' },
-      { child: 'transaction_tags', parent: 'transactions' },
-      { child: 'transaction_tags', parent: 'tags' },
-      { child: 'tags', parent: 'users' },
-      { child: 'audit', parent: 'not_in_this_schema' },
-    ]);
+    const order = orderByForeignKeys(
+      tables(['transactions', 'users', 'categories', 'tags', 'transaction_tags', 'audit']),
+      [
+        { child: 'transactions', parent: 'categories' },
+        { child: 'transactions', parent: 'users' },
+        { child: 'categories', parent: 'users' },
+        { child: 'categories', parent: 'categories' },
+        { child: 'transaction_tags', parent: 'transactions' },
+        { child: 'transaction_tags', parent: 'tags' },
+        { child: 'tags', parent: 'users' },
+        { child: 'audit', parent: 'not_in_this_schema' },
+      ],
+    );
     assert.deepEqual(order, ['audit', 'users', 'categories', 'tags', 'transactions', 'transaction_tags']);
   });
 
@@ -126,16 +160,24 @@ describe('table order for a backup', () => {
       fc.record({
         n: fc.constant(n),
         // an edge from a later table to an earlier one keeps the graph acyclic
-        edges: fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 })), { maxLength: 30 }),
-        names: fc.shuffledSubarray(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'], { minLength: n, maxLength: n }),
+        edges: fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 })), {
+          maxLength: 30,
+        }),
+        names: fc.shuffledSubarray(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'], {
+          minLength: n,
+          maxLength: n,
+        }),
       }),
     );
     fc.assert(
       fc.property(schema, ({ edges, names }) => {
-        const fks = edges.filter(([x, y]) => x !== y).map(([x, y]) => ({ child: names[Math.max(x, y)]!, parent: names[Math.min(x, y)]! }));
+        const fks = edges
+          .filter(([x, y]) => x !== y)
+          .map(([x, y]) => ({ child: names[Math.max(x, y)]!, parent: names[Math.min(x, y)]! }));
         const order = orderByForeignKeys(tables(names), fks);
         assert.deepEqual([...order].sort(), [...names].sort());
-        for (const fk of fks) assert.ok(order.indexOf(fk.parent) < order.indexOf(fk.child), `${fk.parent} before ${fk.child}`);
+        for (const fk of fks)
+          assert.ok(order.indexOf(fk.parent) < order.indexOf(fk.child), `${fk.parent} before ${fk.child}`);
       }),
     );
   });

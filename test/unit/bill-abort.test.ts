@@ -10,7 +10,10 @@ function bigWechat(rows: number): Buffer {
   const lines = text.split(/\r?\n/);
   const header = lines.findIndex((l) => l.startsWith('交易时间,'));
   const out = lines.slice(0, header + 1);
-  for (let i = 0; i < rows; i++) out.push(`2024-03-18 19:42:10,商户消费,青禾小馆,"晚餐套餐 ${i}",支出,¥58.00,零钱,支付成功,42000020240318${String(i).padStart(14, '0')}\t,1002403${i}\t,"/"`);
+  for (let i = 0; i < rows; i++)
+    out.push(
+      `2024-03-18 19:42:10,商户消费,青禾小馆,"晚餐套餐 ${i}",支出,¥58.00,零钱,支付成功,42000020240318${String(i).padStart(14, '0')}\t,1002403${i}\t,"/"`,
+    );
   return Buffer.from(out.join('\n') + '\n');
 }
 
@@ -35,7 +38,12 @@ describe('bill reading stops when the client goes away', () => {
 
   it('reads the whole bill while the client stays', async () => {
     let handed = 0;
-    const out = await readBill(bigWechat(3000), { presets: [], batchSize: 1000, signal: new AbortController().signal, onRows: async (b) => void (handed += b.length) });
+    const out = await readBill(bigWechat(3000), {
+      presets: [],
+      batchSize: 1000,
+      signal: new AbortController().signal,
+      onRows: async (b) => void (handed += b.length),
+    });
     assert.equal(out.rows, 3000);
     assert.equal(handed, 3000);
   });

@@ -14,7 +14,11 @@ import { BANK_HEADER, CARD_HEADER } from '../fixtures/bills/generate.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/bills/${name}`, import.meta.url));
 
-async function read(buf: Uint8Array, presets: PresetRef[] = [], presetId?: number): Promise<{ out: BillOutcome; rows: SeedRow[] }> {
+async function read(
+  buf: Uint8Array,
+  presets: PresetRef[] = [],
+  presetId?: number,
+): Promise<{ out: BillOutcome; rows: SeedRow[] }> {
   const rows: SeedRow[] = [];
   const out = await readBill(buf, { presets, presetId, batchSize: 4, onRows: async (r) => void rows.push(...r) });
   return { out, rows };
@@ -50,15 +54,15 @@ describe('bill text', () => {
       ['abc', null],
       ['1234567890123', null],
     ];
-    for (const [raw, cents] of table) assert.equal(parseBillAmount(raw), cents, raw);
+    for (const [raw, amountMinor] of table) assert.equal(parseBillAmount(raw), amountMinor, raw);
   });
 
   it('reads any cent amount written with two decimals, a sign and a ¥', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -99_999_999_99, max: 99_999_999_99 }), (cents) => {
-        const abs = Math.abs(cents);
-        const text = `${cents < 0 ? '-' : ''}¥${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
-        assert.equal(parseBillAmount(text), cents);
+      fc.property(fc.integer({ min: -99_999_999_99, max: 99_999_999_99 }), (amountMinor) => {
+        const abs = Math.abs(amountMinor);
+        const text = `${amountMinor < 0 ? '-' : ''}¥${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
+        assert.equal(parseBillAmount(text), amountMinor);
       }),
     );
   });
@@ -123,12 +127,26 @@ describe('WeChat Pay bills', () => {
       assert.equal(rows.length, 15);
       const first = byRow(rows, 1);
       assert.deepEqual(
-        { date: first.date, kind: first.kind, cents: first.cents, note: first.note, id: first.externalId, method: first.method },
-        { date: '2024-03-18', kind: 'expense', cents: 5800, note: '青禾小馆 晚餐套餐', id: '4200002024031800000000000001', method: '招商银行储蓄卡(1234)' },
+        {
+          date: first.date,
+          kind: first.kind,
+          amountMinor: first.amountMinor,
+          note: first.note,
+          id: first.externalId,
+          method: first.method,
+        },
+        {
+          date: '2024-03-18',
+          kind: 'expense',
+          amountMinor: 5800,
+          note: '青禾小馆 晚餐套餐',
+          id: '4200002024031800000000000001',
+          method: '招商银行储蓄卡(1234)',
+        },
       );
       // quoted cell with a comma, and a ¥ sign
       assert.equal(byRow(rows, 2).note, '云杉便利店 矿泉水, 面包');
-      assert.equal(byRow(rows, 2).cents, 1250);
+      assert.equal(byRow(rows, 2).amountMinor, 1250);
       // income lands in 零钱
       assert.equal(byRow(rows, 4).kind, 'income');
       assert.equal(byRow(rows, 4).method, '微信零钱');
@@ -154,11 +172,23 @@ describe('WeChat Pay bills', () => {
   }
 
   it('reports a malformed line with its row number and reason', async () => {
-    const text = readFileSync(new URL('../fixtures/bills/wechat.csv', import.meta.url), 'utf8').replace('¥12.50', '¥12.5x').replace('2024-03-16 09:00:00', '2024-13-16 09:00:00');
+    const text = readFileSync(new URL('../fixtures/bills/wechat.csv', import.meta.url), 'utf8')
+      .replace('¥12.50', '¥12.5x')
+      .replace('2024-03-16 09:00:00', '2024-13-16 09:00:00');
     const { out } = await read(Buffer.from(text));
     assert.deepEqual(out.errors, [
-      { row: 2, message: 'amount "¥12.5x" is not an amount with at most 2 decimals', code: 'bad_amount', params: { column: '金额', value: '¥12.5x' } },
-      { row: 3, message: 'date "2024-13-16 09:00:00" is not a date', code: 'bad_date', params: { value: '2024-13-16 09:00:00', format: 'YYYY-MM-DD' } },
+      {
+        row: 2,
+        message: 'amount "¥12.5x" is not an amount with at most 2 decimals',
+        code: 'bad_amount',
+        params: { column: '金额', value: '¥12.5x' },
+      },
+      {
+        row: 3,
+        message: 'date "2024-13-16 09:00:00" is not a date',
+        code: 'bad_date',
+        params: { value: '2024-13-16 09:00:00', format: 'YYYY-MM-DD' },
+      },
     ]);
     assert.equal(out.errorCount, 2);
   });
@@ -172,14 +202,23 @@ describe('Alipay bills', () => {
     assert.equal(rows.length, 12);
     assert.equal(byRow(rows, 1).note, '橙子果园 水果拼盘');
     assert.equal(byRow(rows, 1).method, '花呗');
-    assert.deepEqual([byRow(rows, 3).kind, byRow(rows, 3).method, byRow(rows, 3).toMethod], ['transfer', '招商银行储蓄卡(1234)', '余额宝']);
-    assert.deepEqual([byRow(rows, 4).kind, byRow(rows, 4).method, byRow(rows, 4).cents], ['income', '余额宝', 52]);
+    assert.deepEqual(
+      [byRow(rows, 3).kind, byRow(rows, 3).method, byRow(rows, 3).toMethod],
+      ['transfer', '招商银行储蓄卡(1234)', '余额宝'],
+    );
+    assert.deepEqual(
+      [byRow(rows, 4).kind, byRow(rows, 4).method, byRow(rows, 4).amountMinor],
+      ['income', '余额宝', 52],
+    );
     assert.deepEqual([byRow(rows, 5).kind, byRow(rows, 5).toMethod], ['transfer', '花呗']);
     assert.equal(out.refundLinks.get(6), 7);
     assert.deepEqual([byRow(rows, 8).decision, byRow(rows, 8).reason], ['skip', 'closed']);
     assert.equal(byRow(rows, 9).method, '支付宝余额');
     // a refund whose purchase is in an earlier bill
-    assert.deepEqual(out.unpairedRefunds.map((r) => r.row), [11]);
+    assert.deepEqual(
+      out.unpairedRefunds.map((r) => r.row),
+      [11],
+    );
     assert.equal(byRow(rows, 12).counterparty, '国网电力');
     assert.equal(byRow(rows, 12).note, '国网电力 电费');
   });
@@ -188,10 +227,10 @@ describe('Alipay bills', () => {
     const { out, rows } = await read(fixture('alipay-web.csv'));
     assert.equal(out.detected.format, 'alipay');
     assert.equal(rows.length, 6);
-    assert.equal(byRow(rows, 1).cents, 2500);
+    assert.equal(byRow(rows, 1).amountMinor, 2500);
     assert.equal(byRow(rows, 1).externalId, '2019013122001400000000000101');
     // 100.00 with 30.00 refunded
-    assert.equal(byRow(rows, 2).cents, 7000);
+    assert.equal(byRow(rows, 2).amountMinor, 7000);
     assert.deepEqual([byRow(rows, 3).decision, byRow(rows, 3).reason], ['skip', 'closed']);
     assert.deepEqual([byRow(rows, 4).kind, byRow(rows, 4).toMethod], ['transfer', '余额宝']);
     assert.equal(byRow(rows, 5).kind, 'income');
@@ -200,17 +239,56 @@ describe('Alipay bills', () => {
 
   it('a refund of a closed trade is nothing', () => {
     const pairs = pairRefunds(
-      [{ row: 2, date: '2024-03-01', cents: 500, counterparty: 'x', externalId: '2024030122001400000000000001', merchantId: null, skipped: true, refundMarked: false }],
-      [{ row: 1, date: '2024-03-02', cents: 500, counterparty: 'x', externalId: '2024030122001400000000000001_9', merchantId: null }],
+      [
+        {
+          row: 2,
+          date: '2024-03-01',
+          amountMinor: 500,
+          counterparty: 'x',
+          externalId: '2024030122001400000000000001',
+          merchantId: null,
+          skipped: true,
+          refundMarked: false,
+        },
+      ],
+      [
+        {
+          row: 1,
+          date: '2024-03-02',
+          amountMinor: 500,
+          counterparty: 'x',
+          externalId: '2024030122001400000000000001_9',
+          merchantId: null,
+        },
+      ],
     );
     assert.equal(pairs.get(1)?.skipped, true);
     assert.deepEqual(refundOriginIds('2024030122001400000000000001_9'), ['2024030122001400000000000001']);
   });
 
   it('pairs by counterparty when ids say nothing, never past the purchase amount', () => {
-    const p = (row: number, date: string, cents: number, refundMarked = false) => ({ row, date, cents, counterparty: 'shop', externalId: null, merchantId: null, skipped: false, refundMarked });
-    const r = (row: number, date: string, cents: number) => ({ row, date, cents, counterparty: 'shop', externalId: null, merchantId: null });
-    const pairs = pairRefunds([p(1, '2024-03-01', 1000), p(2, '2024-03-05', 300, true), p(3, '2024-03-09', 5000)], [r(10, '2024-03-06', 300), r(11, '2024-03-07', 800), r(12, '2024-03-07', 800)]);
+    const p = (row: number, date: string, amountMinor: number, refundMarked = false) => ({
+      row,
+      date,
+      amountMinor,
+      counterparty: 'shop',
+      externalId: null,
+      merchantId: null,
+      skipped: false,
+      refundMarked,
+    });
+    const r = (row: number, date: string, amountMinor: number) => ({
+      row,
+      date,
+      amountMinor,
+      counterparty: 'shop',
+      externalId: null,
+      merchantId: null,
+    });
+    const pairs = pairRefunds(
+      [p(1, '2024-03-01', 1000), p(2, '2024-03-05', 300, true), p(3, '2024-03-09', 5000)],
+      [r(10, '2024-03-06', 300), r(11, '2024-03-07', 800), r(12, '2024-03-07', 800)],
+    );
     assert.equal(pairs.get(10)?.row, 2);
     assert.equal(pairs.get(11)?.row, 1);
     // the March 1 purchase has only 2.00 left, the March 9 one is later
@@ -229,14 +307,22 @@ describe('mapped bank bills and our own export', () => {
     const preset: PresetRef = {
       id: 7,
       header: BANK_HEADER,
-      mapping: { date: '记账日期', date_format: 'YYYY-MM-DD', amount: '交易金额', sign: 'negative_is_expense', description: '交易摘要', counterparty: '对手信息', external_id: '流水号' },
+      mapping: {
+        date: '记账日期',
+        date_format: 'YYYY-MM-DD',
+        amount: '交易金额',
+        sign: 'negative_is_expense',
+        description: '交易摘要',
+        counterparty: '对手信息',
+        external_id: '流水号',
+      },
     };
     const { out, rows } = await read(fixture('bank.csv'), [preset]);
     assert.equal(out.detected.format, 'mapped');
     assert.equal(out.detected.presetId, 7);
     assert.equal(out.detected.source, sourceOfHeader(BANK_HEADER));
     assert.deepEqual(
-      rows.map((r) => [r.date, r.kind, r.cents, r.note, r.externalId]),
+      rows.map((r) => [r.date, r.kind, r.amountMinor, r.note, r.externalId]),
       [
         ['2024-03-18', 'expense', 5800, '青禾小馆 快捷支付', 'BK20240318000001'],
         ['2024-03-15', 'income', 800000, '示例科技有限公司 代发工资', 'BK20240315000002'],
@@ -248,11 +334,21 @@ describe('mapped bank bills and our own export', () => {
   });
 
   it('a saved mapping reads an XLSX with debit and credit columns and date cells', async () => {
-    const preset: PresetRef = { id: 3, header: CARD_HEADER, mapping: { date: '交易日期', date_format: 'YYYY/MM/DD', debit: '支出金额', credit: '存入金额', description: '交易说明' } };
+    const preset: PresetRef = {
+      id: 3,
+      header: CARD_HEADER,
+      mapping: {
+        date: '交易日期',
+        date_format: 'YYYY/MM/DD',
+        debit: '支出金额',
+        credit: '存入金额',
+        description: '交易说明',
+      },
+    };
     const { out, rows } = await read(fixture('card.xlsx'), [preset]);
     assert.equal(out.detected.format, 'mapped');
     assert.deepEqual(
-      rows.map((r) => [r.date, r.kind, r.cents, r.note, r.externalId]),
+      rows.map((r) => [r.date, r.kind, r.amountMinor, r.note, r.externalId]),
       [
         ['2024-03-20', 'expense', 9000, '星河影城 电影票', null],
         ['2024-03-19', 'expense', 3580, '橙子果园 水果', null],
@@ -265,31 +361,51 @@ describe('mapped bank bills and our own export', () => {
   it('our own CSV export, and JSON', async () => {
     const { out, rows } = await read(fixture('ledger.csv'));
     assert.equal(out.detected.format, 'ledger');
-    assert.deepEqual(rows.map((r) => [r.kind, r.cents, r.categoryName, r.tags]), [
-      ['expense', 1800, '餐饮', ['早餐', '工作日']],
-      ['income', 50000, '工资', []],
-      ['expense', 990, '购物', []],
-    ]);
-    const json = await read(Buffer.from(JSON.stringify([{ date: '2024-03-01', kind: 'expense', amount: 3, category: '餐饮', note: 'x' }])));
+    assert.deepEqual(
+      rows.map((r) => [r.kind, r.amountMinor, r.categoryName, r.tags]),
+      [
+        ['expense', 1800, '餐饮', ['早餐', '工作日']],
+        ['income', 50000, '工资', []],
+        ['expense', 990, '购物', []],
+      ],
+    );
+    const json = await read(
+      Buffer.from(JSON.stringify([{ date: '2024-03-01', kind: 'expense', amount: 3, category: '餐饮', note: 'x' }])),
+    );
     assert.equal(json.out.detected.format, 'ledger');
     assert.equal(json.out.detected.container, 'json');
-    assert.equal(json.rows[0]!.cents, 300);
+    assert.equal(json.rows[0]!.amountMinor, 300);
     // transfers and adjustments of an export name accounts: shown, and left to Import & export
     const moves = await read(
-      Buffer.from(JSON.stringify([
-        { date: '2024-03-02', kind: 'transfer', amount: 5, note: 'atm', account: 'Bank', to_account: 'Cash', to_amount: 5, currency: 'CNY' },
-        { date: '2024-03-03', kind: 'adjustment', amount: -1, note: 'counted', account: 'Cash', currency: 'CNY' },
-      ])),
+      Buffer.from(
+        JSON.stringify([
+          {
+            date: '2024-03-02',
+            kind: 'transfer',
+            amount: 5,
+            note: 'atm',
+            account: 'Bank',
+            to_account: 'Cash',
+            to_amount: 5,
+            currency: 'CNY',
+          },
+          { date: '2024-03-03', kind: 'adjustment', amount: -1, note: 'counted', account: 'Cash', currency: 'CNY' },
+        ]),
+      ),
     );
-    assert.deepEqual(moves.rows.map((r) => [r.kind, r.decision, r.reason]), [
-      ['transfer', 'skip', 'ledger_transfer'],
-      ['transfer', 'skip', 'ledger_transfer'],
-    ]);
+    assert.deepEqual(
+      moves.rows.map((r) => [r.kind, r.decision, r.reason]),
+      [
+        ['transfer', 'skip', 'ledger_transfer'],
+        ['transfer', 'skip', 'ledger_transfer'],
+      ],
+    );
   });
 
   it('too many rows is 41301', async () => {
     const lines = ['交易时间,交易类型,交易对方,商品,收/支,金额(元),支付方式,当前状态,交易单号,商户单号,备注'];
-    for (let i = 0; i < 100_001; i++) lines.push(`2024-03-01 10:00:00,商户消费,店,物,支出,¥1.00,零钱,支付成功,${i},/,/`);
+    for (let i = 0; i < 100_001; i++)
+      lines.push(`2024-03-01 10:00:00,商户消费,店,物,支出,¥1.00,零钱,支付成功,${i},/,/`);
     const err = await refusal(read(Buffer.from(lines.join('\n'))));
     assert.equal(err.code, 41301);
   });
@@ -324,7 +440,13 @@ describe('import rules', () => {
       { id: 3, field: 'note', match: 'starts_with', value: 'ＡＢＣ', kind: 'expense', categoryId: 12 },
       { id: 4, field: 'any', match: 'contains', value: '花呗', kind: null, categoryId: 13 },
     ]);
-    const row = (o: Partial<{ kind: string; counterparty: string; note: string; method: string }>) => ({ kind: 'expense', counterparty: '', note: '', method: '', ...o });
+    const row = (o: Partial<{ kind: string; counterparty: string; note: string; method: string }>) => ({
+      kind: 'expense',
+      counterparty: '',
+      note: '',
+      method: '',
+      ...o,
+    });
     assert.equal(m(row({ counterparty: '美团' }))?.id, 2);
     assert.equal(m(row({ counterparty: '美团', kind: 'income' }))?.id, 1);
     assert.equal(m(row({ note: 'abc 123' }))?.id, 3);

@@ -60,38 +60,97 @@ describe('bill cells as real exports write them', () => {
 describe('bill files as real exports write them', () => {
   it("a European bank's ; CSV with decimal commas reads with its mapping", async () => {
     const header = ['Datum', 'Text', 'Betrag'];
-    const presets: PresetRef[] = [{ id: 1, header, mapping: { date: 'Datum', date_format: 'DD.MM.YYYY', amount: 'Betrag', sign: 'negative_is_expense', description: 'Text', decimal: ',' } }];
-    const { out, rows } = await read('Datum;Text;Betrag\n01.02.2025;Miete;-1.234,56\n02.02.2025;Lohn;2.000,00\n', presets);
+    const presets: PresetRef[] = [
+      {
+        id: 1,
+        header,
+        mapping: {
+          date: 'Datum',
+          date_format: 'DD.MM.YYYY',
+          amount: 'Betrag',
+          sign: 'negative_is_expense',
+          description: 'Text',
+          decimal: ',',
+        },
+      },
+    ];
+    const { out, rows } = await read(
+      'Datum;Text;Betrag\n01.02.2025;Miete;-1.234,56\n02.02.2025;Lohn;2.000,00\n',
+      presets,
+    );
     assert.equal(out.errorCount, 0);
-    assert.deepEqual(rows.map((r) => [r.date, r.kind, r.cents]), [
-      ['2025-02-01', 'expense', 123456],
-      ['2025-02-02', 'income', 200000],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.date, r.kind, r.amountMinor]),
+      [
+        ['2025-02-01', 'expense', 123456],
+        ['2025-02-02', 'income', 200000],
+      ],
+    );
   });
 
   it('a total or disclaimer under the table is left out with a reason, not fatal', async () => {
     const header = ['交易日期', '摘要', '金额'];
-    const presets: PresetRef[] = [{ id: 1, header, mapping: { date: '交易日期', date_format: 'YYYY-MM-DD', amount: '金额', sign: 'negative_is_expense', description: '摘要' } }];
-    const { out, rows } = await read('交易日期,摘要,金额\n2025-01-02,消费,-10.00\n合计,,-10.00\n以上数据仅供参考,,\n', presets);
+    const presets: PresetRef[] = [
+      {
+        id: 1,
+        header,
+        mapping: {
+          date: '交易日期',
+          date_format: 'YYYY-MM-DD',
+          amount: '金额',
+          sign: 'negative_is_expense',
+          description: '摘要',
+        },
+      },
+    ];
+    const { out, rows } = await read(
+      '交易日期,摘要,金额\n2025-01-02,消费,-10.00\n合计,,-10.00\n以上数据仅供参考,,\n',
+      presets,
+    );
     assert.equal(out.errorCount, 0);
     assert.equal(rows.length, 1);
-    assert.deepEqual(out.ignored.map((i) => i.reason), ['not_transaction', 'not_transaction']);
+    assert.deepEqual(
+      out.ignored.map((i) => i.reason),
+      ['not_transaction', 'not_transaction'],
+    );
   });
 
   it('a wrong date is refused with a code and its parameters', async () => {
     const header = ['交易日期', '摘要', '金额'];
-    const presets: PresetRef[] = [{ id: 1, header, mapping: { date: '交易日期', date_format: 'YYYY-MM-DD', amount: '金额', sign: 'negative_is_expense' } }];
+    const presets: PresetRef[] = [
+      {
+        id: 1,
+        header,
+        mapping: { date: '交易日期', date_format: 'YYYY-MM-DD', amount: '金额', sign: 'negative_is_expense' },
+      },
+    ];
     const { out } = await read('交易日期,摘要,金额\n02/01/2025,消费,-10.00\n', presets);
-    assert.deepEqual(out.errors, [{ row: 1, message: 'date "02/01/2025" is not a date in the format YYYY-MM-DD', code: 'bad_date', params: { value: '02/01/2025', format: 'YYYY-MM-DD' } }]);
+    assert.deepEqual(out.errors, [
+      {
+        row: 1,
+        message: 'date "02/01/2025" is not a date in the format YYYY-MM-DD',
+        code: 'bad_date',
+        params: { value: '02/01/2025', format: 'YYYY-MM-DD' },
+      },
+    ]);
   });
 
   it('a file without a header row reads with a headerless mapping', async () => {
-    const presets: PresetRef[] = [{ id: 1, header: ['1', '2', '3', '4'], mapping: { date: '1', date_format: 'MM/DD/YYYY', debit: '3', credit: '4', description: '2', has_header: false } }];
+    const presets: PresetRef[] = [
+      {
+        id: 1,
+        header: ['1', '2', '3', '4'],
+        mapping: { date: '1', date_format: 'MM/DD/YYYY', debit: '3', credit: '4', description: '2', has_header: false },
+      },
+    ];
     const { rows } = await read('05/01/2023,SHOP,1.96,\n05/03/2023,PAY,,332.22\n', presets);
-    assert.deepEqual(rows.map((r) => [r.date, r.kind, r.cents]), [
-      ['2023-05-01', 'expense', 196],
-      ['2023-05-03', 'income', 33222],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.date, r.kind, r.amountMinor]),
+      [
+        ['2023-05-01', 'expense', 196],
+        ['2023-05-03', 'income', 33222],
+      ],
+    );
   });
 });
 
@@ -101,7 +160,7 @@ const line = (over: Partial<BillLine>): BillLine => ({
   time: '',
   currency: null,
   direction: 'neutral',
-  cents: 10010,
+  amountMinor: 10010,
   counterparty: '',
   item: '',
   type: '',
@@ -110,7 +169,7 @@ const line = (over: Partial<BillLine>): BillLine => ({
   externalId: null,
   merchantId: null,
   remark: '',
-  refundedCents: 0,
+  refundedMinor: 0,
   ...over,
 });
 
@@ -118,11 +177,22 @@ describe('what WeChat and Alipay lines mean', () => {
   it('零钱提现 with a service fee is a transfer of the net plus a fee', () => {
     assert.equal(feeOf('服务费¥0.10'), 10);
     const m = meaningOf(line({ type: '零钱提现', method: '工商银行', remark: '服务费¥0.10' }), 'wechat');
-    assert.deepEqual([m.kind, m.cents, m.feeCents, m.method, m.toMethod], ['transfer', 10000, 10, '微信零钱', '工商银行']);
+    assert.deepEqual(
+      [m.kind, m.amountMinor, m.feeMinor, m.method, m.toMethod],
+      ['transfer', 10000, 10, '微信零钱', '工商银行'],
+    );
   });
 
   it('a fund sold into 余额宝 moves money from the fund to 余额宝', () => {
-    const m = meaningOf(line({ type: '投资理财', item: '蚂蚁财富-交银定期支付双息平衡混合-卖出至余额宝', counterparty: '蚂蚁财富-蚂蚁（杭州）基金销售有限公司', method: '余额宝' }), 'alipay_app');
+    const m = meaningOf(
+      line({
+        type: '投资理财',
+        item: '蚂蚁财富-交银定期支付双息平衡混合-卖出至余额宝',
+        counterparty: '蚂蚁财富-蚂蚁（杭州）基金销售有限公司',
+        method: '余额宝',
+      }),
+      'alipay_app',
+    );
     assert.deepEqual([m.kind, m.method, m.toMethod], ['transfer', '蚂蚁财富', '余额宝']);
   });
 
@@ -139,8 +209,31 @@ describe('what WeChat and Alipay lines mean', () => {
   });
 
   it('a refund is not paired with a purchase made later the same day', () => {
-    const p = (row: number, time: string) => ({ row, date: '2024-03-14', time, cents: 500, counterparty: '店', externalId: null, merchantId: null, skipped: false, refundMarked: false });
-    const pairs = pairRefunds([p(1, '18:00:00'), p(2, '09:00:00')], [{ row: 3, date: '2024-03-14', time: '12:00:00', cents: 500, counterparty: '店', externalId: null, merchantId: null }]);
+    const p = (row: number, time: string) => ({
+      row,
+      date: '2024-03-14',
+      time,
+      amountMinor: 500,
+      counterparty: '店',
+      externalId: null,
+      merchantId: null,
+      skipped: false,
+      refundMarked: false,
+    });
+    const pairs = pairRefunds(
+      [p(1, '18:00:00'), p(2, '09:00:00')],
+      [
+        {
+          row: 3,
+          date: '2024-03-14',
+          time: '12:00:00',
+          amountMinor: 500,
+          counterparty: '店',
+          externalId: null,
+          merchantId: null,
+        },
+      ],
+    );
     assert.equal(pairs.get(3)?.row, 2);
   });
 });

@@ -6,19 +6,41 @@ import { noteScorer, scoreCategories, type HistoryItem } from '../../src/lib/cat
 // A bill scores thousands of notes against one history: the prepared scorer must give exactly the
 // scores of scoring each note on its own.
 const note = fc.oneof(
-  fc.constantFrom('', '饭', '星巴克咖啡', '星巴克', '地铁 通勤', '示例商户12 商品3', 'Coffee!', 'coffee beans', '!!', 'a'),
+  fc.constantFrom(
+    '',
+    '饭',
+    '星巴克咖啡',
+    '星巴克',
+    '地铁 通勤',
+    '示例商户12 商品3',
+    'Coffee!',
+    'coffee beans',
+    '!!',
+    'a',
+  ),
   fc.string({ maxLength: 10 }),
-  fc.array(fc.constantFrom('星', '巴', '克', '咖', '啡', '地', '铁', 'a', 'b', ' ', '1'), { maxLength: 8 }).map((cs) => cs.join('')),
+  fc
+    .array(fc.constantFrom('星', '巴', '克', '咖', '啡', '地', '铁', 'a', 'b', ' ', '1'), { maxLength: 8 })
+    .map((cs) => cs.join('')),
 );
-const item = fc.record({ category_id: fc.integer({ min: 1, max: 8 }), amount_cents: fc.integer({ min: 1, max: 100_000 }), note, age_days: fc.integer({ min: -3, max: 400 }) });
+const item = fc.record({
+  category_id: fc.integer({ min: 1, max: 8 }),
+  amount_cents: fc.integer({ min: 1, max: 100_000 }),
+  note,
+  age_days: fc.integer({ min: -3, max: 400 }),
+});
 
 describe('bill category suggestion: one prepared scorer for many notes', () => {
   it('gives the scores of scoreCategories for each note', () => {
     fc.assert(
-      fc.property(fc.array(item, { maxLength: 60 }), fc.array(note, { minLength: 1, maxLength: 8 }), (history: HistoryItem[], notes: string[]) => {
-        const score = noteScorer(history);
-        for (const n of notes) assert.deepEqual(score(n), scoreCategories(history, { note: n }));
-      }),
+      fc.property(
+        fc.array(item, { maxLength: 60 }),
+        fc.array(note, { minLength: 1, maxLength: 8 }),
+        (history: HistoryItem[], notes: string[]) => {
+          const score = noteScorer(history);
+          for (const n of notes) assert.deepEqual(score(n), scoreCategories(history, { note: n }));
+        },
+      ),
       { numRuns: 300 },
     );
   });

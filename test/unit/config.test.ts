@@ -16,23 +16,48 @@ describe('TRUST_PROXY and server timeouts (configuration)', () => {
   });
 
   it('reads the timeouts with their defaults and refuses contradictions', () => {
-    assert.deepEqual(parseTimeouts({}), { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000 });
+    assert.deepEqual(parseTimeouts({}), {
+      requestMs: 60_000,
+      headersMs: 10_000,
+      keepAliveMs: 72_000,
+      connectionMs: 120_000,
+    });
     assert.equal(parseTimeouts({ REQUEST_TIMEOUT_MS: '0' }).requestMs, 0);
-    for (const env of [{ HEADERS_TIMEOUT_MS: '0' }, { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' }, { KEEP_ALIVE_TIMEOUT_MS: '5s' }, { CONNECTION_TIMEOUT_MS: '10' }]) {
+    for (const env of [
+      { HEADERS_TIMEOUT_MS: '0' },
+      { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' },
+      { KEEP_ALIVE_TIMEOUT_MS: '5s' },
+      { CONNECTION_TIMEOUT_MS: '10' },
+    ]) {
       assert.throws(() => parseTimeouts(env), ConfigError, JSON.stringify(env));
     }
   });
 
   it('reads the rate limits and their window, with the defaults of the contract', () => {
     assert.deepEqual(parseRateLimits({}), { enabled: true, global: 600, auth: 30, demo: 5, windowMs: 60_000 });
-    assert.deepEqual(parseRateLimits({ RATE_LIMIT: '1200', RATE_LIMIT_AUTH: '60', RATE_LIMIT_DEMO: '2', RATE_LIMIT_WINDOW_MS: '30000' }), {
-      enabled: true,
-      global: 1200,
-      auth: 60,
-      demo: 2,
-      windowMs: 30_000,
-    });
-    for (const env of [{ RATE_LIMIT: '0' }, { RATE_LIMIT: '-5' }, { RATE_LIMIT_AUTH: '1e3' }, { RATE_LIMIT_DEMO: 'many' }, { RATE_LIMIT_WINDOW_MS: '0' }, { RATE_LIMIT_WINDOW_MS: '10' }]) {
+    assert.deepEqual(
+      parseRateLimits({
+        RATE_LIMIT: '1200',
+        RATE_LIMIT_AUTH: '60',
+        RATE_LIMIT_DEMO: '2',
+        RATE_LIMIT_WINDOW_MS: '30000',
+      }),
+      {
+        enabled: true,
+        global: 1200,
+        auth: 60,
+        demo: 2,
+        windowMs: 30_000,
+      },
+    );
+    for (const env of [
+      { RATE_LIMIT: '0' },
+      { RATE_LIMIT: '-5' },
+      { RATE_LIMIT_AUTH: '1e3' },
+      { RATE_LIMIT_DEMO: 'many' },
+      { RATE_LIMIT_WINDOW_MS: '0' },
+      { RATE_LIMIT_WINDOW_MS: '10' },
+    ]) {
       assert.throws(() => parseRateLimits(env), ConfigError, JSON.stringify(env));
     }
   });

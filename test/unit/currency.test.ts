@@ -2,22 +2,45 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../src/lib/errors.ts';
-import { bookableCurrencies, convertMinor, currencyInfo, divRoundHalfAway, formatMinor, parseMinor, parseRate, rateText, requireCurrency } from '../../src/lib/currency.ts';
+import {
+  bookableCurrencies,
+  convertMinor,
+  currencyInfo,
+  divRoundHalfAway,
+  formatMinor,
+  parseMinor,
+  parseRate,
+  rateText,
+  requireCurrency,
+} from '../../src/lib/currency.ts';
 
 const CNY = requireCurrency('CNY');
 const JPY = requireCurrency('JPY');
 const KWD = requireCurrency('KWD');
 const USD = requireCurrency('USD');
 
-const refused = (fn: () => unknown) => assert.throws(fn, (err: unknown) => err instanceof AppError && err.code === 40001);
+const refused = (fn: () => unknown) =>
+  assert.throws(fn, (err: unknown) => err instanceof AppError && err.code === 40001);
 
 describe('currencies (ISO 4217)', () => {
   it('knows the minor units of each currency', () => {
-    assert.deepEqual([CNY.digits, USD.digits, requireCurrency('EUR').digits, JPY.digits, requireCurrency('KRW').digits, KWD.digits, requireCurrency('BHD').digits], [2, 2, 2, 0, 0, 3, 3]);
+    assert.deepEqual(
+      [
+        CNY.digits,
+        USD.digits,
+        requireCurrency('EUR').digits,
+        JPY.digits,
+        requireCurrency('KRW').digits,
+        KWD.digits,
+        requireCurrency('BHD').digits,
+      ],
+      [2, 2, 2, 0, 0, 3, 3],
+    );
   });
 
   it('refuses codes that are not money one keeps books in', () => {
-    for (const code of ['XXX', 'XAU', 'XTS', 'XDR', 'CLF', 'cny', 'CN', 'ABC', '', 'CNYY']) assert.equal(currencyInfo(code), undefined, code);
+    for (const code of ['XXX', 'XAU', 'XTS', 'XDR', 'CLF', 'cny', 'CN', 'ABC', '', 'CNYY'])
+      assert.equal(currencyInfo(code), undefined, code);
     refused(() => requireCurrency('XAU'));
     refused(() => requireCurrency(42));
     const all = bookableCurrencies();
@@ -27,7 +50,7 @@ describe('currencies (ISO 4217)', () => {
 });
 
 describe('amounts in minor units', () => {
-  it('parses numbers and decimal strings exactly, within the currency\'s decimals', () => {
+  it("parses numbers and decimal strings exactly, within the currency's decimals", () => {
     assert.equal(parseMinor('12.34', CNY), 1234);
     assert.equal(parseMinor(12.3, CNY), 1230);
     assert.equal(parseMinor(0.1, CNY), 10);
@@ -38,12 +61,26 @@ describe('amounts in minor units', () => {
   });
 
   it('refuses more decimals than the currency has, signs, exponents, spaces and zero', () => {
-    for (const [v, c] of [['1.5', JPY], ['1.234', CNY], ['1.2345', KWD], [1e-7, CNY], ['1e3', CNY], [' 1', CNY], ['+1', CNY], ['-1', CNY], ['0', CNY], ['', CNY], [null, CNY], [Infinity, CNY], ['9999999999999999', CNY]] as const) {
+    for (const [v, c] of [
+      ['1.5', JPY],
+      ['1.234', CNY],
+      ['1.2345', KWD],
+      [1e-7, CNY],
+      ['1e3', CNY],
+      [' 1', CNY],
+      ['+1', CNY],
+      ['-1', CNY],
+      ['0', CNY],
+      ['', CNY],
+      [null, CNY],
+      [Infinity, CNY],
+      ['9999999999999999', CNY],
+    ] as const) {
       refused(() => parseMinor(v, c));
     }
   });
 
-  it('formats with exactly the currency\'s decimals and round-trips every amount', () => {
+  it("formats with exactly the currency's decimals and round-trips every amount", () => {
     assert.equal(formatMinor(-1230, CNY), '-12.30');
     assert.equal(formatMinor(5, KWD), '0.005');
     assert.equal(formatMinor(1500, JPY), '1500');
@@ -82,14 +119,18 @@ describe('exchange rates and conversion', () => {
 
   it('converts each row on its own: the sum over 10,000 rows drifts at most half a minor unit per row from the exact sum', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 10_000_000 }), { minLength: 10_000, maxLength: 10_000 }), fc.integer({ min: 1, max: 99_999_999 }), (rows, rateInt) => {
-        const rate = { num: BigInt(rateInt), den: 1_000_000n };
-        const perRow = rows.reduce((s, m) => s + BigInt(convertMinor(m, USD, CNY, rate)), 0n);
-        const exactNum = rows.reduce((s, m) => s + BigInt(m), 0n) * rate.num;
-        // |perRow * den - exactNum| <= rows * den / 2
-        const diff = perRow * rate.den - exactNum;
-        return (diff < 0n ? -diff : diff) * 2n <= BigInt(rows.length) * rate.den;
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 10_000_000 }), { minLength: 10_000, maxLength: 10_000 }),
+        fc.integer({ min: 1, max: 99_999_999 }),
+        (rows, rateInt) => {
+          const rate = { num: BigInt(rateInt), den: 1_000_000n };
+          const perRow = rows.reduce((s, m) => s + BigInt(convertMinor(m, USD, CNY, rate)), 0n);
+          const exactNum = rows.reduce((s, m) => s + BigInt(m), 0n) * rate.num;
+          // |perRow * den - exactNum| <= rows * den / 2
+          const diff = perRow * rate.den - exactNum;
+          return (diff < 0n ? -diff : diff) * 2n <= BigInt(rows.length) * rate.den;
+        },
+      ),
       { seed: 7, numRuns: 20 },
     );
   });

@@ -79,7 +79,18 @@ describe('calendar basics', () => {
 
   it('validates dates and months', () => {
     for (const ok of ['2024-02-29', '2000-02-29', '2026-12-31', '2026-01-01']) assert.equal(isValidDate(ok), true, ok);
-    for (const bad of ['2100-02-29', '2026-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-1-01', '26-01-01', '2026-01-01T00:00', ''])
+    for (const bad of [
+      '2100-02-29',
+      '2026-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-1-01',
+      '26-01-01',
+      '2026-01-01T00:00',
+      '',
+    ])
       assert.equal(isValidDate(bad), false, bad);
     for (const ok of ['2026-01', '2026-12']) assert.equal(isValidMonth(ok), true, ok);
     for (const bad of ['2026-00', '2026-13', '2026-1', '2026']) assert.equal(isValidMonth(bad), false, bad);
@@ -128,7 +139,8 @@ describe('periodRange', () => {
     ['year', '2024-12-31', '2024-01-01', '2024-12-31'],
   ];
   for (const [period, anchor, start, end] of cases) {
-    it(`${period} of ${anchor} is ${start}..${end}`, () => assert.deepEqual(periodRange(period, anchor), { start, end }));
+    it(`${period} of ${anchor} is ${start}..${end}`, () =>
+      assert.deepEqual(periodRange(period, anchor), { start, end }));
   }
 
   it('gives month ranges by YYYY-MM', () => {
@@ -150,7 +162,8 @@ describe('previousPeriodRange', () => {
     ['year', '2001-01-01', '2000-01-01', '2000-12-31'],
   ];
   for (const [period, anchor, start, end] of cases) {
-    it(`the ${period} before ${anchor} is ${start}..${end}`, () => assert.deepEqual(previousPeriodRange(period, anchor), { start, end }));
+    it(`the ${period} before ${anchor} is ${start}..${end}`, () =>
+      assert.deepEqual(previousPeriodRange(period, anchor), { start, end }));
   }
 });
 
@@ -194,12 +207,15 @@ describe('addMonthsClamped', () => {
     ['2027-02-28', 12, 29, '2028-02-29'],
   ];
   for (const [start, n, day, expected] of cases) {
-    it(`${start} + ${n} month(s)${day ? ` on day ${day}` : ''} is ${expected}`, () => assert.equal(addMonthsClamped(start, n, day), expected));
+    it(`${start} + ${n} month(s)${day ? ` on day ${day}` : ''} is ${expected}`, () =>
+      assert.equal(addMonthsClamped(start, n, day), expected));
   }
 });
 
 describe('calendar arithmetic (properties)', () => {
-  const day = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9998-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  const day = fc
+    .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9998-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
   const span = fc.integer({ min: -3000, max: 3000 });
 
   it('adds and subtracts days as inverses, and diffDays measures the step', () => {
@@ -218,13 +234,17 @@ describe('calendar arithmetic (properties)', () => {
 
   it('puts every date inside its week, month and year, right after the previous period', () => {
     fc.assert(
-      fc.property(day.filter((d) => d >= '0002-01-01'), fc.constantFrom<Period>('week', 'month', 'year'), (d, period) => {
-        const { start, end } = periodRange(period, d);
-        assert.ok(start <= d && d <= end, `${start} ${d} ${end}`);
-        const prev = previousPeriodRange(period, d);
-        assert.equal(addDays(prev.end, 1), start);
-        assert.equal(eachDay(start, end).length, diffDays(start, end) + 1);
-      }),
+      fc.property(
+        day.filter((d) => d >= '0002-01-01'),
+        fc.constantFrom<Period>('week', 'month', 'year'),
+        (d, period) => {
+          const { start, end } = periodRange(period, d);
+          assert.ok(start <= d && d <= end, `${start} ${d} ${end}`);
+          const prev = previousPeriodRange(period, d);
+          assert.equal(addDays(prev.end, 1), start);
+          assert.equal(eachDay(start, end).length, diffDays(start, end) + 1);
+        },
+      ),
       { numRuns: 300 },
     );
   });

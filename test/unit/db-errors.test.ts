@@ -19,7 +19,11 @@ describe('database errors that mean "retry later"', () => {
     ];
     for (const err of refusals) {
       assert.equal(isDatabaseUnavailable(err), true, err.message);
-      assert.equal(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: err })), true, `wrapped: ${err.message}`);
+      assert.equal(
+        isDatabaseUnavailable(new Error('Failed query: select 1', { cause: err })),
+        true,
+        `wrapped: ${err.message}`,
+      );
     }
   });
 

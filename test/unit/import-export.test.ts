@@ -5,9 +5,23 @@ import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { AppError } from '../../src/lib/errors.ts';
 import type { ExportRow } from '../../src/modules/export/export.repo.ts';
-import { centsToDecimal, csvCell, csvLines, EXPORT_COLUMNS, isoFromUtcText, jsonRecord, neutralizeFormula } from '../../src/modules/export/export.format.ts';
+import {
+  minorToDecimal,
+  csvCell,
+  csvLines,
+  EXPORT_COLUMNS,
+  isoFromUtcText,
+  jsonRecord,
+  neutralizeFormula,
+} from '../../src/modules/export/export.format.ts';
 import { decodeText } from '../../src/modules/import/bill.read.ts';
-import { IMPORT_MAX_ROWS, readLedgerFile, restoreFormula, validateRecords, type ImportRow } from '../../src/modules/import/ledger.read.ts';
+import {
+  IMPORT_MAX_ROWS,
+  readLedgerFile,
+  restoreFormula,
+  validateRecords,
+  type ImportRow,
+} from '../../src/modules/import/ledger.read.ts';
 
 /** Reads a file's text as POST /api/import reads its bytes. */
 const parseFile = (text: string) => readLedgerFile(Buffer.from(text));
@@ -38,7 +52,7 @@ describe('export helpers', () => {
       ['99999999999999', '999999999999.99'],
       [-5, '-0.05'],
     ];
-    for (const [cents, text] of table) assert.equal(centsToDecimal(cents), text, String(cents));
+    for (const [cents, text] of table) assert.equal(minorToDecimal(cents), text, String(cents));
   });
 
   it('writes UTC timestamps as ISO 8601 with milliseconds', () => {
@@ -49,7 +63,23 @@ describe('export helpers', () => {
   });
 
   it('writes each cell exactly as csv-stringify does', () => {
-    const cells = ['', 'plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rx', '"', ',', ' spaced ', "'=x", 'tab\tx', '汉字', 'a|b', '""', '\r\n'];
+    const cells = [
+      '',
+      'plain',
+      'a,b',
+      'say "hi"',
+      'two\nlines',
+      'cr\rx',
+      '"',
+      ',',
+      ' spaced ',
+      "'=x",
+      'tab\tx',
+      '汉字',
+      'a|b',
+      '""',
+      '\r\n',
+    ];
     for (const v of cells) assert.equal(csvCell(v), stringify([[v]], { eof: false }), JSON.stringify(v));
     assert.equal(csvCell('a,"b"'), '"a,""b"""');
   });
@@ -115,7 +145,9 @@ describe('import file parsing', () => {
   });
 
   it('reads header names in any order and case, ignoring unknown columns and rows of empty cells', async () => {
-    const { records } = await parseFile(' Amount ,KIND,extra,date,Category\n12.5,expense,zzz,2026-01-01,Food\n,,,,\n\n3,income,,2026-01-02,Pay\n');
+    const { records } = await parseFile(
+      ' Amount ,KIND,extra,date,Category\n12.5,expense,zzz,2026-01-01,Food\n,,,,\n\n3,income,,2026-01-02,Pay\n',
+    );
     assert.deepEqual(records, [
       { date: '2026-01-01', kind: 'expense', amount: '12.5', category: 'Food' },
       { date: '2026-01-02', kind: 'income', amount: '3', category: 'Pay' },
@@ -123,7 +155,9 @@ describe('import file parsing', () => {
   });
 
   it('marks rows with more cells than the header, and gives missing cells as empty text', async () => {
-    const { records } = await parseFile('date,kind,amount,category,note\n2026-01-01,expense,1,Food,n,surplus\n2026-01-01,expense,1\n');
+    const { records } = await parseFile(
+      'date,kind,amount,category,note\n2026-01-01,expense,1,Food,n,surplus\n2026-01-01,expense,1\n',
+    );
     assert.deepEqual(records, [
       { date: '2026-01-01', kind: 'expense', amount: '1', category: 'Food', note: 'n', $extra: 1 },
       { date: '2026-01-01', kind: 'expense', amount: '1', category: '', note: '' },
@@ -138,7 +172,11 @@ describe('import file parsing', () => {
     const csv = `date,kind,amount,category\n${line.repeat(IMPORT_MAX_ROWS + 1)}`;
     assert.deepEqual((await rejected(parseFile(csv))).code, 41301);
     // rows of empty cells do not count
-    assert.equal((await parseFile(`date,kind,amount,category\n${line.repeat(IMPORT_MAX_ROWS)}${',,,\n'.repeat(10)}`)).records.length, IMPORT_MAX_ROWS);
+    assert.equal(
+      (await parseFile(`date,kind,amount,category\n${line.repeat(IMPORT_MAX_ROWS)}${',,,\n'.repeat(10)}`)).records
+        .length,
+      IMPORT_MAX_ROWS,
+    );
   });
 });
 
@@ -161,10 +199,40 @@ describe('import row validation', () => {
     });
     assert.deepEqual(errors, []);
     assert.deepEqual(rows, [
-      { row: 1, date: '2026-01-31', kind: 'income', cents: 1250, category: '=Food', note: '+note', tags: ['@a', 'b', 'a'], groupId: 42, createdAt: '2026-01-31T15:30:00.000Z' },
+      {
+        row: 1,
+        date: '2026-01-31',
+        kind: 'income',
+        amountMinor: 1250,
+        category: '=Food',
+        note: '+note',
+        tags: ['@a', 'b', 'a'],
+        groupId: 42,
+        createdAt: '2026-01-31T15:30:00.000Z',
+      },
     ]);
-    const json = jsonRow({ ...valid, amount: 0.07, category: "'=Food", note: null, tags: ['x', 'x', ' y '], group_id: 7, created_at: null });
-    assert.deepEqual(json.rows, [{ row: 1, date: '2026-01-31', kind: 'expense', cents: 7, category: "'=Food", note: '', tags: ['x', 'y'], groupId: 7, createdAt: null }]);
+    const json = jsonRow({
+      ...valid,
+      amount: 0.07,
+      category: "'=Food",
+      note: null,
+      tags: ['x', 'x', ' y '],
+      group_id: 7,
+      created_at: null,
+    });
+    assert.deepEqual(json.rows, [
+      {
+        row: 1,
+        date: '2026-01-31',
+        kind: 'expense',
+        amountMinor: 7,
+        category: "'=Food",
+        note: '',
+        tags: ['x', 'y'],
+        groupId: 7,
+        createdAt: null,
+      },
+    ]);
   });
 
   it('names every problem of a row in one message', () => {
@@ -173,14 +241,30 @@ describe('import row validation', () => {
       ['year 0', { ...valid, date: '0000-12-31' }, ['date must be a valid date']],
       ['date as a number', { ...valid, date: 20260101 }, ['date must be a valid date']],
       ['kind', { ...valid, kind: 'gift' }, ['kind must be expense, income, transfer or adjustment']],
-      ['transfer with a category', { ...valid, kind: 'transfer', to_account: 'Bank' }, ['a transfer or an adjustment has no category']],
+      [
+        'transfer with a category',
+        { ...valid, kind: 'transfer', to_account: 'Bank' },
+        ['a transfer or an adjustment has no category'],
+      ],
       ['transfer without to_account', { ...valid, kind: 'transfer', category: '' }, ['a transfer needs to_account']],
       ['to_account on an expense', { ...valid, to_account: 'Bank' }, ['only a transfer has to_account and to_amount']],
       ['bad currency', { ...valid, currency: 'ABC' }, ['currency must be an ISO 4217 code']],
-      ['too many decimals for JPY', { ...valid, currency: 'JPY', amount: '1.5' }, ['amount must have at most 0 decimals in JPY']],
+      [
+        'too many decimals for JPY',
+        { ...valid, currency: 'JPY', amount: '1.5' },
+        ['amount must have at most 0 decimals in JPY'],
+      ],
       ['bad rate', { ...valid, rate: '-1' }, ['rate must be a positive decimal']],
-      ['bad to_amount', { ...valid, kind: 'transfer', category: '', to_account: 'Bank', to_amount: 'x' }, ['to_amount must be a positive decimal']],
-      ['transfer in a group', { ...valid, kind: 'transfer', category: '', to_account: 'Bank', group_id: 3 }, ['a transfer or an adjustment is not recorded in a group']],
+      [
+        'bad to_amount',
+        { ...valid, kind: 'transfer', category: '', to_account: 'Bank', to_amount: 'x' },
+        ['to_amount must be a positive decimal'],
+      ],
+      [
+        'transfer in a group',
+        { ...valid, kind: 'transfer', category: '', to_account: 'Bank', group_id: 3 },
+        ['a transfer or an adjustment is not recorded in a group'],
+      ],
       ['zero amount', { ...valid, amount: '0' }, ['amount must be > 0']],
       ['three decimals', { ...valid, amount: '1.234' }, ['amount must be a positive number']],
       ['negative', { ...valid, amount: -1 }, ['amount must be a positive number']],
@@ -195,11 +279,23 @@ describe('import row validation', () => {
       ['group id', { ...valid, group_id: 'abc' }, ['group_id must be a positive integer']],
       ['group id too big', { ...valid, group_id: 2147483648 }, ['group_id must be a positive integer']],
       ['created_at', { ...valid, created_at: '2026-01-01' }, ['created_at must be an ISO 8601 timestamp']],
-      ['created_at past 9999', { ...valid, created_at: '9999-12-31T23:00:00-14:00' }, ['created_at must be an ISO 8601 timestamp']],
-      ['created_at before 1000', { ...valid, created_at: '0999-12-31T23:59:59Z' }, ['created_at must be an ISO 8601 timestamp']],
+      [
+        'created_at past 9999',
+        { ...valid, created_at: '9999-12-31T23:00:00-14:00' },
+        ['created_at must be an ISO 8601 timestamp'],
+      ],
+      [
+        'created_at before 1000',
+        { ...valid, created_at: '0999-12-31T23:59:59Z' },
+        ['created_at must be an ISO 8601 timestamp'],
+      ],
       ['NUL', { ...valid, note: 'a\u0000b' }, ['must not contain NUL characters']],
       ['extra cells', { ...valid, $extra: 2 }, ['has more cells than the header']],
-      ['everything', { date: 'x', kind: 'x', amount: 'x', category: '' }, ['date must', 'kind must', 'amount must', 'category must']],
+      [
+        'everything',
+        { date: 'x', kind: 'x', amount: 'x', category: '' },
+        ['date must', 'kind must', 'amount must', 'category must'],
+      ],
     ];
     for (const [label, rec, parts] of cases) {
       const { rows, errors } = jsonRow(rec);
@@ -212,7 +308,10 @@ describe('import row validation', () => {
   });
 
   it('refuses JSON entries that are not objects, numbering rows from 1', () => {
-    const { rows, errors } = validateRecords({ source: 'json', records: [valid, null, [valid], 'text', valid] as Record<string, unknown>[] });
+    const { rows, errors } = validateRecords({
+      source: 'json',
+      records: [valid, null, [valid], 'text', valid] as Record<string, unknown>[],
+    });
     assert.deepEqual(
       rows.map((r) => r.row),
       [1, 5],
@@ -228,15 +327,24 @@ describe('import row validation', () => {
 // ---- properties: what the export writes, the import reads back ----
 
 /** One character: any code point, or one of those the CSV and formula rules care about. */
-const char = fc.oneof(fc.constantFrom('=', '+', '-', '@', "'", '"', ',', '|', '\n', '\r', '\t', ' ', '汉', '😀'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+const char = fc.oneof(
+  fc.constantFrom('=', '+', '-', '@', "'", '"', ',', '|', '\n', '\r', '\t', ' ', '汉', '😀'),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+);
 /** Text as a user may type it: no NUL, no blank at either end (the import trims). */
 const text = (min: number, max: number) =>
   fc
     .string({ unit: char, minLength: min, maxLength: max * 2 })
     .filter((s) => s === s.trim() && [...s].length >= min && [...s].length <= max && !s.includes('\u0000'));
 const tagName = text(1, 20).filter((s) => !s.includes('|'));
-const day = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-const instant = fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+const day = fc
+  .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+const instant = fc.date({
+  min: new Date('1000-01-01T00:00:00Z'),
+  max: new Date('9999-12-31T23:59:59.999Z'),
+  noInvalidDate: true,
+});
 const record = fc.record({
   date: day,
   kind: fc.constantFrom('expense' as const, 'income' as const),
@@ -256,7 +364,7 @@ function exportPage(recs: Generated[]) {
     id: i + 1,
     date: r.date,
     kind: r.kind,
-    cents: String(r.cents),
+    amount_minor: String(r.cents),
     category_id: i + 1,
     note: r.note,
     group_id: r.groupId,
@@ -274,7 +382,7 @@ const expected = (recs: Generated[]): ImportRow[] =>
     row: i + 1,
     date: r.date,
     kind: r.kind,
-    cents: r.cents,
+    amountMinor: r.cents,
     category: r.category,
     note: r.note,
     tags: r.tags,
@@ -285,7 +393,10 @@ const expected = (recs: Generated[]): ImportRow[] =>
 describe('export then import (properties)', () => {
   const files: [string, (recs: Generated[]) => string][] = [
     ['CSV', (recs) => `\ufeff${stringify([[...EXPORT_COLUMNS]])}${csvLines(exportPage(recs))}`],
-    ['JSON', (recs) => JSON.stringify(exportPage(recs).rows.map((r, i) => jsonRecord(r, recs[i]!.tags, recs[i]!.category)))],
+    [
+      'JSON',
+      (recs) => JSON.stringify(exportPage(recs).rows.map((r, i) => jsonRecord(r, recs[i]!.tags, recs[i]!.category))),
+    ],
   ];
   for (const [format, write] of files) {
     it(`a ${format} export parses back into the same rows`, async () => {

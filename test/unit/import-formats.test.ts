@@ -7,11 +7,64 @@ import type { SeedRow } from '../../src/modules/import/import.rows.ts';
 import { readLedgerFile, validateRecords } from '../../src/modules/import/ledger.read.ts';
 import { BANK_HEADER } from '../fixtures/bills/generate.ts';
 
-const WECHAT = ['交易时间', '交易类型', '交易对方', '商品', '收/支', '金额(元)', '支付方式', '当前状态', '交易单号', '商户单号', '备注'];
-const ALIPAY_APP = ['交易时间', '交易分类', '交易对方', '对方账号', '商品说明', '收/支', '金额', '收/付款方式', '交易状态', '交易订单号', '商家订单号', '备注'];
-const ALIPAY_WEB = ['交易号', '商家订单号', '交易创建时间', '付款时间', '交易对方', '商品名称', '金额（元）', '收/支', '交易状态'];
-const LEDGER = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at', 'account', 'currency', 'to_account', 'to_amount', 'rate'];
-const preset: PresetRef = { id: 7, header: BANK_HEADER, mapping: { date: BANK_HEADER[0]!, date_format: 'YYYY-MM-DD', amount: BANK_HEADER[2]!, sign: 'negative_is_expense' } };
+const WECHAT = [
+  '交易时间',
+  '交易类型',
+  '交易对方',
+  '商品',
+  '收/支',
+  '金额(元)',
+  '支付方式',
+  '当前状态',
+  '交易单号',
+  '商户单号',
+  '备注',
+];
+const ALIPAY_APP = [
+  '交易时间',
+  '交易分类',
+  '交易对方',
+  '对方账号',
+  '商品说明',
+  '收/支',
+  '金额',
+  '收/付款方式',
+  '交易状态',
+  '交易订单号',
+  '商家订单号',
+  '备注',
+];
+const ALIPAY_WEB = [
+  '交易号',
+  '商家订单号',
+  '交易创建时间',
+  '付款时间',
+  '交易对方',
+  '商品名称',
+  '金额（元）',
+  '收/支',
+  '交易状态',
+];
+const LEDGER = [
+  'date',
+  'kind',
+  'amount',
+  'category',
+  'note',
+  'tags',
+  'group_id',
+  'created_at',
+  'account',
+  'currency',
+  'to_account',
+  'to_amount',
+  'rate',
+];
+const preset: PresetRef = {
+  id: 7,
+  header: BANK_HEADER,
+  mapping: { date: BANK_HEADER[0]!, date_format: 'YYYY-MM-DD', amount: BANK_HEADER[2]!, sign: 'negative_is_expense' },
+};
 
 async function preview(text: string): Promise<SeedRow[]> {
   const rows: SeedRow[] = [];
@@ -20,10 +73,10 @@ async function preview(text: string): Promise<SeedRow[]> {
 }
 
 describe('import formats', () => {
-  it('one table: WeChat Pay, Alipay, our own export, then mapped bank files', () => {
+  it("one table: WeChat Pay, Alipay, our own export, the apps' exports, then mapped bank files", () => {
     assert.deepEqual(
       IMPORT_FORMATS.map((f) => f.id),
-      ['wechat', 'alipay', 'ledger', 'mapped'],
+      ['wechat', 'alipay', 'ledger', 'ezbookkeeping', 'mapped'],
     );
   });
 
@@ -48,7 +101,7 @@ describe('import formats', () => {
     assert.equal(detectLayout(['本账单仅供参考'], [preset], null), null);
   });
 
-  it("our own CSV reads the same in a preview as in POST /api/import, in the columns a preview keeps", async () => {
+  it('our own CSV reads the same in a preview as in POST /api/import, in the columns a preview keeps', async () => {
     const csv =
       'date,kind,amount,category,note,tags,group_id,created_at\n' +
       '2026-01-02,expense,12.50,Food,"lunch, with ""friends""",a|b,,2026-01-02T03:04:05Z\n' +
@@ -59,8 +112,26 @@ describe('import formats', () => {
     assert.deepEqual(direct.errors, []);
     const seeds = await preview(csv);
     assert.deepEqual(
-      seeds.map((s) => ({ row: s.row, date: s.date, kind: s.kind, cents: s.cents, category: s.categoryName, note: s.note, tags: s.tags, createdAt: s.createdAt })),
-      direct.rows.map((r) => ({ row: r.row, date: r.date, kind: r.kind, cents: r.cents, category: r.category, note: r.note, tags: r.tags, createdAt: r.createdAt })),
+      seeds.map((s) => ({
+        row: s.row,
+        date: s.date,
+        kind: s.kind,
+        amountMinor: s.amountMinor,
+        category: s.categoryName,
+        note: s.note,
+        tags: s.tags,
+        createdAt: s.createdAt,
+      })),
+      direct.rows.map((r) => ({
+        row: r.row,
+        date: r.date,
+        kind: r.kind,
+        amountMinor: r.amountMinor,
+        category: r.category,
+        note: r.note,
+        tags: r.tags,
+        createdAt: r.createdAt,
+      })),
     );
     assert.equal(seeds[1]!.note, '=not a formula');
   });
@@ -71,6 +142,6 @@ describe('import formats', () => {
     assert.deepEqual(direct.errors, [{ row: 1, message: 'has more cells than the header' }]);
     const seeds = await preview(csv);
     assert.equal(seeds.length, 1);
-    assert.equal(seeds[0]!.cents, 100);
+    assert.equal(seeds[0]!.amountMinor, 100);
   });
 });

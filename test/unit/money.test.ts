@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../src/lib/errors.ts';
 import { parseAmount, parseAmountBound, toMajor } from '../../src/lib/money.ts';
-import { centsToDecimal } from '../../src/modules/export/export.format.ts';
+import { minorToDecimal } from '../../src/modules/export/export.format.ts';
 
 function rejects(fn: () => unknown, label: string): void {
   assert.throws(fn, (err: unknown) => err instanceof AppError && err.code === 40001 && err.status === 400, label);
@@ -110,7 +110,7 @@ describe('money (properties)', () => {
   it('parses back every amount it writes: as decimal text and as a JSON number', () => {
     fc.assert(
       fc.property(cents, (c) => {
-        assert.equal(parseAmount(centsToDecimal(c)), c);
+        assert.equal(parseAmount(minorToDecimal(c)), c);
         assert.equal(parseAmount(toMajor(c)), c);
         assert.equal(parseAmount(JSON.parse(JSON.stringify(toMajor(c)))), c);
         assert.equal(toMajor(String(c)), toMajor(c));
@@ -132,8 +132,9 @@ describe('money (properties)', () => {
   it('refuses more than two decimals, a sign, an exponent or blanks, whatever the digits', () => {
     fc.assert(
       fc.property(cents, fc.integer({ min: 1, max: 9 }), (c, extra) => {
-        const text = centsToDecimal(c);
-        for (const bad of [`${text}${extra}`, `-${text}`, `+${text}`, ` ${text}`, `${text} `, `${text}e0`]) rejects(() => parseAmount(bad), bad);
+        const text = minorToDecimal(c);
+        for (const bad of [`${text}${extra}`, `-${text}`, `+${text}`, ` ${text}`, `${text} `, `${text}e0`])
+          rejects(() => parseAmount(bad), bad);
       }),
     );
   });

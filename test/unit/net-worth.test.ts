@@ -21,13 +21,20 @@ describe('net worth', () => {
     const rates: Record<string, string> = { USD: '7.1234', JPY: '0.0481', KWD: '23.4567' };
     fc.assert(
       fc.property(
-        fc.array(fc.record({ balance: fc.integer({ min: -1e12, max: 1e12 }), currency: fc.constantFrom('CNY', 'USD', 'JPY', 'KWD', 'GBP') }), { maxLength: 30 }),
+        fc.array(
+          fc.record({
+            balance: fc.integer({ min: -1e12, max: 1e12 }),
+            currency: fc.constantFrom('CNY', 'USD', 'JPY', 'KWD', 'GBP'),
+          }),
+          { maxLength: 30 },
+        ),
         (rows) => {
           const worth = netWorthOf(rows, CNY, (c) => rates[c]);
           let expected = 0;
           for (const r of rows) {
             if (r.currency === 'CNY') expected += r.balance;
-            else if (rates[r.currency]) expected += convertMinor(r.balance, requireCurrency(r.currency), CNY, parseRate(rates[r.currency]!));
+            else if (rates[r.currency])
+              expected += convertMinor(r.balance, requireCurrency(r.currency), CNY, parseRate(rates[r.currency]!));
           }
           assert.equal(worth.minor, expected);
           assert.deepEqual(worth.missing, rows.some((r) => r.currency === 'GBP') ? ['GBP'] : []);
@@ -39,7 +46,9 @@ describe('net worth', () => {
 
 describe('ECB rates', () => {
   it('reads the daily document and derives exact cross rates', () => {
-    const day = parseEcbXml(`<Cube><Cube time="2026-01-05"><Cube currency="USD" rate="1.25"/><Cube currency="CNY" rate="8.75"/><Cube currency="BAD" rate="x"/></Cube></Cube>`)!;
+    const day = parseEcbXml(
+      `<Cube><Cube time="2026-01-05"><Cube currency="USD" rate="1.25"/><Cube currency="CNY" rate="8.75"/><Cube currency="BAD" rate="x"/></Cube></Cube>`,
+    )!;
     assert.equal(day.date, '2026-01-05');
     assert.equal(crossRate(day, 'USD', 'CNY'), '7');
     assert.equal(crossRate(day, 'CNY', 'USD'), '0.142857142857');

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { categoryForConcept, conceptOf, parseChineseInteger, parseQuickEntry, type QuickEntry } from '../../src/lib/quick-entry/index.ts';
+import {
+  categoryForConcept,
+  conceptOf,
+  parseChineseInteger,
+  parseQuickEntry,
+  type QuickEntry,
+} from '../../src/lib/quick-entry/index.ts';
 
 // Thursday 26 November 2026; every expected value below is written out by hand from a calendar
 const TODAY = '2026-11-26';
@@ -14,13 +20,18 @@ const ACCOUNTS = [
   { id: 6, name: 'Old card', type: 'debit_card', archived: true },
 ];
 
-type Want = Partial<Pick<QuickEntry, 'kind' | 'amount' | 'currency' | 'date' | 'account_id' | 'to_account_id' | 'note' | 'concept'>>;
+type Want = Partial<
+  Pick<QuickEntry, 'kind' | 'amount' | 'currency' | 'date' | 'account_id' | 'to_account_id' | 'note' | 'concept'>
+>;
 
 /** [line, expected]: fields not listed are checked against these defaults */
 const DEFAULTS: Want = { currency: null, date: TODAY, account_id: null, to_account_id: null };
 
 const ZH: [string, Want][] = [
-  ['昨天 打车 32 微信', { kind: 'expense', amount: 32, date: '2026-11-25', account_id: 2, note: '打车', concept: 'transport' }],
+  [
+    '昨天 打车 32 微信',
+    { kind: 'expense', amount: 32, date: '2026-11-25', account_id: 2, note: '打车', concept: 'transport' },
+  ],
   ['午饭 三十五块', { kind: 'expense', amount: 35, currency: 'CNY', note: '午饭', concept: 'food' }],
   ['工资 8000 收入', { kind: 'income', amount: 8000, note: '工资', concept: 'salary' }],
   ['奶茶 两块五', { kind: 'expense', amount: 2.5, currency: 'CNY', note: '奶茶', concept: 'food' }],
@@ -43,12 +54,26 @@ const ZH: [string, Want][] = [
   ['买书 ¥45', { kind: 'expense', amount: 45, currency: 'CNY', note: '买书', concept: 'education' }],
   ['￥12.5 咖啡', { kind: 'expense', amount: 12.5, currency: 'CNY', note: '咖啡', concept: 'food' }],
   ['午饭三十五', { kind: 'expense', amount: 35, note: '午饭', concept: 'food' }],
-  ['昨天打车32元微信', { kind: 'expense', amount: 32, currency: 'CNY', date: '2026-11-25', account_id: 2, note: '打车', concept: 'transport' }],
+  [
+    '昨天打车32元微信',
+    {
+      kind: 'expense',
+      amount: 32,
+      currency: 'CNY',
+      date: '2026-11-25',
+      account_id: 2,
+      note: '打车',
+      concept: 'transport',
+    },
+  ],
   ['一块蛋糕15元', { kind: 'expense', amount: 15, currency: 'CNY', note: '一块蛋糕', concept: 'food' }],
   ['2杯咖啡 30', { kind: 'expense', amount: 30, note: '2杯咖啡', concept: 'food' }],
   ['地铁3号线 4元', { kind: 'expense', amount: 4, currency: 'CNY', note: '地铁3号线', concept: 'transport' }],
   ['统一 冰红茶 3', { kind: null, amount: 3, note: '统一 冰红茶' }],
-  ['周一 火锅 268 支付宝', { kind: 'expense', amount: 268, date: '2026-11-23', account_id: 5, note: '火锅', concept: 'food' }],
+  [
+    '周一 火锅 268 支付宝',
+    { kind: 'expense', amount: 268, date: '2026-11-23', account_id: 5, note: '火锅', concept: 'food' },
+  ],
   ['本周一 加油 300', { kind: 'expense', amount: 300, date: '2026-11-23', note: '加油', concept: 'transport' }],
   ['上周一 体检 480', { kind: 'expense', amount: 480, date: '2026-11-16', note: '体检', concept: 'health' }],
   ['上上周三 机票 1280', { kind: 'expense', amount: 1280, date: '2026-11-11', note: '机票', concept: 'travel' }],
@@ -83,13 +108,19 @@ const ZH: [string, Want][] = [
   ['日本 酒店 8000日元', { kind: 'expense', amount: 8000, currency: 'JPY', note: '日本 酒店', concept: 'travel' }],
   ['衣服 299 花呗', { kind: 'expense', amount: 299, account_id: 5, note: '衣服', concept: 'shopping' }],
   ['今天 水果 二十', { kind: 'expense', amount: 20, note: '水果', concept: 'food' }],
-  ['昨日 挂号 五十元', { kind: 'expense', amount: 50, currency: 'CNY', date: '2026-11-25', note: '挂号', concept: 'health' }],
+  [
+    '昨日 挂号 五十元',
+    { kind: 'expense', amount: 50, currency: 'CNY', date: '2026-11-25', note: '挂号', concept: 'health' },
+  ],
   ['杂费', { kind: null, amount: null, note: '杂费' }],
   ['２５ 饮料', { kind: 'expense', amount: 25, note: '饮料', concept: 'food' }],
 ];
 
 const EN: [string, Want][] = [
-  ['coffee 4.5 yesterday visa', { kind: 'expense', amount: 4.5, date: '2026-11-25', account_id: 3, note: 'coffee', concept: 'food' }],
+  [
+    'coffee 4.5 yesterday visa',
+    { kind: 'expense', amount: 4.5, date: '2026-11-25', account_id: 3, note: 'coffee', concept: 'food' },
+  ],
   ['Coffee 4.50', { kind: 'expense', amount: 4.5, note: 'Coffee', concept: 'food' }],
   ['lunch 12', { kind: 'expense', amount: 12, note: 'lunch', concept: 'food' }],
   ['Subway fare 2.75', { kind: 'expense', amount: 2.75, note: 'Subway fare', concept: 'transport' }],
@@ -105,17 +136,32 @@ const EN: [string, Want][] = [
   ['amazon 39.99 alipay', { kind: 'expense', amount: 39.99, account_id: 5, note: 'amazon', concept: 'shopping' }],
   ['rent 1200', { kind: 'expense', amount: 1200, note: 'rent', concept: 'housing' }],
   ['electricity bill 65', { kind: 'expense', amount: 65, note: 'electricity bill', concept: 'utilities' }],
-  ['internet 40 last friday', { kind: 'expense', amount: 40, date: '2026-11-20', note: 'internet', concept: 'utilities' }],
+  [
+    'internet 40 last friday',
+    { kind: 'expense', amount: 40, date: '2026-11-20', note: 'internet', concept: 'utilities' },
+  ],
   ['phone bill 30', { kind: 'expense', amount: 30, note: 'phone bill', concept: 'telecom' }],
-  ['movie tickets 24 friday', { kind: 'expense', amount: 24, date: '2026-11-20', note: 'movie tickets', concept: 'entertainment' }],
-  ['spotify 9.99 on monday', { kind: 'expense', amount: 9.99, date: '2026-11-23', note: 'spotify', concept: 'entertainment' }],
-  ['pharmacy 12.80 last thursday', { kind: 'expense', amount: 12.8, date: '2026-11-19', note: 'pharmacy', concept: 'health' }],
+  [
+    'movie tickets 24 friday',
+    { kind: 'expense', amount: 24, date: '2026-11-20', note: 'movie tickets', concept: 'entertainment' },
+  ],
+  [
+    'spotify 9.99 on monday',
+    { kind: 'expense', amount: 9.99, date: '2026-11-23', note: 'spotify', concept: 'entertainment' },
+  ],
+  [
+    'pharmacy 12.80 last thursday',
+    { kind: 'expense', amount: 12.8, date: '2026-11-19', note: 'pharmacy', concept: 'health' },
+  ],
   ['dentist 150 thursday', { kind: 'expense', amount: 150, note: 'dentist', concept: 'health' }],
   ['books 35 3 days ago', { kind: 'expense', amount: 35, date: '2026-11-23', note: 'books', concept: 'education' }],
   ['course 199 mar 5', { kind: 'expense', amount: 199, date: '2026-03-05', note: 'course', concept: 'education' }],
   ['hotel 320 5 march', { kind: 'expense', amount: 320, date: '2026-03-05', note: 'hotel', concept: 'travel' }],
   ['flight 540 Dec 24', { kind: 'expense', amount: 540, date: '2025-12-24', note: 'flight', concept: 'travel' }],
-  ['airbnb 210 the day before yesterday', { kind: 'expense', amount: 210, date: '2026-11-24', note: 'airbnb', concept: 'travel' }],
+  [
+    'airbnb 210 the day before yesterday',
+    { kind: 'expense', amount: 210, date: '2026-11-24', note: 'airbnb', concept: 'travel' },
+  ],
   ['gym 45 this monday', { kind: 'expense', amount: 45, date: '2026-11-23', note: 'gym', concept: 'entertainment' }],
   ['breakfast 6 on tuesday', { kind: 'expense', amount: 6, date: '2026-11-24', note: 'breakfast', concept: 'food' }],
   ['dinner 42 wed', { kind: 'expense', amount: 42, date: '2026-11-25', note: 'dinner', concept: 'food' }],
@@ -124,7 +170,10 @@ const EN: [string, Want][] = [
   ['tea 3 2026-11-01', { kind: 'expense', amount: 3, date: '2026-11-01', note: 'tea', concept: 'food' }],
   ['refund amazon 25', { kind: 'refund', amount: 25, note: 'amazon', concept: 'shopping' }],
   ['amazon refunded 12.99 visa', { kind: 'refund', amount: 12.99, account_id: 3, note: 'amazon', concept: 'shopping' }],
-  ['transfer 500 from 招商银行 to alipay', { kind: 'transfer', amount: 500, account_id: 4, to_account_id: 5, note: '' }],
+  [
+    'transfer 500 from 招商银行 to alipay',
+    { kind: 'transfer', amount: 500, account_id: 4, to_account_id: 5, note: '' },
+  ],
   ['moved to cash 200 from wechat', { kind: 'transfer', amount: 200, account_id: 1, to_account_id: 2, note: '' }],
   ['interest 3.21 received', { kind: 'income', amount: 3.21, note: 'interest', concept: 'investment' }],
   ['dividends 48', { kind: 'income', amount: 48, note: 'dividends', concept: 'investment' }],
@@ -141,7 +190,10 @@ const EN: [string, Want][] = [
   ['ramen 980 jpy', { kind: null, amount: 980, currency: 'JPY', note: 'ramen' }],
   ['cinema €11', { kind: 'expense', amount: 11, currency: 'EUR', note: 'cinema', concept: 'entertainment' }],
   ['2 coffees 7.80', { kind: 'expense', amount: 2, note: 'coffees 7.80', concept: 'food' }],
-  ['steam game 59.99 credit card', { kind: 'expense', amount: 59.99, account_id: 3, note: 'steam game', concept: 'entertainment' }],
+  [
+    'steam game 59.99 credit card',
+    { kind: 'expense', amount: 59.99, account_id: 3, note: 'steam game', concept: 'entertainment' },
+  ],
   ['kfc 32 mastercard', { kind: 'expense', amount: 32, account_id: 3, note: 'kfc', concept: 'food' }],
   ['shoes 89.90 yesterday', { kind: 'expense', amount: 89.9, date: '2026-11-25', note: 'shoes', concept: 'shopping' }],
   ['tuition 2k', { kind: 'expense', amount: 2000, note: 'tuition', concept: 'education' }],
@@ -204,7 +256,10 @@ function toChinese(n: number): string {
 
 describe('quick entry: properties', () => {
   it('reads every Chinese numeral up to 99,999,999 as written in full', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 99_999_999 }), (n) => parseChineseInteger(toChinese(n)) === n), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 99_999_999 }), (n) => parseChineseInteger(toChinese(n)) === n),
+      { numRuns: 2000 },
+    );
   });
 
   it('reads 十 at the start as one ten (十五 = 15, 十万 = 100,000)', () => {
@@ -217,22 +272,32 @@ describe('quick entry: properties', () => {
 
   it('reads any amount with up to 2 decimals exactly, in front of a note or behind it', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 99_999_999_999 }), fc.boolean(), fc.constantFrom('lunch', '午饭', '打车', 'taxi'), (cents, before, word) => {
-        const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-        const got = parseQuickEntry(before ? `${text} ${word}` : `${word} ${text}`, { today: TODAY });
-        return got.amount_cents === cents && got.amount === cents / 100 && got.note === word;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 99_999_999_999 }),
+        fc.boolean(),
+        fc.constantFrom('lunch', '午饭', '打车', 'taxi'),
+        (cents, before, word) => {
+          const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+          const got = parseQuickEntry(before ? `${text} ${word}` : `${word} ${text}`, { today: TODAY });
+          return got.amount_cents === cents && got.amount === cents / 100 && got.note === word;
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('yuan, jiao and fen written in Chinese add up to the hundredths', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), (yuan, jiao, fen) => {
-        const d = '零一二三四五六七八九';
-        const got = parseQuickEntry(`${toChinese(yuan)}块${d[jiao]}毛${d[fen]}`, { today: TODAY });
-        return got.amount_cents === yuan * 100 + jiao * 10 + fen && got.currency === 'CNY';
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 9999 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        (yuan, jiao, fen) => {
+          const d = '零一二三四五六七八九';
+          const got = parseQuickEntry(`${toChinese(yuan)}块${d[jiao]}毛${d[fen]}`, { today: TODAY });
+          return got.amount_cents === yuan * 100 + jiao * 10 + fen && got.currency === 'CNY';
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -251,7 +316,8 @@ describe('quick entry: properties', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), fc.string({ unit: 'grapheme', maxLength: 40 }), (a, b) => {
         const got = parseQuickEntry(a + b, { today: TODAY, accounts: ACCOUNTS });
-        if (got.amount_cents !== null) assert.ok(got.amount_cents > 0 && got.amount_cents < 1e14 && Number.isSafeInteger(got.amount_cents));
+        if (got.amount_cents !== null)
+          assert.ok(got.amount_cents > 0 && got.amount_cents < 1e14 && Number.isSafeInteger(got.amount_cents));
         assert.match(got.date, /^\d{4}-\d{2}-\d{2}$/);
         assert.ok(got.note.length <= (a + b).normalize('NFKC').length);
         return true;
@@ -262,15 +328,29 @@ describe('quick entry: properties', () => {
 
   it('the note keeps only characters of the line, in their order', () => {
     fc.assert(
-      fc.property(fc.constantFrom('昨天', 'yesterday', '', '上周五'), fc.constantFrom('咖啡', 'coffee', '午饭', 'Netflix'), fc.integer({ min: 1, max: 100000 }), fc.constantFrom('微信', 'visa', ''), (d, w, n, acc) => {
-        const got = parseQuickEntry([d, w, String(n), acc].filter(Boolean).join(' '), { today: TODAY, accounts: ACCOUNTS });
-        return got.note === w && got.amount === n && got.account_id === (acc === '微信' ? 2 : acc === 'visa' ? 3 : null) && got.date_given === (d !== '');
-      }),
+      fc.property(
+        fc.constantFrom('昨天', 'yesterday', '', '上周五'),
+        fc.constantFrom('咖啡', 'coffee', '午饭', 'Netflix'),
+        fc.integer({ min: 1, max: 100000 }),
+        fc.constantFrom('微信', 'visa', ''),
+        (d, w, n, acc) => {
+          const got = parseQuickEntry([d, w, String(n), acc].filter(Boolean).join(' '), {
+            today: TODAY,
+            accounts: ACCOUNTS,
+          });
+          return (
+            got.note === w &&
+            got.amount === n &&
+            got.account_id === (acc === '微信' ? 2 : acc === 'visa' ? 3 : null) &&
+            got.date_given === (d !== '')
+          );
+        },
+      ),
     );
   });
 });
 
-describe('quick entry: lexicon to the person\'s categories', () => {
+describe("quick entry: lexicon to the person's categories", () => {
   const cats = [
     { id: 10, name: '餐饮', kind: 'expense' as const, icon: 'food' },
     { id: 11, name: '交通', kind: 'expense' as const, icon: 'transport' },
@@ -283,7 +363,13 @@ describe('quick entry: lexicon to the person\'s categories', () => {
     assert.equal(categoryForConcept(conceptOf('Netflix')!, cats)?.id, 13);
     // no 通讯 category: 话费 goes to 其他
     assert.equal(categoryForConcept(conceptOf('话费')!, cats)?.id, 12);
-    assert.equal(categoryForConcept(conceptOf('话费')!, [...cats, { id: 14, name: '通讯', kind: 'expense' as const, icon: 'phone' }])?.id, 14);
+    assert.equal(
+      categoryForConcept(conceptOf('话费')!, [
+        ...cats,
+        { id: 14, name: '通讯', kind: 'expense' as const, icon: 'phone' },
+      ])?.id,
+      14,
+    );
     // no salary category: nothing (never another kind's)
     assert.equal(categoryForConcept(conceptOf('工资')!, cats), null);
     assert.equal(conceptOf('birthday gift'), null);

@@ -2,9 +2,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { addDays } from '../../src/lib/dates.ts';
-import { dueOccurrences, firstOnOrAfter, indexOnOrAfter, occurrence, occurrencesUntil, type Schedule } from '../../src/lib/recurrence.ts';
+import {
+  dueOccurrences,
+  firstOnOrAfter,
+  indexOnOrAfter,
+  occurrence,
+  occurrencesUntil,
+  type Schedule,
+} from '../../src/lib/recurrence.ts';
 
-const rule = (frequency: Schedule['frequency'], startDate: string, interval = 1, endDate: string | null = null): Schedule => ({
+const rule = (
+  frequency: Schedule['frequency'],
+  startDate: string,
+  interval = 1,
+  endDate: string | null = null,
+): Schedule => ({
   frequency,
   interval,
   startDate,
@@ -14,8 +26,16 @@ const rule = (frequency: Schedule['frequency'], startDate: string, interval = 1,
 describe('recurrence: n-th occurrence', () => {
   const table: [string, Schedule, string[]][] = [
     ['daily', rule('daily', '2026-02-27'), ['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']],
-    ['daily every 3 days across a leap day', rule('daily', '2028-02-26', 3), ['2028-02-26', '2028-02-29', '2028-03-03', '2028-03-06']],
-    ['daily every 365 days', rule('daily', '2027-03-01', 365), ['2027-03-01', '2028-02-29', '2029-02-28', '2030-02-28']],
+    [
+      'daily every 3 days across a leap day',
+      rule('daily', '2028-02-26', 3),
+      ['2028-02-26', '2028-02-29', '2028-03-03', '2028-03-06'],
+    ],
+    [
+      'daily every 365 days',
+      rule('daily', '2027-03-01', 365),
+      ['2027-03-01', '2028-02-29', '2029-02-28', '2030-02-28'],
+    ],
     ['weekly', rule('weekly', '2026-12-24'), ['2026-12-24', '2026-12-31', '2027-01-07', '2027-01-14']],
     ['every 2 weeks', rule('weekly', '2026-01-05', 2), ['2026-01-05', '2026-01-19', '2026-02-02', '2026-02-16']],
     [
@@ -24,10 +44,22 @@ describe('recurrence: n-th occurrence', () => {
       ['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30', '2026-07-31'],
     ],
     ['monthly on the 31st in a leap year', rule('monthly', '2028-01-31'), ['2028-01-31', '2028-02-29', '2028-03-31']],
-    ['monthly on the 30th keeps the 30th after February', rule('monthly', '2026-01-30'), ['2026-01-30', '2026-02-28', '2026-03-30']],
+    [
+      'monthly on the 30th keeps the 30th after February',
+      rule('monthly', '2026-01-30'),
+      ['2026-01-30', '2026-02-28', '2026-03-30'],
+    ],
     ['monthly on the 29th', rule('monthly', '2027-12-29'), ['2027-12-29', '2028-01-29', '2028-02-29', '2028-03-29']],
-    ['every 3 months across a year end', rule('monthly', '2026-11-30', 3), ['2026-11-30', '2027-02-28', '2027-05-30', '2027-08-30']],
-    ['every 12 months', rule('monthly', '2024-02-29', 12), ['2024-02-29', '2025-02-28', '2026-02-28', '2027-02-28', '2028-02-29']],
+    [
+      'every 3 months across a year end',
+      rule('monthly', '2026-11-30', 3),
+      ['2026-11-30', '2027-02-28', '2027-05-30', '2027-08-30'],
+    ],
+    [
+      'every 12 months',
+      rule('monthly', '2024-02-29', 12),
+      ['2024-02-29', '2025-02-28', '2026-02-28', '2027-02-28', '2028-02-29'],
+    ],
     [
       'yearly on 29 February: 28 February in common years, 29 again in leap years',
       rule('yearly', '2024-02-29'),
@@ -116,7 +148,10 @@ describe('recurrence: due occurrences (catch-up)', () => {
   });
 
   it('yields nothing when the next occurrence is in the future', () => {
-    assert.deepEqual(dueOccurrences(rule('weekly', '2026-03-01'), '2026-03-08', '2026-03-07'), { dates: [], next: '2026-03-08' });
+    assert.deepEqual(dueOccurrences(rule('weekly', '2026-03-01'), '2026-03-08', '2026-03-07'), {
+      dates: [],
+      next: '2026-03-08',
+    });
   });
 
   it('stops at end_date (inclusive) and then has no next date', () => {
@@ -126,7 +161,10 @@ describe('recurrence: due occurrences (catch-up)', () => {
       next: null,
     });
     const ending = rule('monthly', '2026-01-15', 1, '2026-03-15');
-    assert.deepEqual(dueOccurrences(ending, '2026-01-15', '2026-02-20'), { dates: ['2026-01-15', '2026-02-15'], next: '2026-03-15' });
+    assert.deepEqual(dueOccurrences(ending, '2026-01-15', '2026-02-20'), {
+      dates: ['2026-01-15', '2026-02-15'],
+      next: '2026-03-15',
+    });
     assert.deepEqual(dueOccurrences(ending, '2026-03-15', '2026-03-15'), { dates: ['2026-03-15'], next: null });
   });
 
@@ -153,7 +191,9 @@ describe('recurrence (properties)', () => {
   const schedule = fc.record({
     frequency: fc.constantFrom<Schedule['frequency']>('daily', 'weekly', 'monthly', 'yearly'),
     interval: fc.integer({ min: 1, max: 365 }),
-    startDate: fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    startDate: fc
+      .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
     endDate: fc.constant(null),
   });
   const offset = fc.integer({ min: -400, max: 4000 });

@@ -47,11 +47,14 @@ describe('apportion (largest remainder)', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 1e12 }),
-        fc.uniqueArray(fc.record({ userId: fc.integer({ min: 1, max: 1000 }), value: fc.bigInt({ min: 1n, max: 10_000n }) }), {
-          minLength: 1,
-          maxLength: 12,
-          selector: (p) => p.userId,
-        }),
+        fc.uniqueArray(
+          fc.record({ userId: fc.integer({ min: 1, max: 1000 }), value: fc.bigInt({ min: 1n, max: 10_000n }) }),
+          {
+            minLength: 1,
+            maxLength: 12,
+            selector: (p) => p.userId,
+          },
+        ),
         (amount, parts) => {
           assert.deepEqual(apportion(amount, parts), apportion(amount, [...parts].reverse()));
         },
@@ -60,11 +63,14 @@ describe('apportion (largest remainder)', () => {
   });
 });
 
-const partsArb = fc.uniqueArray(fc.record({ userId: fc.integer({ min: 1, max: 60 }), value: fc.bigInt({ min: 0n, max: 100_000n }) }), {
-  minLength: 1,
-  maxLength: 50,
-  selector: (p) => p.userId,
-});
+const partsArb = fc.uniqueArray(
+  fc.record({ userId: fc.integer({ min: 1, max: 60 }), value: fc.bigInt({ min: 0n, max: 100_000n }) }),
+  {
+    minLength: 1,
+    maxLength: 50,
+    selector: (p) => p.userId,
+  },
+);
 
 /** A split that adds up for `amount`: exact and percent values are made to sum correctly. */
 function validSplit(amount: number, mode: SplitMode, parts: Part[]): Part[] {
@@ -73,20 +79,26 @@ function validSplit(amount: number, mode: SplitMode, parts: Part[]): Part[] {
     const weights = parts.map((p) => ({ ...p, value: p.value + 1n }));
     return apportion(Number(target), weights).map((s) => ({ userId: s.userId, value: BigInt(s.amount) }));
   }
-  if (mode === 'shares' && parts.every((p) => p.value === 0n)) return parts.map((p, i) => ({ ...p, value: i === 0 ? 1n : p.value }));
+  if (mode === 'shares' && parts.every((p) => p.value === 0n))
+    return parts.map((p, i) => ({ ...p, value: i === 0 ? 1n : p.value }));
   return parts;
 }
 
 describe('computeShares', () => {
   it('every share list sums exactly to its amount, in every mode', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 99_999_999_999_999 }), fc.constantFrom<SplitMode>('equal', 'shares', 'exact', 'percent'), partsArb, (amount, mode, parts) => {
-        const shares = computeShares(amount, mode, validSplit(amount, mode, parts));
-        assert.ok(Array.isArray(shares), JSON.stringify(shares));
-        assert.equal(sum(shares), amount);
-        assert.ok(shares.every((s) => s.amount >= 0 && Number.isInteger(s.amount)));
-        assert.equal(shares.length, parts.length);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 99_999_999_999_999 }),
+        fc.constantFrom<SplitMode>('equal', 'shares', 'exact', 'percent'),
+        partsArb,
+        (amount, mode, parts) => {
+          const shares = computeShares(amount, mode, validSplit(amount, mode, parts));
+          assert.ok(Array.isArray(shares), JSON.stringify(shares));
+          assert.equal(sum(shares), amount);
+          assert.ok(shares.every((s) => s.amount >= 0 && Number.isInteger(s.amount)));
+          assert.equal(shares.length, parts.length);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -102,11 +114,32 @@ describe('computeShares', () => {
   });
 
   it('refuses splits that do not add up', () => {
-    assert.ok(!Array.isArray(computeShares(100, 'exact', [{ userId: 1, value: 50n }, { userId: 2, value: 49n }])));
-    assert.ok(!Array.isArray(computeShares(100, 'percent', [{ userId: 1, value: 5000n }, { userId: 2, value: 4999n }])));
+    assert.ok(
+      !Array.isArray(
+        computeShares(100, 'exact', [
+          { userId: 1, value: 50n },
+          { userId: 2, value: 49n },
+        ]),
+      ),
+    );
+    assert.ok(
+      !Array.isArray(
+        computeShares(100, 'percent', [
+          { userId: 1, value: 5000n },
+          { userId: 2, value: 4999n },
+        ]),
+      ),
+    );
     assert.ok(!Array.isArray(computeShares(100, 'shares', [{ userId: 1, value: 0n }])));
     assert.ok(!Array.isArray(computeShares(100, 'equal', [])));
-    assert.ok(!Array.isArray(computeShares(100, 'shares', [{ userId: 1, value: -1n }, { userId: 2, value: 3n }])));
+    assert.ok(
+      !Array.isArray(
+        computeShares(100, 'shares', [
+          { userId: 1, value: -1n },
+          { userId: 2, value: 3n },
+        ]),
+      ),
+    );
   });
 
   it('percent 33.33/33.33/33.34 of 10.00 is 3.33/3.33/3.34', () => {
@@ -146,7 +179,12 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('delete' as const), index: fc.nat() }),
   fc.record({ op: fc.constant('join' as const), userId: fc.integer({ min: 1, max: 60 }) }),
   fc.record({ op: fc.constant('leave' as const), index: fc.nat() }),
-  fc.record({ op: fc.constant('settle' as const), from: fc.nat(), to: fc.nat(), fraction: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({
+    op: fc.constant('settle' as const),
+    from: fc.nat(),
+    to: fc.nat(),
+    fraction: fc.double({ min: 0, max: 1, noNaN: true }),
+  }),
 );
 
 interface Stored {
@@ -177,7 +215,14 @@ function replay(ops: Op[]): { records: Stored[]; settlements: LedgerSettlement[]
         const unique = [...new Map(parts.map((p) => [p.userId, p])).values()];
         const valid = validSplit(o.amount, o.mode, unique);
         const shares = computeShares(o.amount, o.mode, valid) as Share[];
-        records.push({ kind: o.kind, paidBy: members[o.payer % members.length]!, amount: o.amount, mode: o.mode, parts: valid, shares });
+        records.push({
+          kind: o.kind,
+          paidBy: members[o.payer % members.length]!,
+          amount: o.amount,
+          mode: o.mode,
+          parts: valid,
+          shares,
+        });
         break;
       }
       case 'edit': {
@@ -252,7 +297,17 @@ describe('balances and suggested settlements', () => {
   });
 
   it('a settlement of the outstanding debt cannot be recorded twice', () => {
-    const records: LedgerRecord[] = [{ kind: 'expense', paidBy: 1, amount: 1000, shares: computeShares(1000, 'equal', [{ userId: 1, value: 1n }, { userId: 2, value: 1n }]) as Share[] }];
+    const records: LedgerRecord[] = [
+      {
+        kind: 'expense',
+        paidBy: 1,
+        amount: 1000,
+        shares: computeShares(1000, 'equal', [
+          { userId: 1, value: 1n },
+          { userId: 2, value: 1n },
+        ]) as Share[],
+      },
+    ];
     const nets = computeBalances(records, []);
     assert.equal(outstanding(nets, 2, 1), 500);
     const after = computeBalances(records, [{ from: 2, to: 1, amount: 500 }]);
@@ -261,7 +316,11 @@ describe('balances and suggested settlements', () => {
   });
 
   it('the example of a dinner for four paid by one', () => {
-    const shares = computeShares(10_000, 'equal', [1, 2, 3, 4].map((userId) => ({ userId, value: 1n }))) as Share[];
+    const shares = computeShares(
+      10_000,
+      'equal',
+      [1, 2, 3, 4].map((userId) => ({ userId, value: 1n })),
+    ) as Share[];
     const balances = computeBalances([{ kind: 'expense', paidBy: 1, amount: 10_000, shares }], []);
     assert.deepEqual(
       balances.map((b) => b.net),

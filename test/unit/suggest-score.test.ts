@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { amountCloseness, fallbackScore, noteSimilarity, scoreCategories, type HistoryItem } from '../../src/lib/category-suggest.ts';
+import {
+  amountCloseness,
+  fallbackScore,
+  noteSimilarity,
+  scoreCategories,
+  type HistoryItem,
+} from '../../src/lib/category-suggest.ts';
 
 describe('suggestion scoring (pure)', () => {
   it('measures note similarity by character bigrams, for Chinese and Latin text', () => {
@@ -45,17 +51,29 @@ describe('suggestion scoring (pure)', () => {
 const historyItem = fc.record({
   category_id: fc.integer({ min: 1, max: 12 }),
   amount_cents: fc.integer({ min: 1, max: 10_000_000 }),
-  note: fc.oneof(fc.constantFrom('', 'coffee', 'morning coffee', '星巴克咖啡', '地铁', 'taxi'), fc.string({ maxLength: 12 })),
+  note: fc.oneof(
+    fc.constantFrom('', 'coffee', 'morning coffee', '星巴克咖啡', '地铁', 'taxi'),
+    fc.string({ maxLength: 12 }),
+  ),
   age_days: fc.integer({ min: 0, max: 400 }),
 });
-const suggestQuery = fc.record({ amount_cents: fc.option(fc.integer({ min: 1, max: 10_000_000 }), { nil: undefined }), note: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }) }, { requiredKeys: [] });
+const suggestQuery = fc.record(
+  {
+    amount_cents: fc.option(fc.integer({ min: 1, max: 10_000_000 }), { nil: undefined }),
+    note: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+  },
+  { requiredKeys: [] },
+);
 
 describe('suggestion scoring (properties)', () => {
   it('scores each used category once, within 0.1..1, best first and ties by id', () => {
     fc.assert(
       fc.property(fc.array(historyItem, { maxLength: 40 }), suggestQuery, (history: HistoryItem[], query) => {
         const scored = scoreCategories(history, query);
-        assert.deepEqual(scored.map((s) => s.category_id).sort((a, b) => a - b), [...new Set(history.map((h) => h.category_id))].sort((a, b) => a - b));
+        assert.deepEqual(
+          scored.map((s) => s.category_id).sort((a, b) => a - b),
+          [...new Set(history.map((h) => h.category_id))].sort((a, b) => a - b),
+        );
         for (const s of scored) {
           assert.ok(s.score >= 0.1 && s.score <= 1, String(s.score));
           assert.equal(Math.round(s.score * 10000) / 10000, s.score);
@@ -70,10 +88,18 @@ describe('suggestion scoring (properties)', () => {
 
   it('does not depend on the order of the history', () => {
     fc.assert(
-      fc.property(fc.array(historyItem, { maxLength: 30 }), suggestQuery, fc.nat(), (history: HistoryItem[], query, seed) => {
-        const shuffled = [...history].sort((a, b) => ((a.age_days * 31 + a.amount_cents + seed) % 97) - ((b.age_days * 31 + b.amount_cents + seed) % 97));
-        assert.deepEqual(scoreCategories(shuffled, query), scoreCategories(history, query));
-      }),
+      fc.property(
+        fc.array(historyItem, { maxLength: 30 }),
+        suggestQuery,
+        fc.nat(),
+        (history: HistoryItem[], query, seed) => {
+          const shuffled = [...history].sort(
+            (a, b) =>
+              ((a.age_days * 31 + a.amount_cents + seed) % 97) - ((b.age_days * 31 + b.amount_cents + seed) % 97),
+          );
+          assert.deepEqual(scoreCategories(shuffled, query), scoreCategories(history, query));
+        },
+      ),
     );
   });
 

@@ -49,13 +49,22 @@ describe('XLSX upload guard', () => {
     const buf = await workbook({ rows: [BANK_HEADER, ...BANK_ROWS] });
     const before = tmpFiles();
     const rows: SeedRow[] = [];
-    const preset = { id: 1, name: 'bank', header: BANK_HEADER, mapping: { date: '交易日期', amount: '金额', note: '摘要', date_format: 'YYYY-MM-DD' as const }, accountId: null };
+    const preset = {
+      id: 1,
+      name: 'bank',
+      header: BANK_HEADER,
+      mapping: { date: '交易日期', amount: '金额', note: '摘要', date_format: 'YYYY-MM-DD' as const },
+      accountId: null,
+    };
     const out = await readBill(buf, { presets: [preset] as never, onRows: async (r) => void rows.push(...r) });
     assert.equal(out.detected.container, 'xlsx');
     assert.equal(out.rows, 2);
     assertNoNewTmp(before);
     const cells = await rowsOf(buf);
-    assert.deepEqual(cells.map((r) => r.cells), [BANK_HEADER, ...BANK_ROWS]);
+    assert.deepEqual(
+      cells.map((r) => r.cells),
+      [BANK_HEADER, ...BANK_ROWS],
+    );
     assertNoNewTmp(before);
   });
 
@@ -64,15 +73,23 @@ describe('XLSX upload guard', () => {
     const relsWithStyles = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="/xl/worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLink" Target="file:///etc/passwd" TargetMode="External"/></Relationships>`;
     const sheet =
       SHEET_OPEN +
-      '<row r="1"><c r="A1" t="inlineStr"><is><t>a &amp; b &#x4E2D;</t></is></c><c r="C1" t="s"><v>0</v></c><c r="D1"><f>SUM(1,2)</f><v>3</v></c><c r="E1" t="b"><v>1</v></c></row>' +
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>a &amp; b &#x4E2D;</t></is></c><c r="C1" t="s"><v>0</v></c><c ' +
+      'r="D1"><f>SUM(1,2)</f><v>3</v></c><c r="E1" t="b"><v>1</v></c></row>' +
       '<row r="2"/>' +
-      '<row r="3"><c r="A3" s="1"><v>45366</v></c><c r="B3" s="2"><v>45366.75</v></c><c r="C3" t="str"><f>"x"</f><v>x</v></c><c r="D3" t="e"><v>#DIV/0!</v></c><c r="E3"><v>12.5</v></c></row>' +
+      '<row r="3"><c r="A3" s="1"><v>45366</v></c><c r="B3" s="2"><v>45366.75</v></c><c r="C3" ' +
+      't="str"><f>"x"</f><v>x</v></c><c r="D3" t="e"><v>#DIV/0!</v></c><c r="E3"><v>12.5</v></c></row>' +
       SHEET_CLOSE;
     const sst = `${SST_OPEN}<si><r><t>上</t></r><r><t xml:space="preserve">海 </t></r><rPh sb="0" eb="1"><t>シャン</t></rPh></si></sst>`;
     const buf = await zip([
-      { name: '_rels/.rels', data: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>` },
+      {
+        name: '_rels/.rels',
+        data: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      },
       { name: 'xl/worksheets/sheet1.xml', data: sheet },
-      { name: 'xl/workbook.xml', data: `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><workbookPr/><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>` },
+      {
+        name: 'xl/workbook.xml',
+        data: `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><workbookPr/><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      },
       { name: 'xl/_rels/workbook.xml.rels', data: relsWithStyles },
       { name: 'xl/styles.xml', data: styles },
       { name: 'xl/sharedStrings.xml', data: sst },
@@ -85,7 +102,8 @@ describe('XLSX upload guard', () => {
   });
 
   it('the XML tokenizer gives the same events however the text is cut into chunks', () => {
-    const xml = '<?xml version="1.0"?><!-- a > b --><a x="1>2" y=\'q\'><b>t &amp; &#20013; <![CDATA[<raw>]]></b><c/></a>';
+    const xml =
+      '<?xml version="1.0"?><!-- a > b --><a x="1>2" y=\'q\'><b>t &amp; &#20013; <![CDATA[<raw>]]></b><c/></a>';
     const run = (chunks: string[]) => {
       const events: string[] = [];
       let text = false;
@@ -112,11 +130,21 @@ describe('XLSX upload guard', () => {
     };
     const whole = run([xml]);
     assert.equal(whole, '<a x="1>2" y=\'q\'>|<b>|T:t & 中 <raw>|</b>|<c/>|</c>|</a>');
-    for (let i = 1; i < xml.length; i++) for (const j of [i + 1, i + 7]) assert.equal(run([xml.slice(0, i), xml.slice(i, j), xml.slice(j)]), whole, `cut at ${i}, ${j}`);
+    for (let i = 1; i < xml.length; i++)
+      for (const j of [i + 1, i + 7])
+        assert.equal(run([xml.slice(0, i), xml.slice(i, j), xml.slice(j)]), whole, `cut at ${i}, ${j}`);
   });
 
   it('one huge cell (a zip bomb) is refused from the directory, before inflating', async () => {
-    const buf = await workbook({ sheet: () => [SHEET_OPEN, '<row r="1"><c r="A1" t="inlineStr"><is><t>', ...repeated('A', 300 * 1024 * 1024)(), '</t></is></c></row>', SHEET_CLOSE] });
+    const buf = await workbook({
+      sheet: () => [
+        SHEET_OPEN,
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>',
+        ...repeated('A', 300 * 1024 * 1024)(),
+        '</t></is></c></row>',
+        SHEET_CLOSE,
+      ],
+    });
     assert.ok(buf.length < 1024 * 1024);
     const err = await refusal(rowsOf(buf));
     assert.equal(err.code, 42203);
@@ -124,23 +152,48 @@ describe('XLSX upload guard', () => {
   });
 
   it('a bomb that lies about its sizes is stopped by counting what is inflated', async () => {
-    const buf = await workbook({ sheet: () => [SHEET_OPEN, '<row r="1"><c r="A1" t="inlineStr"><is><t>', ...repeated('A', 40 * 1024 * 1024)(), '</t></is></c></row>', SHEET_CLOSE], sheetSize: 1000 });
+    const buf = await workbook({
+      sheet: () => [
+        SHEET_OPEN,
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>',
+        ...repeated('A', 40 * 1024 * 1024)(),
+        '</t></is></c></row>',
+        SHEET_CLOSE,
+      ],
+      sheetSize: 1000,
+    });
     const err = await refusal(rowsOf(buf));
     assert.equal(err.code, 42203);
     // within its declared size but past the limit
-    const honest = await workbook({ sheet: () => [SHEET_OPEN, ...repeated('<row r="1"><c r="A1"><v>1</v></c></row>', 200_000)(), SHEET_CLOSE] });
+    const honest = await workbook({
+      sheet: () => [SHEET_OPEN, ...repeated('<row r="1"><c r="A1"><v>1</v></c></row>', 200_000)(), SHEET_CLOSE],
+    });
     const err2 = await refusal(rowsOf(honest, small({ zipMaxEntryBytes: 1024 * 1024, zipMaxRatio: 10_000 })));
     assert.equal(err2.code, 41301);
   });
 
   it('huge shared strings: over the count, over the characters, a string over the cell limit', async () => {
-    const many = await workbook({ rows: [['x']], sst: () => [SST_OPEN, ...repeated('<si><t>abc</t></si>', 600_000)(), '</sst>'] });
+    const many = await workbook({
+      rows: [['x']],
+      sst: () => [SST_OPEN, ...repeated('<si><t>abc</t></si>', 600_000)(), '</sst>'],
+    });
     assert.equal((await refusal(rowsOf(many, small({ zipMaxRatio: 10_000 })))).code, 41301);
-    const chars = await workbook({ rows: [['x']], sst: () => [SST_OPEN, ...repeated(`<si><t>${'字'.repeat(1000)}</t></si>`, 30_000)(), '</sst>'] });
-    const e = await refusal(rowsOf(chars, small({ zipMaxRatio: 10_000, zipMaxEntryBytes: 256 * 1024 * 1024, zipMaxBytes: 256 * 1024 * 1024 })));
+    const chars = await workbook({
+      rows: [['x']],
+      sst: () => [SST_OPEN, ...repeated(`<si><t>${'字'.repeat(1000)}</t></si>`, 30_000)(), '</sst>'],
+    });
+    const e = await refusal(
+      rowsOf(
+        chars,
+        small({ zipMaxRatio: 10_000, zipMaxEntryBytes: 256 * 1024 * 1024, zipMaxBytes: 256 * 1024 * 1024 }),
+      ),
+    );
     assert.equal(e.code, 41301);
     assert.match(e.message, /shared strings hold more than/);
-    const long = await workbook({ rows: [['x']], sst: () => [SST_OPEN, '<si><t>', ...repeated('b', 40_000)(), '</t></si></sst>'] });
+    const long = await workbook({
+      rows: [['x']],
+      sst: () => [SST_OPEN, '<si><t>', ...repeated('b', 40_000)(), '</t></si></sst>'],
+    });
     assert.match((await refusal(rowsOf(long))).message, /longer than 32768/);
   });
 
@@ -157,9 +210,14 @@ describe('XLSX upload guard', () => {
   });
 
   it('too many columns and a too-long inline cell are 41301', async () => {
-    const wide = await workbook({ sheet: SHEET_OPEN + '<row r="1"><c r="IW1" t="inlineStr"><is><t>x</t></is></c></row>' + SHEET_CLOSE });
+    const wide = await workbook({
+      sheet: SHEET_OPEN + '<row r="1"><c r="IW1" t="inlineStr"><is><t>x</t></is></c></row>' + SHEET_CLOSE,
+    });
     assert.match((await refusal(rowsOf(wide))).message, /more than 256 columns/);
-    const long = await workbook({ sheet: SHEET_OPEN + `<row r="1"><c r="A1" t="inlineStr"><is><t>${'y'.repeat(40_000)}</t></is></c></row>` + SHEET_CLOSE });
+    const long = await workbook({
+      sheet:
+        SHEET_OPEN + `<row r="1"><c r="A1" t="inlineStr"><is><t>${'y'.repeat(40_000)}</t></is></c></row>` + SHEET_CLOSE,
+    });
     assert.equal((await refusal(rowsOf(long))).code, 41301);
   });
 
@@ -171,7 +229,12 @@ describe('XLSX upload guard', () => {
       assert.equal(err.code, 42203);
       assert.match(err.message, /document type/);
     }
-    const deep = SHEET_OPEN + '<row r="1"><c r="A1"><v>1</v></c></row>' + '<x>'.repeat(10_000) + '</x>'.repeat(10_000) + SHEET_CLOSE;
+    const deep =
+      SHEET_OPEN +
+      '<row r="1"><c r="A1"><v>1</v></c></row>' +
+      '<x>'.repeat(10_000) +
+      '</x>'.repeat(10_000) +
+      SHEET_CLOSE;
     const err = await refusal(rowsOf(await workbook({ sheet: deep })));
     assert.equal(err.code, 42203);
     assert.match(err.message, /nested deeper/);
@@ -179,7 +242,8 @@ describe('XLSX upload guard', () => {
 
   it('a truncated zip, a zip of thousands of entries and a zip without a workbook are 42203', async () => {
     const good = await workbook({ rows: [['a']] });
-    for (const cut of [good.subarray(0, good.length - 30), good.subarray(0, 100)]) assert.equal((await refusal(rowsOf(Buffer.from(cut)))).code, 42203);
+    for (const cut of [good.subarray(0, good.length - 30), good.subarray(0, 100)])
+      assert.equal((await refusal(rowsOf(Buffer.from(cut)))).code, 42203);
     const many = await zip(Array.from({ length: 5000 }, (_, i) => ({ name: `f${i}.xml`, data: '<a/>' })));
     const err = await refusal(openZip(many));
     assert.equal(err.code, 42203);
@@ -188,8 +252,14 @@ describe('XLSX upload guard', () => {
   });
 
   it('the total declared size of all entries is limited', async () => {
-    const parts = Array.from({ length: 4 }, (_, i) => ({ name: `xl/media/m${i}.bin`, data: Buffer.alloc(400 * 1024, i), store: true }));
-    const err = await refusal(rowsOf(await workbook({ rows: [['a']], extra: parts }), small({ zipMaxBytes: 1024 * 1024 })));
+    const parts = Array.from({ length: 4 }, (_, i) => ({
+      name: `xl/media/m${i}.bin`,
+      data: Buffer.alloc(400 * 1024, i),
+      store: true,
+    }));
+    const err = await refusal(
+      rowsOf(await workbook({ rows: [['a']], extra: parts }), small({ zipMaxBytes: 1024 * 1024 })),
+    );
     assert.equal(err.code, 41301);
   });
 

@@ -18,7 +18,10 @@ const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
 const TOKENS = JSON.stringify({ access_token: 'a1', refresh_token: 'r1' });
 
 /** Opens `address` with `stored` in localStorage; answers the reads started, as path and query. */
-async function start(address: string, stored: Record<string, string>): Promise<{ path: string; query: Record<string, string>; auth: string | null }[]> {
+async function start(
+  address: string,
+  stored: Record<string, string>,
+): Promise<{ path: string; query: Record<string, string>; auth: string | null }[]> {
   vi.resetModules();
   fetchMock.mockClear();
   vi.stubGlobal('location', new URL(address, 'http://app.test'));
@@ -40,11 +43,24 @@ afterEach(() => {
 
 describe('the reads a page starts before the app has loaded', () => {
   it('are the profile, the groups and the first page of the books as the address filters them, in the group shown last', async () => {
-    const reads = await start('/books?kind=expense&keyword=tea', { 'ledger.tokens': TOKENS, 'ledger.group': '7', 'ledger.timezone': 'Asia/Shanghai' });
+    const reads = await start('/books?kind=expense&keyword=tea', {
+      'ledger.tokens': TOKENS,
+      'ledger.group': '7',
+      'ledger.timezone': 'Asia/Shanghai',
+    });
     expect(reads.map((r) => r.path)).toEqual(['/api/me', '/api/groups', '/api/transactions']);
     expect(reads.every((r) => r.auth === 'Bearer a1')).toBe(true);
     // 20:00 UTC on the 30th is already the 1st of December in Shanghai
-    expect(reads[2]!.query).toEqual({ startDate: '2026-12-01', endDate: '2026-12-31', kind: 'expense', keyword: 'tea', sort: 'date_desc', group_id: '7', page: '1', pageSize: '20' });
+    expect(reads[2]!.query).toEqual({
+      startDate: '2026-12-01',
+      endDate: '2026-12-31',
+      kind: 'expense',
+      keyword: 'tea',
+      sort: 'date_desc',
+      group_id: '7',
+      page: '1',
+      pageSize: '20',
+    });
   });
 
   it("take the month of the browser before the person's time zone is known", async () => {
@@ -57,7 +73,11 @@ describe('the reads a page starts before the app has loaded', () => {
   it('are the month summary of the expense and its budget on the statistics page', async () => {
     const reads = await start('/stats', { 'ledger.tokens': TOKENS, 'ledger.timezone': 'Asia/Shanghai' });
     expect(reads.slice(2)).toEqual([
-      { path: '/api/stats/summary', query: { period: 'month', type: 'expense', date: '2026-12-01' }, auth: 'Bearer a1' },
+      {
+        path: '/api/stats/summary',
+        query: { period: 'month', type: 'expense', date: '2026-12-01' },
+        auth: 'Bearer a1',
+      },
       { path: '/api/budget', query: { month: '2026-12' }, auth: 'Bearer a1' },
     ]);
   });

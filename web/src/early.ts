@@ -5,7 +5,7 @@
 // for the same addresses take these answers (api/client.ts). It reads only what the session keeps
 // in localStorage; a signed-out page asks for the configuration of the sign-in page alone.
 import { getTokens, readEarly, takeServerAnswers } from './api/client';
-import { filtersFromQuery, listQuery, PAGE_SIZE } from './features/books/filters';
+import { filtersFromQuery, listQuery, PAGE_SIZE } from './features/transactions/filters';
 import { defaultChoice, summaryQuery } from './features/stats/query';
 import { userDb } from './features/offline/db';
 import { todayIn } from './lib/dates';

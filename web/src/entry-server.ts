@@ -20,8 +20,8 @@ import { ok, client, readKey, useFetchLayer } from './api/client';
 import { session, today, loadMe, resetSession } from './stores/session';
 import { shell } from './stores/shell';
 import { accountState, loadAccounts } from './features/accounts/store';
-import { useBooksStore } from './features/books/store';
-import { filtersFromQuery } from './features/books/filters';
+import { useTransactionsStore } from './features/transactions/store';
+import { filtersFromQuery } from './features/transactions/filters';
 import { useStatsStore } from './features/stats/store';
 import { defaultChoice } from './features/stats/query';
 import type { AppLocale } from './lib/format';
@@ -91,10 +91,10 @@ export async function render(input: RenderInput): Promise<Rendered> {
     const pinia = createPinia();
     setActivePinia(pinia);
     if (input.path === '/books') {
-      const books = useBooksStore();
+      const books = useTransactionsStore();
       await Promise.all([
         books.show(filtersFromQuery(input.query, today()), session.groupId),
-        books.loadSchemes(),
+        books.loadSavedFilters(),
         books.showMembers(session.groupId),
         loadAccounts(),
       ]);

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { ACCOUNT_TYPES } from '../../lib/domain.ts';
 import { users } from './users.ts';
 
@@ -8,7 +19,9 @@ export const accounts = pgTable(
   'accounts',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     type: text('type', { enum: ACCOUNT_TYPES }).notNull(),
     /** ISO 4217 code */
@@ -28,7 +41,9 @@ export const accounts = pgTable(
   },
   (t) => [
     index('accounts_user_sort_idx').on(t.userId, t.sort, t.id),
-    uniqueIndex('accounts_user_default_uq').on(t.userId).where(sql`${t.isDefault}`),
+    uniqueIndex('accounts_user_default_uq')
+      .on(t.userId)
+      .where(sql`${t.isDefault}`),
   ],
 );
 
@@ -39,11 +54,15 @@ export const accounts = pgTable(
 export const exchangeRates = pgTable(
   'exchange_rates',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     currency: text('currency').notNull(),
     date: date('date', { mode: 'string' }).notNull(),
     rate: text('rate').notNull(),
-    source: text('source', { enum: ['manual', 'fetched'] }).notNull().default('manual'),
+    source: text('source', { enum: ['manual', 'fetched'] })
+      .notNull()
+      .default('manual'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.currency, t.date] })],

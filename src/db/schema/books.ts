@@ -1,3 +1,6 @@
+// Amounts are integers in the minor units of their currency (0 to 3 decimals: yen whole, dinar in
+// thousandths). The columns keep their first name, `amount_cents`, so that no migration renames them;
+// in TypeScript they are `amountMinor`.
 import { sql } from 'drizzle-orm';
 import { CATEGORY_KINDS, RECURRING_KINDS, TRANSACTION_KINDS } from '../../lib/domain.ts';
 import {
@@ -28,7 +31,9 @@ export const categories = pgTable(
   'categories',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     color: text('color').notNull(),
     kind: text('kind', { enum: categoryKindEnum }).notNull(),
@@ -36,17 +41,22 @@ export const categories = pgTable(
     sort: integer('sort').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('categories_user_kind_name_uq').on(t.userId, t.kind, t.name), index('categories_user_sort_idx').on(t.userId, t.kind, t.sort)],
+  (t) => [
+    uniqueIndex('categories_user_kind_name_uq').on(t.userId, t.kind, t.name),
+    index('categories_user_sort_idx').on(t.userId, t.kind, t.sort),
+  ],
 );
 
 export const recurringRules = pgTable(
   'recurring_rules',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** expense, income, or a transfer between two of the owner's accounts (a monthly savings move) */
     kind: text('kind', { enum: recurringKindEnum }).notNull(),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    amountMinor: bigint('amount_cents', { mode: 'number' }).notNull(),
     /** expense and income only; null for a transfer */
     categoryId: integer('category_id').references(() => categories.id),
     note: text('note').notNull().default(''),
@@ -68,7 +78,9 @@ export const recurringRules = pgTable(
   },
   (t) => [
     index('recurring_rules_user_idx').on(t.userId),
-    index('recurring_rules_due_idx').on(t.nextDate).where(sql`${t.active}`),
+    index('recurring_rules_due_idx')
+      .on(t.nextDate)
+      .where(sql`${t.active}`),
     check('recurring_rules_category_ck', sql`${t.kind} = 'transfer' or ${t.categoryId} is not null`),
     check(
       'recurring_rules_transfer_ck',
@@ -81,10 +93,12 @@ export const transactions = pgTable(
   'transactions',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: kindEnum }).notNull(),
     /** minor units of `currency`; positive, except an adjustment's, whose sign is its direction */
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    amountMinor: bigint('amount_cents', { mode: 'number' }).notNull(),
     /** expense and income only */
     categoryId: integer('category_id').references(() => categories.id),
     note: text('note').notNull().default(''),
@@ -114,6 +128,12 @@ export const transactions = pgTable(
     refundOf: integer('refund_of').references((): AnyPgColumn => transactions.id, { onDelete: 'set null' }),
     /** the category is the suggester's guess the person left as it was: such rows do not teach the suggester */
     categoryAuto: boolean('category_auto').notNull().default(false),
+    /**
+     * paid in another currency than the account's (45 EUR on a pound card): what was paid, in minor units of
+     * `original_currency`; null otherwise
+     */
+    originalAmountMinor: bigint('original_amount_cents', { mode: 'number' }),
+    originalCurrency: text('original_currency'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -121,21 +141,41 @@ export const transactions = pgTable(
     // kind and the base amount trail the keys so that list totals and period sums are index-only scans
     index('transactions_user_date_idx').on(t.userId, t.date.desc(), t.id.desc(), t.kind, t.baseAmount),
     index('transactions_user_kind_date_idx').on(t.userId, t.kind, t.date, t.baseAmount),
-    index('transactions_group_date_idx').on(t.groupId, t.date.desc(), t.id.desc()).where(sql`${t.groupId} is not null`),
+    index('transactions_group_date_idx')
+      .on(t.groupId, t.date.desc(), t.id.desc())
+      .where(sql`${t.groupId} is not null`),
     index('transactions_category_idx').on(t.categoryId),
     // a group's balances: what each payer paid, read from the index alone
-    index('transactions_group_payer_idx').on(t.groupId, t.paidBy, t.kind, t.amountCents).where(sql`${t.groupId} is not null`),
+    index('transactions_group_payer_idx')
+      .on(t.groupId, t.paidBy, t.kind, t.amountMinor)
+      .where(sql`${t.groupId} is not null`),
     // balances and ledgers: what left or entered each account, in date order
-    index('transactions_account_date_idx').on(t.accountId, t.date, t.id, t.kind, t.amountCents).where(sql`${t.accountId} is not null`),
-    index('transactions_to_account_date_idx').on(t.toAccountId, t.date, t.id, t.toAmount).where(sql`${t.toAccountId} is not null`),
-    index('transactions_parent_idx').on(t.parentId).where(sql`${t.parentId} is not null`),
-    index('transactions_refund_of_idx').on(t.refundOf).where(sql`${t.refundOf} is not null`),
+    index('transactions_account_date_idx')
+      .on(t.accountId, t.date, t.id, t.kind, t.amountMinor)
+      .where(sql`${t.accountId} is not null`),
+    index('transactions_to_account_date_idx')
+      .on(t.toAccountId, t.date, t.id, t.toAmount)
+      .where(sql`${t.toAccountId} is not null`),
+    index('transactions_parent_idx')
+      .on(t.parentId)
+      .where(sql`${t.parentId} is not null`),
+    index('transactions_refund_of_idx')
+      .on(t.refundOf)
+      .where(sql`${t.refundOf} is not null`),
     // a recurring rule yields at most one transaction per date, whichever process generates it
-    uniqueIndex('transactions_recurring_date_uq').on(t.recurringId, t.date).where(sql`${t.recurringId} is not null`),
+    uniqueIndex('transactions_recurring_date_uq')
+      .on(t.recurringId, t.date)
+      .where(sql`${t.recurringId} is not null`),
     // an imported payment is in a user's books once, whatever file it came from
-    uniqueIndex('transactions_user_source_external_uq').on(t.userId, t.source, t.externalId).where(sql`${t.externalId} is not null`),
+    uniqueIndex('transactions_user_source_external_uq')
+      .on(t.userId, t.source, t.externalId)
+      .where(sql`${t.externalId} is not null`),
     check('transactions_category_ck', sql`${t.kind} not in ('expense', 'income') or ${t.categoryId} is not null`),
     check('transactions_account_ck', sql`${t.accountId} is not null or ${t.groupId} is not null`),
+    check(
+      'transactions_original_ck',
+      sql`(${t.originalAmountMinor} is null) = (${t.originalCurrency} is null) and (${t.originalCurrency} is null or ${t.originalCurrency} <> ${t.currency})`,
+    ),
     check(
       'transactions_transfer_ck',
       sql`${t.kind} <> 'transfer' or (${t.accountId} is not null and ${t.toAccountId} is not null and ${t.toAmount} is not null and ${t.toCurrency} is not null and ${t.toAccountId} <> ${t.accountId})`,
@@ -147,7 +187,9 @@ export const tags = pgTable(
   'tags',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     color: text('color'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -158,17 +200,26 @@ export const tags = pgTable(
 export const transactionTags = pgTable(
   'transaction_tags',
   {
-    transactionId: integer('transaction_id').notNull().references(() => transactions.id, { onDelete: 'cascade' }),
-    tagId: integer('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.transactionId, t.tagId] }), index('transaction_tags_tag_idx').on(t.tagId, t.transactionId)],
+  (t) => [
+    primaryKey({ columns: [t.transactionId, t.tagId] }),
+    index('transaction_tags_tag_idx').on(t.tagId, t.transactionId),
+  ],
 );
 
 export const savedFilters = pgTable(
   'saved_filters',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     criteria: jsonb('criteria').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -188,9 +239,12 @@ export const budgets = pgTable(
     userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
     groupId: integer('group_id').references(() => groups.id, { onDelete: 'cascade' }),
     month: text('month').notNull(),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** null: no budget from this month (a repeating budget stopped, or one month left without one) */
+    amountMinor: bigint('amount_cents', { mode: 'number' }),
     /** personal budgets only: what remains at the month's end is added to the next month's budget */
     carryOver: boolean('carry_over').notNull().default(false),
+    /** holds for every later month until a later repeating row (or that month's own row) says otherwise */
+    repeat: boolean('repeat').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -205,13 +259,22 @@ export const budgets = pgTable(
 export const categoryBudgets = pgTable(
   'category_budgets',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     month: text('month').notNull(),
-    categoryId: integer('category_id').notNull().references(() => categories.id, { onDelete: 'cascade' }),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+    /** null and `repeat` as in budgets */
+    amountMinor: bigint('amount_cents', { mode: 'number' }),
     carryOver: boolean('carry_over').notNull().default(false),
+    repeat: boolean('repeat').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.month, t.categoryId] }), index('category_budgets_category_idx').on(t.categoryId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.month, t.categoryId] }),
+    index('category_budgets_category_idx').on(t.categoryId),
+  ],
 );

@@ -7,7 +7,9 @@ export const sessions = pgTable(
   'sessions',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     family: text('family').notNull(),
     userAgent: text('user_agent'),
     ip: text('ip'),
@@ -24,7 +26,9 @@ export const apiTokens = pgTable(
   'api_tokens',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     /** `read` (GET and HEAD) and/or `write` (every user route) */
     scopes: text('scopes').array().notNull(),
@@ -43,13 +47,18 @@ export const passkeys = pgTable(
   'passkeys',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** base64url credential id, as the authenticator reports it */
     credentialId: text('credential_id').notNull(),
     /** base64url COSE public key */
     publicKey: text('public_key').notNull(),
     counter: bigint('counter', { mode: 'number' }).notNull().default(0),
-    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     name: text('name').notNull(),
     deviceType: text('device_type').notNull(),
     backedUp: boolean('backed_up').notNull().default(false),
@@ -71,5 +80,8 @@ export const webauthnChallenges = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('webauthn_challenges_challenge_uq').on(t.challenge), index('webauthn_challenges_expires_idx').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('webauthn_challenges_challenge_uq').on(t.challenge),
+    index('webauthn_challenges_expires_idx').on(t.expiresAt),
+  ],
 );

@@ -1,4 +1,16 @@
-import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { categories } from './books.ts';
 import { accounts } from './accounts.ts';
@@ -8,7 +20,9 @@ export const importRules = pgTable(
   'import_rules',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     field: text('field', { enum: ['counterparty', 'note', 'method', 'any'] }).notNull(),
     match: text('match', { enum: ['contains', 'equals', 'starts_with'] }).notNull(),
@@ -29,7 +43,9 @@ export const importPresets = pgTable(
   'import_presets',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     header: jsonb('header').$type<string[]>().notNull(),
     mapping: jsonb('mapping').$type<Record<string, unknown>>().notNull(),
@@ -45,7 +61,9 @@ export const importPresets = pgTable(
 export const importAccountMaps = pgTable(
   'import_account_maps',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     method: text('method').notNull(),
     accountId: integer('account_id')
       .notNull()
@@ -60,15 +78,38 @@ export const importSessions = pgTable(
   'import_sessions',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    format: text('format', { enum: ['wechat', 'alipay', 'ledger', 'mapped'] }).notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    format: text('format', {
+      enum: [
+        'wechat',
+        'alipay',
+        'ledger',
+        'mapped',
+        'ofx',
+        'qif',
+        'camt',
+        'mt940',
+        'ezbookkeeping',
+        'firefly',
+        'actual',
+        'ynab',
+        'qianji',
+        'sui_app',
+        'sui_cloud',
+        'sui_web',
+      ],
+    }).notNull(),
     source: text('source').notNull(),
     container: text('container').notNull(),
     encoding: text('encoding'),
     presetId: integer('preset_id').references(() => importPresets.id, { onDelete: 'set null' }),
     fileName: text('file_name').notNull().default(''),
     rowCount: integer('row_count').notNull().default(0),
-    status: text('status', { enum: ['reading', 'ready', 'committed'] }).notNull().default('reading'),
+    status: text('status', { enum: ['reading', 'ready', 'committed'] })
+      .notNull()
+      .default('reading'),
     result: jsonb('result').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -89,7 +130,7 @@ export const importSessionRows = pgTable(
     row: integer('row').notNull(),
     date: date('date', { mode: 'string' }).notNull(),
     kind: text('kind', { enum: ['expense', 'income', 'transfer'] }).notNull(),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    amountMinor: bigint('amount_cents', { mode: 'number' }).notNull(),
     counterparty: text('counterparty').notNull().default(''),
     note: text('note').notNull().default(''),
     externalId: text('external_id'),

@@ -7,3 +7,6 @@ export * from './credentials.ts';
 export * from './splits.ts';
 export * from './accounts.ts';
 export * from './imports.ts';
+export * from './setup.ts';
+export * from './attachments.ts';
+export * from './connect.ts';

@@ -32,16 +32,24 @@ export const notifications = pgTable(
   },
   (t) => [
     index('notifications_scope_idx').on(t.scope, t.createdAt),
-    index('notifications_group_idx').on(t.groupId).where(sql`${t.groupId} is not null`),
-    index('notifications_user_idx').on(t.userId).where(sql`${t.userId} is not null`),
+    index('notifications_group_idx')
+      .on(t.groupId)
+      .where(sql`${t.groupId} is not null`),
+    index('notifications_user_idx')
+      .on(t.userId)
+      .where(sql`${t.userId} is not null`),
   ],
 );
 
 export const notificationReads = pgTable(
   'notification_reads',
   {
-    notificationId: integer('notification_id').notNull().references(() => notifications.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    notificationId: integer('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.notificationId] })],
@@ -51,10 +59,14 @@ export const feedback = pgTable(
   'feedback',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
     contact: text('contact'),
-    status: text('status', { enum: ['pending', 'replied', 'closed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'replied', 'closed'] })
+      .notNull()
+      .default('pending'),
     reply: text('reply'),
     repliedAt: timestamp('replied_at', { withTimezone: true }),
     repliedBy: integer('replied_by').references(() => users.id, { onDelete: 'set null' }),

@@ -12,10 +12,16 @@ import { transactions } from './books.ts';
 export const transactionShares = pgTable(
   'transaction_shares',
   {
-    transactionId: integer('transaction_id').notNull().references(() => transactions.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    groupId: integer('group_id').notNull().references(() => groups.id, { onDelete: 'cascade' }),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    amountMinor: bigint('amount_cents', { mode: 'number' }).notNull(),
     /** the split as entered: mode and the member's value (weight, percent or exact amount) */
     mode: text('mode', { enum: ['equal', 'shares', 'exact', 'percent'] }).notNull(),
     value: text('value'),
@@ -23,7 +29,7 @@ export const transactionShares = pgTable(
   (t) => [
     primaryKey({ columns: [t.transactionId, t.userId] }),
     index('transaction_shares_user_idx').on(t.userId, t.transactionId),
-    index('transaction_shares_group_idx').on(t.groupId, t.userId, t.amountCents),
+    index('transaction_shares_group_idx').on(t.groupId, t.userId, t.amountMinor),
   ],
 );
 
@@ -32,10 +38,16 @@ export const settlements = pgTable(
   'settlements',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    groupId: integer('group_id').notNull().references(() => groups.id, { onDelete: 'cascade' }),
-    fromUserId: integer('from_user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    toUserId: integer('to_user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    fromUserId: integer('from_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    toUserId: integer('to_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountMinor: bigint('amount_cents', { mode: 'number' }).notNull(),
     note: text('note').notNull().default(''),
     date: date('date', { mode: 'string' }).notNull(),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
@@ -46,7 +58,7 @@ export const settlements = pgTable(
     index('settlements_group_idx').on(t.groupId, t.createdAt),
     index('settlements_from_idx').on(t.fromUserId),
     index('settlements_to_idx').on(t.toUserId),
-    check('settlements_amount_positive', sql`${t.amountCents} > 0`),
+    check('settlements_amount_positive', sql`${t.amountMinor} > 0`),
     check('settlements_two_people', sql`${t.fromUserId} <> ${t.toUserId}`),
   ],
 );

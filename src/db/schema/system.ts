@@ -32,16 +32,23 @@ export const images = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     scope: text('scope').notNull(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
-    status: text('status', { enum: ['pending', 'done'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'done'] })
+      .notNull()
+      .default('pending'),
     responseStatus: integer('response_status'),
     responseBody: jsonb('response_body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('idempotency_keys_pk').on(t.userId, t.scope, t.key), index('idempotency_keys_created_idx').on(t.createdAt)],
+  (t) => [
+    uniqueIndex('idempotency_keys_pk').on(t.userId, t.scope, t.key),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );
 
 export const trackEvents = pgTable(
@@ -54,14 +61,19 @@ export const trackEvents = pgTable(
     data: jsonb('data'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('track_events_created_idx').on(t.createdAt), index('track_events_type_idx').on(t.eventType, t.createdAt)],
+  (t) => [
+    index('track_events_created_idx').on(t.createdAt),
+    index('track_events_type_idx').on(t.eventType, t.createdAt),
+  ],
 );
 
 export const backups = pgTable('backups', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   name: text('name').notNull(),
   size: bigint('size', { mode: 'number' }).notNull().default(0),
-  status: text('status', { enum: ['pending', 'completed', 'failed'] }).notNull().default('pending'),
+  status: text('status', { enum: ['pending', 'completed', 'failed'] })
+    .notNull()
+    .default('pending'),
   error: text('error'),
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

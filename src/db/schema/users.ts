@@ -26,8 +26,12 @@ export const users = pgTable(
     timezone: text('timezone'),
     /** ISO 4217 code statistics, budgets and net worth are in (config DEFAULT_CURRENCY for new users) */
     baseCurrency: text('base_currency').notNull().default('CNY'),
-    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
-    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    role: text('role', { enum: ['user', 'admin'] })
+      .notNull()
+      .default('user'),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
     isDemo: boolean('is_demo').notNull().default(false),
     /** personal notifications of shared expenses and settlements; false opts out */
     notifySplits: boolean('notify_splits').notNull().default(true),
@@ -36,9 +40,13 @@ export const users = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('users_provider_subject_uq').on(t.provider, t.providerSubject).where(sql`${t.provider} is not null`),
+    uniqueIndex('users_provider_subject_uq')
+      .on(t.provider, t.providerSubject)
+      .where(sql`${t.provider} is not null`),
     uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
-    index('users_demo_created_idx').on(t.createdAt).where(sql`${t.isDemo}`),
+    index('users_demo_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.isDemo}`),
     index('users_created_idx').on(t.createdAt),
   ],
 );
@@ -47,7 +55,9 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** SHA-256 (hex) of the token's jti; the token itself is never stored */
     jtiHash: text('jti_hash').notNull(),
     family: text('family').notNull(),

@@ -61,19 +61,63 @@ function latestWeekday(today: string, wd: number, strict: boolean): string {
   return addDays(today, -back);
 }
 
-const ZH_WEEKDAY: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7 };
+const ZH_WEEKDAY: Record<string, number> = {
+  一: 1,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  日: 7,
+  天: 7,
+  1: 1,
+  2: 2,
+  3: 3,
+  4: 4,
+  5: 5,
+  6: 6,
+  7: 7,
+};
 const EN_WEEKDAY: Record<string, number> = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 };
-const EN_MONTH: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const EN_MONTH: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
 const EN_WEEKDAY_RE = '(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|r|rs)?';
-const EN_MONTH_RE = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|t|tember|ober|ember)?\\.?';
+const EN_MONTH_RE =
+  '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|t|tember|ober|ember)?\\.?';
 
 type Rule = [RegExp, (m: RegExpExecArray, today: string) => string | null];
 
-const RELATIVE_ZH: Record<string, number> = { 大前天: -3, 前天: -2, 昨天: -1, 昨日: -1, 昨儿: -1, 今天: 0, 今日: 0, 今儿: 0, 明天: 1, 后天: 2 };
+const RELATIVE_ZH: Record<string, number> = {
+  大前天: -3,
+  前天: -2,
+  昨天: -1,
+  昨日: -1,
+  昨儿: -1,
+  今天: 0,
+  今日: 0,
+  今儿: 0,
+  明天: 1,
+  后天: 2,
+};
 
 /** Rules in order: an earlier rule's match hides the later ones' overlapping matches. */
 const RULES: Rule[] = [
-  [/(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/g, (m) => (isValidDate(ymd(+m[1]!, +m[2]!, +m[3]!)) ? ymd(+m[1]!, +m[2]!, +m[3]!) : null)],
+  [
+    /(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/g,
+    (m) => (isValidDate(ymd(+m[1]!, +m[2]!, +m[3]!)) ? ymd(+m[1]!, +m[2]!, +m[3]!) : null),
+  ],
   [
     new RegExp(`(\\d{4})年(${N})月(${N})[日号]`, 'g'),
     (m) => {
@@ -107,9 +151,18 @@ const RULES: Rule[] = [
     },
   ],
   // 5号, 十五日, but not 3号线 (a metro line) nor 5日元
-  [new RegExp(`(${N})[号日](?![线楼元])`, 'g'), (m, today) => { const d = num(m[1]!); return d === null ? null : latestDay(today, d); }],
+  [
+    new RegExp(`(${N})[号日](?![线楼元])`, 'g'),
+    (m, today) => {
+      const d = num(m[1]!);
+      return d === null ? null : latestDay(today, d);
+    },
+  ],
   [/(?<![a-z])the day before yesterday(?![a-z])/g, (_m, today) => addDays(today, -2)],
-  [/(?<![a-z])(today|yesterday|tomorrow)(?![a-z])/g, (m, today) => addDays(today, { today: 0, yesterday: -1, tomorrow: 1 }[m[1] as 'today'])],
+  [
+    /(?<![a-z])(today|yesterday|tomorrow)(?![a-z])/g,
+    (m, today) => addDays(today, { today: 0, yesterday: -1, tomorrow: 1 }[m[1] as 'today']),
+  ],
   [/(?<![a-z0-9])(\d{1,3}) days? ago(?![a-z])/g, (m, today) => (+m[1]! > 366 ? null : addDays(today, -m[1]!))],
   [
     new RegExp(`(?<![a-z])(last |on |this )?${EN_WEEKDAY_RE}(?![a-z])`, 'g'),

@@ -52,24 +52,143 @@ const NUM = `(?:\\d+(?:\\.\\d+)?|${CN})`;
 const MULT: Record<string, number> = { 万: 10_000, w: 10_000, 千: 1000, k: 1000 };
 
 const CURRENCY_WORDS: [string, string][] = [
-  ['块钱', 'CNY'], ['块', 'CNY'], ['元', 'CNY'], ['圆', 'CNY'], ['rmb', 'CNY'], ['cny', 'CNY'], ['yuan', 'CNY'], ['kuai', 'CNY'],
-  ['美元', 'USD'], ['美金', 'USD'], ['刀', 'USD'], ['usd', 'USD'], ['dollars', 'USD'], ['dollar', 'USD'], ['bucks', 'USD'], ['buck', 'USD'],
-  ['欧元', 'EUR'], ['eur', 'EUR'], ['euros', 'EUR'], ['euro', 'EUR'],
-  ['英镑', 'GBP'], ['gbp', 'GBP'], ['pounds', 'GBP'], ['pound', 'GBP'],
-  ['日元', 'JPY'], ['日圆', 'JPY'], ['jpy', 'JPY'], ['yen', 'JPY'],
-  ['港币', 'HKD'], ['港元', 'HKD'], ['hkd', 'HKD'],
+  ['块钱', 'CNY'],
+  ['块', 'CNY'],
+  ['元', 'CNY'],
+  ['圆', 'CNY'],
+  ['人民币', 'CNY'],
+  ['rmb', 'CNY'],
+  ['cny', 'CNY'],
+  ['yuan', 'CNY'],
+  ['kuai', 'CNY'],
+  ['美元', 'USD'],
+  ['美金', 'USD'],
+  ['美刀', 'USD'],
+  ['刀', 'USD'],
+  ['usd', 'USD'],
+  ['dollars', 'USD'],
+  ['dollar', 'USD'],
+  ['bucks', 'USD'],
+  ['buck', 'USD'],
+  ['欧元', 'EUR'],
+  ['eur', 'EUR'],
+  ['euros', 'EUR'],
+  ['euro', 'EUR'],
+  ['英镑', 'GBP'],
+  ['英磅', 'GBP'],
+  ['gbp', 'GBP'],
+  ['pounds', 'GBP'],
+  ['pound', 'GBP'],
+  ['quid', 'GBP'],
+  ['日元', 'JPY'],
+  ['日圆', 'JPY'],
+  ['日币', 'JPY'],
+  ['円', 'JPY'],
+  ['jpy', 'JPY'],
+  ['yen', 'JPY'],
+  ['港币', 'HKD'],
+  ['港元', 'HKD'],
+  ['港纸', 'HKD'],
+  ['hkd', 'HKD'],
+  ['澳门币', 'MOP'],
+  ['澳门元', 'MOP'],
+  ['mop', 'MOP'],
+  ['新台币', 'TWD'],
+  ['台币', 'TWD'],
+  ['twd', 'TWD'],
+  ['韩元', 'KRW'],
+  ['韩币', 'KRW'],
+  ['krw', 'KRW'],
+  ['won', 'KRW'],
+  ['澳元', 'AUD'],
+  ['澳币', 'AUD'],
+  ['aud', 'AUD'],
+  ['加元', 'CAD'],
+  ['加币', 'CAD'],
+  ['cad', 'CAD'],
+  ['新加坡元', 'SGD'],
+  ['新币', 'SGD'],
+  ['sgd', 'SGD'],
+  ['泰铢', 'THB'],
+  ['thb', 'THB'],
+  ['baht', 'THB'],
+  ['瑞士法郎', 'CHF'],
+  ['瑞郎', 'CHF'],
+  ['chf', 'CHF'],
+  ['francs', 'CHF'],
+  ['franc', 'CHF'],
+  ['nzd', 'NZD'],
+  ['myr', 'MYR'],
+  ['ringgit', 'MYR'],
+  ['inr', 'INR'],
+  ['rupees', 'INR'],
+  ['卢比', 'INR'],
+  ['sek', 'SEK'],
+  ['nok', 'NOK'],
+  ['dkk', 'DKK'],
+  ['vnd', 'VND'],
+  ['越南盾', 'VND'],
+  ['aed', 'AED'],
+  ['€', 'EUR'],
+  ['£', 'GBP'],
+  ['₩', 'KRW'],
+  ['₹', 'INR'],
+  ['฿', 'THB'],
 ];
 const CURRENCY_OF = new Map(CURRENCY_WORDS);
-const UNIT = `(?:${CURRENCY_WORDS.map(([w]) => (/[a-z]/.test(w) ? `${w}(?![a-z])` : w)).join('|')})`;
-const SYMBOLS: Record<string, string> = { '¥': 'CNY', $: 'USD', '€': 'EUR', '£': 'GBP' };
+const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// longest first, so that 新台币 is not read as 台币 plus a stray 新
+const UNIT = `(?:${[...CURRENCY_WORDS]
+  .sort(([a], [b]) => b.length - a.length)
+  .map(([w]) => (/[a-z]/.test(w) ? `${w}(?![a-z])` : reEscape(w)))
+  .join('|')})`;
+/** A code or a currency's name written before the amount, as banks and receipts do: "EUR 45", "HKD 120", "英镑 20". */
+const CODE_FIRST = `(?<![a-z])(?<pre>${CURRENCY_WORDS.filter(
+  ([w, code]) => (/^[a-z]{3}$/.test(w) && w.toUpperCase() === code) || /^\p{Script=Han}{2,}$/u.test(w),
+)
+  .map(([w]) => w)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})`;
+/** Symbols before the amount; the lettered ones only at the start of a word (HK$, US$, NT$). */
+const SYMBOLS: Record<string, string> = {
+  hk$: 'HKD',
+  us$: 'USD',
+  nt$: 'TWD',
+  mop$: 'MOP',
+  a$: 'AUD',
+  au$: 'AUD',
+  c$: 'CAD',
+  s$: 'SGD',
+  nz$: 'NZD',
+  '¥': 'CNY',
+  $: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '₩': 'KRW',
+  '₹': 'INR',
+  '฿': 'THB',
+};
+const SYM = `(?<sym>(?<![a-z])(?:${Object.keys(SYMBOLS)
+  .filter((k) => /[a-z]/.test(k))
+  .sort((a, b) => b.length - a.length)
+  .map(reEscape)
+  .join('|')})|[${Object.keys(SYMBOLS)
+  .filter((k) => !/[a-z]/.test(k))
+  .map(reEscape)
+  .join('')}])`;
 
 const AMOUNT_RULES: { re: RegExp; rank: number }[] = [
   // 32元, 三十五块, 两块五, 十二块八毛五, ¥12, $4.50 usd, 1.5万元
   {
-    re: new RegExp(`(?<sym>[¥$€£])?\\s*(?<n>${NUM})\\s*(?<mult>万|千|k|w)?\\s*(?<unit>${UNIT})(?:(?<j>${DIGIT})(?:(?:毛|角)(?:(?<f>${DIGIT})分?)?)?)?`, 'g'),
+    re: new RegExp(
+      `${SYM}?\\s*(?<n>${NUM})\\s*(?<mult>万|千|k|w)?\\s*(?<unit>${UNIT})(?:(?<j>${DIGIT})(?:(?:毛|角)(?:(?<f>${DIGIT})分?)?)?)?`,
+      'g',
+    ),
     rank: 3,
   },
-  { re: new RegExp(`(?<sym>[¥$€£])\\s*(?<n>${NUM})(?<mult>万|千|k|w)?`, 'g'), rank: 3 },
+  { re: new RegExp(`${SYM}\\s*(?<n>${NUM})(?<mult>万|千|k|w)?`, 'g'), rank: 3 },
+  // EUR 45, HKD 120
+  { re: new RegExp(`${CODE_FIRST}\\s*(?<n>\\d+(?:\\.\\d+)?)(?<mult>万|千|k|w)?(?![0-9a-z])`, 'g'), rank: 3 },
   // 三毛, 5毛, 三毛五, 8角
   { re: new RegExp(`(?<jn>${NUM})\\s*(?:毛|角)(?:(?<f>${DIGIT})分?)?`, 'g'), rank: 3 },
   // 1.5万, 2k, 3千
@@ -84,13 +203,13 @@ const CJK_NUMERAL = new RegExp(`[${CN_NUMERAL_CHARS}]`);
 interface Amount {
   start: number;
   end: number;
-  cents: number;
+  minor: number;
   currency: string | null;
   rank: number;
 }
 
 /** The hundredths a matched amount stands for; null when it is not a sound number. */
-function centsOf(g: Record<string, string | undefined>): number | null {
+function minorOf(g: Record<string, string | undefined>): number | null {
   const mult = g.mult ? MULT[g.mult]! : 1;
   if (g.jn !== undefined) {
     const jiao = readDecimal(g.jn);
@@ -125,9 +244,9 @@ function findAmounts(text: string): Amount[] {
         continue;
       }
       const g = m.groups ?? {};
-      const cents = centsOf(g);
+      const minor = minorOf(g);
       // at most 12 integer digits (the books' limit), and nothing that is not money
-      if (cents === null || cents <= 0 || cents >= 1e14) continue;
+      if (minor === null || minor <= 0 || minor >= 1e14) continue;
       const next = text[end] ?? '';
       const prev = text[start - 1] ?? '';
       let r = rank;
@@ -143,8 +262,16 @@ function findAmounts(text: string): Amount[] {
         r = 0.5;
       }
       // ¥ is both yuan and yen: a unit word says which
-      const currency = g.unit ? CURRENCY_OF.get(g.unit)! : g.sym ? SYMBOLS[g.sym]! : g.jn !== undefined ? 'CNY' : null;
-      out.push({ start, end, cents, currency, rank: r });
+      const currency = g.unit
+        ? CURRENCY_OF.get(g.unit)!
+        : g.sym
+          ? SYMBOLS[g.sym]!
+          : g.pre
+            ? CURRENCY_OF.get(g.pre)!
+            : g.jn !== undefined
+              ? 'CNY'
+              : null;
+      out.push({ start, end, minor, currency, rank: r });
     }
   }
   return out;
@@ -171,11 +298,23 @@ interface AccountAlias {
   type: string;
 }
 const ACCOUNT_ALIASES: AccountAlias[] = [
-  { words: ['微信支付', '微信钱包', '微信零钱', '微信', '零钱', 'wechat pay', 'wechat', 'weixin', 'wx'], names: ['微信', 'wechat', 'weixin'], type: 'e_wallet' },
+  {
+    words: ['微信支付', '微信钱包', '微信零钱', '微信', '零钱', 'wechat pay', 'wechat', 'weixin', 'wx'],
+    names: ['微信', 'wechat', 'weixin'],
+    type: 'e_wallet',
+  },
   { words: ['支付宝', '花呗', '余额宝', 'alipay', 'zfb'], names: ['支付宝', 'alipay'], type: 'e_wallet' },
   { words: ['现金', 'cash'], names: ['现金', 'cash'], type: 'cash' },
-  { words: ['信用卡', 'credit card', 'visa', 'mastercard', 'master card', 'amex'], names: ['信用卡', 'credit', 'visa', 'mastercard', 'amex'], type: 'credit_card' },
-  { words: ['储蓄卡', '借记卡', '银行卡', 'debit card', 'debit', 'bank card'], names: ['储蓄卡', '借记卡', '银行卡', 'debit', 'bank'], type: 'debit_card' },
+  {
+    words: ['信用卡', 'credit card', 'visa', 'mastercard', 'master card', 'amex'],
+    names: ['信用卡', 'credit', 'visa', 'mastercard', 'amex'],
+    type: 'credit_card',
+  },
+  {
+    words: ['储蓄卡', '借记卡', '银行卡', 'debit card', 'debit', 'bank card'],
+    names: ['储蓄卡', '借记卡', '银行卡', 'debit', 'bank'],
+    type: 'debit_card',
+  },
 ];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -193,7 +332,8 @@ interface AccountHit extends Span {
 function findAccounts(text: string, accounts: readonly AccountLike[], taken: Span[]): AccountHit[] {
   const open = accounts.filter((a) => !a.archived);
   const out: AccountHit[] = [];
-  const free = (s: number, e: number) => !taken.some((t) => s < t.end && t.start < e) && !out.some((t) => s < t.end && t.start < e);
+  const free = (s: number, e: number) =>
+    !taken.some((t) => s < t.end && t.start < e) && !out.some((t) => s < t.end && t.start < e);
   // every name and alias that points to an account, the longest first ("微信支付" before the account "微信")
   const candidates: { id: number; word: string }[] = open
     .map((a) => ({ id: a.id, word: lower(a.name.normalize('NFKC').trim()) }))
@@ -256,7 +396,8 @@ export function parseQuickEntry(line: string, ctx: QuickEntryContext): QuickEntr
 
   const amounts = findAmounts(blank(text, spans));
   let amount: Amount | null = null;
-  for (const a of amounts) if (!amount || a.rank > amount.rank || (a.rank === amount.rank && a.start < amount.start)) amount = a;
+  for (const a of amounts)
+    if (!amount || a.rank > amount.rank || (a.rank === amount.rank && a.start < amount.start)) amount = a;
   if (amount) spans.push(amount);
 
   const rest = blank(text, spans);
@@ -283,8 +424,8 @@ export function parseQuickEntry(line: string, ctx: QuickEntryContext): QuickEntr
   const second = accounts.find((a) => a.id !== first?.id);
   return {
     kind,
-    amount: amount ? amount.cents / 100 : null,
-    amount_cents: amount ? amount.cents : null,
+    amount: amount ? amount.minor / 100 : null,
+    amount_cents: amount ? amount.minor : null,
     currency: amount?.currency ?? null,
     date: date?.date ?? ctx.today,
     date_given: date !== undefined,

@@ -10,7 +10,9 @@ export type AccountWithBalance = AccountRow & { balance: number };
  * expense and a transfer out take away, an adjustment adds its signed amount. A transfer also adds
  * `to_amount` to its `to_account_id`.
  */
-export const SIGNED_AMOUNT = sql.raw(`case t.kind when 'income' then t.amount_cents when 'adjustment' then t.amount_cents else -t.amount_cents end`);
+export const SIGNED_AMOUNT = sql.raw(
+  `case t.kind when 'income' then t.amount_cents when 'adjustment' then t.amount_cents else -t.amount_cents end`,
+);
 
 /**
  * Every account of the user with its balance: all rows, or those dated on or before `asOf` (the
@@ -19,7 +21,10 @@ export const SIGNED_AMOUNT = sql.raw(`case t.kind when 'income' then t.amount_ce
  */
 export async function listWithBalances(db: Executor, userId: number, asOf?: string): Promise<AccountWithBalance[]> {
   const dateCut = asOf === undefined ? sql`` : sql` and t.date <= ${asOf}::date`;
-  const opening = asOf === undefined ? sql`a.opening_balance` : sql`case when a.opening_date <= ${asOf}::date then a.opening_balance else 0 end`;
+  const opening =
+    asOf === undefined
+      ? sql`a.opening_balance`
+      : sql`case when a.opening_date <= ${asOf}::date then a.opening_balance else 0 end`;
   const rows = await query<{
     id: number;
     user_id: number;
@@ -109,7 +114,12 @@ export async function insertAccount(db: Executor, values: typeof accounts.$infer
   return row!;
 }
 
-export async function updateAccount(db: Executor, userId: number, id: number, patch: Partial<typeof accounts.$inferInsert>): Promise<void> {
+export async function updateAccount(
+  db: Executor,
+  userId: number,
+  id: number,
+  patch: Partial<typeof accounts.$inferInsert>,
+): Promise<void> {
   await db
     .update(accounts)
     .set(patch)
@@ -133,7 +143,11 @@ export async function countRows(db: Executor, accountId: number): Promise<number
 }
 
 export async function idsOf(db: Executor, userId: number): Promise<number[]> {
-  const rows = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, userId)).orderBy(asc(accounts.id));
+  const rows = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+    .orderBy(asc(accounts.id));
   return rows.map((r) => r.id);
 }
 
@@ -160,7 +174,13 @@ export interface LedgerRow {
 }
 
 /** One page of an account's rows, newest first, with what each did to the balance and the running balance after it. */
-export async function ledgerPage(db: Executor, userId: number, account: AccountRow, limit: number, offset: number): Promise<{ rows: LedgerRow[]; total: number }> {
+export async function ledgerPage(
+  db: Executor,
+  userId: number,
+  account: AccountRow,
+  limit: number,
+  offset: number,
+): Promise<{ rows: LedgerRow[]; total: number }> {
   const rows = await query<{ id: number; delta: string | number; balance: string | number; total: string | number }>(
     db,
     sql`with r as (
@@ -188,7 +208,10 @@ export async function ledgerPage(db: Executor, userId: number, account: AccountR
 }
 
 /** Sums per account and month (YYYY-MM) of what the rows did to each balance, for the net worth history. */
-export async function monthlyDeltas(db: Executor, userId: number): Promise<{ accountId: number; month: string; delta: number }[]> {
+export async function monthlyDeltas(
+  db: Executor,
+  userId: number,
+): Promise<{ accountId: number; month: string; delta: number }[]> {
   const rows = await query<{ account_id: number; month: string; delta: string | number }>(
     db,
     sql`select account_id, month, sum(delta) as delta from (
@@ -203,10 +226,47 @@ export async function monthlyDeltas(db: Executor, userId: number): Promise<{ acc
 }
 
 /** The user's accounts by name and type (archived ones marked), in their order: what a line of text may name. */
-export async function accountNames(db: Executor, userId: number): Promise<{ id: number; name: string; type: string; archived: boolean }[]> {
+export async function accountNames(
+  db: Executor,
+  userId: number,
+): Promise<{ id: number; name: string; type: string; archived: boolean }[]> {
   return db
     .select({ id: accounts.id, name: accounts.name, type: accounts.type, archived: accounts.archived })
     .from(accounts)
     .where(eq(accounts.userId, userId))
     .orderBy(asc(accounts.sort), asc(accounts.id));
+}
+
+/**
+ * What the account held before `from` (its opening balance and every earlier row), and what each
+ * day from `from` to `to` changed, for the balance over time of one account.
+ */
+export async function dailyChanges(
+  db: Executor,
+  userId: number,
+  account: AccountRow,
+  from: string,
+  to: string,
+): Promise<{ before: number; days: { date: string; delta: number }[] }> {
+  const rows = await query<{ date: string | null; delta: string | number }>(
+    db,
+    sql`with r as (
+          select t.date,
+                 (case when t.account_id = ${account.id} then ${SIGNED_AMOUNT} else 0 end)
+                 + (case when t.to_account_id = ${account.id} then t.to_amount else 0 end) as delta
+          from transactions t
+          where t.user_id = ${userId} and (t.account_id = ${account.id} or t.to_account_id = ${account.id})
+            and t.date <= ${to}::date
+        )
+        select null as date, coalesce(sum(delta), 0) as delta from r where r.date < ${from}::date
+        union all
+        select to_char(r.date, 'YYYY-MM-DD'), sum(r.delta) from r where r.date >= ${from}::date
+          group by r.date having sum(r.delta) <> 0
+        order by 1 nulls first`,
+  );
+  const [head, ...days] = rows;
+  return {
+    before: account.openingBalance + Number(head?.delta ?? 0),
+    days: days.map((d) => ({ date: d.date!, delta: Number(d.delta) })),
+  };
 }

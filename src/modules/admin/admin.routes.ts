@@ -1,13 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
-import { AdminUser, AdminUserList, Dashboard, DeleteUserBody, RoleBody, StatusBody, UserListQuery } from './admin.schemas.ts';
+import {
+  AdminUser,
+  AdminUserList,
+  Dashboard,
+  DeleteUserBody,
+  RoleBody,
+  StatusBody,
+  UserListQuery,
+} from './admin.schemas.ts';
 import { type createAdminService } from './admin.service.ts';
+import { typed, type TypedApp } from '../routes.ts';
 
-export default async function adminRoutes(fastify: FastifyInstance, { admin: service }: { admin: ReturnType<typeof createAdminService> }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const admin = { auth: 'admin' as const };
+const admin = { auth: 'admin' as const };
 
+export default async function adminRoutes(
+  fastify: FastifyInstance,
+  { admin: service }: { admin: ReturnType<typeof createAdminService> },
+) {
+  const app = typed(fastify);
+  registerOverview(app, service);
+  registerUserChanges(app, service);
+}
+
+/** The dashboard and the list of users. */
+function registerOverview(app: TypedApp, service: ReturnType<typeof createAdminService>) {
   app.get(
     '/api/admin/dashboard',
     {
@@ -15,7 +32,8 @@ export default async function adminRoutes(fastify: FastifyInstance, { admin: ser
       schema: {
         summary: 'Dashboard figures',
         description:
-          'Computed at most once a minute per server process (generated_at tells when). "Today" is the current day in APP_TIMEZONE; ' +
+          'Computed at most once a minute per server process (generated_at tells when). "Today" is the current day ' +
+          'in APP_TIMEZONE; ' +
           '`transactions.today` counts transactions recorded (created) today.',
         response: { 200: Dashboard },
       },
@@ -36,7 +54,10 @@ export default async function adminRoutes(fastify: FastifyInstance, { admin: ser
     },
     async (req) => service.listUsers(req.query),
   );
+}
 
+/** A user deleted, restored, disabled or enabled, promoted or demoted. */
+function registerUserChanges(app: TypedApp, service: ReturnType<typeof createAdminService>) {
   app.delete(
     '/api/admin/users/:id',
     {
@@ -44,7 +65,8 @@ export default async function adminRoutes(fastify: FastifyInstance, { admin: ser
       schema: {
         summary: 'Soft-delete a user',
         description:
-          "`confirmName` must equal the user's nickname exactly (else 42201). Revokes the user's refresh tokens; their access tokens stop working at once. " +
+          "`confirmName` must equal the user's nickname exactly (else 42201). Revokes the user's refresh tokens; " +
+          'their access tokens stop working at once. ' +
           'Deleting the last active administrator: 42201. Missing or already deleted: 40401.',
         params: IdParams,
         body: DeleteUserBody,
@@ -78,7 +100,8 @@ export default async function adminRoutes(fastify: FastifyInstance, { admin: ser
       schema: {
         summary: "Enable or disable a user's account",
         description:
-          'Deleted or missing: 40401. Disabling revokes the refresh tokens and takes effect at once; disabling the last active administrator: 42201.',
+          'Deleted or missing: 40401. Disabling revokes the refresh tokens and takes effect at once; disabling the ' +
+          'last active administrator: 42201.',
         params: IdParams,
         body: StatusBody,
         response: { 200: AdminUser },

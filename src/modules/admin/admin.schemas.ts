@@ -42,7 +42,9 @@ export type AdminUser = Static<typeof AdminUser>;
 export const AdminUserList = Type.Object({ list: Type.Array(AdminUser), total: Type.Integer() });
 
 export const UserListQuery = Type.Object({
-  keyword: Type.Optional(Type.String({ maxLength: 100, description: 'part of the nickname (case-insensitive), or an exact user id' })),
+  keyword: Type.Optional(
+    Type.String({ maxLength: 100, description: 'part of the nickname (case-insensitive), or an exact user id' }),
+  ),
   status: Type.Optional(
     Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('deleted'), Type.Literal('all')], {
       default: 'all',

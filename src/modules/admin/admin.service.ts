@@ -33,6 +33,31 @@ export interface AdminServiceDeps {
   repo?: typeof adminRepo;
 }
 
+/** Refuses a change that would leave no active administrator. */
+async function keepAnAdmin(repo: typeof adminRepo, tx: Tx, user: adminRepo.UserRow, what: string) {
+  const isActiveAdmin = user.role === 'admin' && user.status === 'active' && user.deletedAt === null;
+  if (isActiveAdmin && (await repo.countOtherActiveAdmins(tx, user.id)) === 0) {
+    throw Errors.rule(`cannot ${what} the last active administrator`);
+  }
+}
+
+/** The dashboard's figures as counted at `at`. */
+function toDashboard(c: Awaited<ReturnType<typeof adminRepo.dashboardCounts>>, at: Date): Dashboard {
+  return {
+    users: {
+      total: c.users_total,
+      active: c.users_active,
+      disabled: c.users_disabled,
+      deleted: c.users_deleted,
+      new_today: c.users_new_today,
+    },
+    transactions: { total: c.transactions_total, today: c.transactions_today },
+    groups: { total: c.groups_total, live: c.groups_live },
+    feedback: { pending: c.feedback_pending },
+    generated_at: at.toISOString(),
+  };
+}
+
 export function createAdminService({ db, clock, config, onUserChanged, repo = adminRepo }: AdminServiceDeps) {
   const timezone = config.appTimezone;
   const now = () => clock.now().getTime();
@@ -44,33 +69,24 @@ export function createAdminService({ db, clock, config, onUserChanged, repo = ad
     cached = null;
   }
 
-  /** Refuses a change that would leave no active administrator. */
-  async function keepAnAdmin(tx: Tx, user: adminRepo.UserRow, what: string) {
-    const isActiveAdmin = user.role === 'admin' && user.status === 'active' && user.deletedAt === null;
-    if (isActiveAdmin && (await repo.countOtherActiveAdmins(tx, user.id)) === 0) {
-      throw Errors.rule(`cannot ${what} the last active administrator`);
-    }
-  }
-
   return {
     async dashboard(): Promise<Dashboard> {
       const t = now();
       if (cached && t - cached.at < DASHBOARD_TTL_MS) return cached.value;
       const c = await repo.dashboardCounts(db, todayIn(timezone, new Date(t)), timezone);
-      const value: Dashboard = {
-        users: { total: c.users_total, active: c.users_active, disabled: c.users_disabled, deleted: c.users_deleted, new_today: c.users_new_today },
-        transactions: { total: c.transactions_total, today: c.transactions_today },
-        groups: { total: c.groups_total, live: c.groups_live },
-        feedback: { pending: c.feedback_pending },
-        generated_at: new Date(t).toISOString(),
-      };
+      const value = toDashboard(c, new Date(t));
       cached = { value, at: t };
       return value;
     },
 
     async listUsers(q: UserListQuery): Promise<{ list: AdminUser[]; total: number }> {
       const { limit, offset } = pageOf(q);
-      const { rows, total } = await repo.listUsers(db, { keyword: q.keyword, status: q.status ?? 'all', limit, offset });
+      const { rows, total } = await repo.listUsers(db, {
+        keyword: q.keyword,
+        status: q.status ?? 'all',
+        limit,
+        offset,
+      });
       return { list: rows.map(toAdminUser), total };
     },
 
@@ -80,7 +96,7 @@ export function createAdminService({ db, clock, config, onUserChanged, repo = ad
         const user = await repo.lockUserRow(tx, id);
         if (!user || user.deletedAt) throw Errors.notFound('user');
         if (confirmName !== user.nickname) throw Errors.rule("confirmName does not match the user's nickname");
-        await keepAnAdmin(tx, user, 'delete');
+        await keepAnAdmin(repo, tx, user, 'delete');
         const at = new Date(now());
         if (!(await repo.softDeleteUser(tx, id, at))) throw Errors.notFound('user');
         await revokeAllForUser(tx, id, at);
@@ -100,7 +116,7 @@ export function createAdminService({ db, clock, config, onUserChanged, repo = ad
         await repo.lockAdminChanges(tx);
         const user = await repo.lockUserRow(tx, id);
         if (!user || user.deletedAt) throw Errors.notFound('user');
-        if (status === 'disabled') await keepAnAdmin(tx, user, 'disable');
+        if (status === 'disabled') await keepAnAdmin(repo, tx, user, 'disable');
         const at = new Date(now());
         const updated = await repo.updateLiveUser(tx, id, { status }, at);
         if (!updated) throw Errors.notFound('user');
@@ -117,7 +133,7 @@ export function createAdminService({ db, clock, config, onUserChanged, repo = ad
         await repo.lockAdminChanges(tx);
         const user = await repo.lockUserRow(tx, id);
         if (!user || user.deletedAt) throw Errors.notFound('user');
-        if (role === 'user') await keepAnAdmin(tx, user, 'demote');
+        if (role === 'user') await keepAnAdmin(repo, tx, user, 'demote');
         const updated = await repo.updateLiveUser(tx, id, { role }, new Date(now()));
         if (!updated) throw Errors.notFound('user');
         return updated;

@@ -8,7 +8,17 @@ import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from '../../config.ts';
-import { migrationsFolder, query, runMigrations, tableExists, type Database, type Db, type Executor } from '../../db/client.ts';
+import { fileStore } from '../attachments/index.ts';
+import {
+  migrationsFolder,
+  query,
+  runMigrations,
+  tableExists,
+  type Database,
+  type Db,
+  type Executor,
+  type Tx,
+} from '../../db/client.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -33,6 +43,7 @@ export { BACKUP_FORMAT, BACKUP_VERSION, BackupError, type BackupHeader, type Bac
  * and numerics as strings, calendar dates as YYYY-MM-DD, JSON as JSON; ids are kept.
  */
 const BATCH_ROWS = 1000;
+const ATTACHMENT_FILES = 'attachment_files';
 const INSERT_BATCH_BYTES = 4 * 1024 * 1024;
 
 export interface ColumnInfo {
@@ -117,7 +128,8 @@ export async function describeTables(db: Executor): Promise<TableInfo[]> {
     let t = tables.get(c.table);
     if (!t) tables.set(c.table, (t = { name: c.table, columns: [], key: [] }));
     // generated columns are computed again on insert
-    if (c.generated === '' || c.generated === null) t.columns.push({ name: c.name, type: c.type, sequence: Boolean(c.seq) });
+    if (c.generated === '' || c.generated === null)
+      t.columns.push({ name: c.name, type: c.type, sequence: Boolean(c.seq) });
   }
   for (const k of keys) tables.get(k.table)?.key.push(k.name);
 
@@ -167,7 +179,10 @@ async function* tableRows(db: Executor, table: TableInfo): AsyncGenerator<string
     let after = sql``;
     if (last) {
       after = table.key.length
-        ? sql`where (${order}) > (${sql.join(last.map((v) => sql`${v}`), sql`, `)})`
+        ? sql`where (${order}) > (${sql.join(
+            last.map((v) => sql`${v}`),
+            sql`, `,
+          )})`
         : sql`where t.ctid > ${last[0]}::tid`;
     }
     const rows = await query<Record<string, unknown> & { r: string }>(
@@ -189,7 +204,14 @@ async function* tableRows(db: Executor, table: TableInfo): AsyncGenerator<string
  * Writes a backup of every table to `file`, read in one consistent snapshot. The file appears only
  * once complete (written to a temporary name, then renamed). Returns the file's size in bytes.
  */
-export async function writeBackup(db: Db, file: string): Promise<{ size: number; rows: Record<string, number> }> {
+export async function writeBackup(
+  db: Db,
+  file: string,
+  dataDir?: string,
+): Promise<{ size: number; rows: Record<string, number> }> {
+  // attached files travel inside their attachment_files rows (`f`, `th`: base64), so that a restore
+  // brings back the rows and the files together
+  const store = dataDir ? fileStore(dataDir) : null;
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const counts: Record<string, number> = {};
   try {
@@ -212,7 +234,9 @@ export async function writeBackup(db: Db, file: string): Promise<{ size: number;
             const prefix = `{"t":${JSON.stringify(table.name)},"r":`;
             for await (const batch of tableRows(tx, table)) {
               counts[table.name]! += batch.length;
-              yield batch.map((r) => `${prefix}${r}}\n`).join('');
+              if (store && table.name === ATTACHMENT_FILES) {
+                for (const r of batch) yield `${prefix}${r}${await store.backupFields(JSON.parse(r) as Row)}}\n`;
+              } else yield batch.map((r) => `${prefix}${r}}\n`).join('');
             }
           }
           yield JSON.stringify({ end: true, rows: counts }) + '\n';
@@ -236,7 +260,10 @@ type Row = Record<string, unknown>;
  * BackupError. Inflated bytes and each line's length are counted: a gzip bomb or a line without
  * end stops at its limit instead of filling memory.
  */
-async function* backupLines(file: string, limits: Pick<UploadLimits, 'backupMaxBytes' | 'backupMaxLineBytes'> = DEFAULT_UPLOAD_LIMITS): AsyncGenerator<string> {
+async function* backupLines(
+  file: string,
+  limits: Pick<UploadLimits, 'backupMaxBytes' | 'backupMaxLineBytes'> = DEFAULT_UPLOAD_LIMITS,
+): AsyncGenerator<string> {
   const gunzip = createGunzip();
   const source = createReadStream(file);
   source.on('error', (err) => gunzip.destroy(err));
@@ -255,7 +282,8 @@ async function* backupLines(file: string, limits: Pick<UploadLimits, 'backupMaxB
   try {
     for await (const chunk of inflated as AsyncIterable<Buffer>) {
       total += chunk.length;
-      if (total > limits.backupMaxBytes) throw new BackupError(`the file inflates past ${limits.backupMaxBytes} bytes (BACKUP_MAX_INFLATED_MB)`);
+      if (total > limits.backupMaxBytes)
+        throw new BackupError(`the file inflates past ${limits.backupMaxBytes} bytes (BACKUP_MAX_INFLATED_MB)`);
       let start = 0;
       for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
         if (pendingLen + nl - start > limits.backupMaxLineBytes) throw tooLong();
@@ -285,7 +313,10 @@ async function* backupLines(file: string, limits: Pick<UploadLimits, 'backupMaxB
  * Reads the whole file once and checks it: gzip, our format and version, every line well formed,
  * tables in the header's order, and the trailer present with the row counts actually found.
  */
-export async function inspectBackup(file: string, limits: UploadLimits = DEFAULT_UPLOAD_LIMITS): Promise<BackupSummary> {
+export async function inspectBackup(
+  file: string,
+  limits: UploadLimits = DEFAULT_UPLOAD_LIMITS,
+): Promise<BackupSummary> {
   const fh = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
     throw new BackupError(`cannot read ${file}: ${err.code ?? err.message}`);
   });
@@ -310,15 +341,21 @@ function toHex(base64: unknown): unknown {
  * anything, a file that is not a complete backup of this build's schema, and a database that holds
  * any user. Then migrates and inserts every row in one transaction, and resets the id sequences.
  */
-export async function restoreBackup(database: Database, file: string, log: (msg: string) => void = () => {}, limits: UploadLimits = DEFAULT_UPLOAD_LIMITS): Promise<BackupSummary> {
+export async function restoreBackup(
+  database: Database,
+  file: string,
+  log: (msg: string) => void = () => {},
+  limits: UploadLimits = DEFAULT_UPLOAD_LIMITS,
+  dataDir?: string,
+): Promise<BackupSummary> {
   const summary = await inspectBackup(file, limits);
+  const store = dataDir ? fileStore(dataDir) : null;
   checkSchemaVersion(summary.header, buildSchemaVersion());
   const db = database.db;
-  if (await tableExists(db, 'users')) {
-    const [row] = await query<{ any: boolean }>(db, sql`select exists (select 1 from users) as any`);
-    if (row?.any) throw new BackupError('the target database is not empty (it has users); restore only into an empty database');
-  }
-  log(`backup of ${summary.header.created_at}: ${Object.values(summary.rows).reduce((a, b) => a + b, 0)} rows in ${summary.header.tables.length} tables`);
+  await refuseUnlessEmpty(db);
+  log(
+    `backup of ${summary.header.created_at}: ${Object.values(summary.rows).reduce((a, b) => a + b, 0)} rows in ${summary.header.tables.length} tables`,
+  );
 
   await runMigrations(database);
   const target = new Map((await describeTables(db)).map((t) => [t.name, t]));
@@ -327,68 +364,124 @@ export async function restoreBackup(database: Database, file: string, log: (msg:
   await db.transaction(async (tx) => {
     // an empty database may still hold rows written at start-up (system settings): the backup's replace them
     for (const t of [...target.values()].reverse()) await tx.execute(sql`delete from ${sql.identifier(t.name)}`);
-
-    let current: { table: TableInfo; columns: string[]; bytea: string[] } | null = null;
-    let batch: Row[] = [];
-    let bytes = 0;
-    const flush = async () => {
-      if (!current || !batch.length) return;
-      const cols = sql.join(current.columns.map((c) => sql.identifier(c)), sql`, `);
-      await tx.execute(
-        sql`insert into ${sql.identifier(current.table.name)} (${cols}) overriding system value
-            select ${cols} from json_populate_recordset(null::${sql.identifier(current.table.name)}, ${JSON.stringify(batch)}::json)`,
-      );
-      batch = [];
-      bytes = 0;
-    };
-    let first = true;
-    for await (const line of backupLines(file, limits)) {
-      if (first) {
-        first = false;
-        continue;
-      }
-      if (line.trim() === '') continue;
-      const obj = JSON.parse(line) as Row;
-      if (obj.end === true) break;
-      const name = obj.t as string;
-      if (current?.table.name !== name) {
-        await flush();
-        const table: TableInfo = target.get(name)!;
-        const columns: string[] = summary.header.tables.find((t) => t.name === name)!.columns;
-        current = { table, columns, bytea: table.columns.filter((c) => c.type === 'bytea' && columns.includes(c.name)).map((c) => c.name) };
-      }
-      const row = obj.r as Row;
-      for (const c of current.bytea) row[c] = toHex(row[c]);
-      batch.push(row);
-      bytes += line.length;
-      if (batch.length >= BATCH_ROWS || bytes >= INSERT_BATCH_BYTES) await flush();
-    }
-    await flush();
-
-    for (const t of target.values()) {
-      for (const c of t.columns.filter((x) => x.sequence)) {
-        const qualified = `public.${JSON.stringify(t.name)}`;
-        await tx.execute(
-          sql`select setval(pg_get_serial_sequence(${qualified}, ${c.name}),
-                            coalesce((select max(${sql.identifier(c.name)}) from ${sql.identifier(t.name)}), 1),
-                            (select max(${sql.identifier(c.name)}) from ${sql.identifier(t.name)}) is not null)`,
-        );
-      }
-    }
-
-    // The copy was taken while its own row (and maybe others) said "pending": the row of the file
-    // being restored is complete by definition, any other was cut off in the source.
-    const fileName = path.basename(file);
-    const size = (await stat(file)).size;
-    await tx.execute(
-      sql`update backups set
-            status = case when name || '.json.gz' = ${fileName} then 'completed' else 'failed' end,
-            size = case when name || '.json.gz' = ${fileName} then ${size} else size end,
-            error = case when name || '.json.gz' = ${fileName} then null else 'interrupted: it was still being written when this backup was taken' end,
-            completed_at = coalesce(completed_at, now())
-          where status = 'pending'`,
-    );
+    await insertRows(tx, { file, limits, header: summary.header, target, store });
+    await resetSequences(tx, target);
+    await settlePendingBackups(tx, file);
   });
-  log(`restored ${Object.entries(summary.rows).map(([t, c]) => `${t} ${c}`).join(', ')}`);
+  log(
+    `restored ${Object.entries(summary.rows)
+      .map(([t, c]) => `${t} ${c}`)
+      .join(', ')}`,
+  );
   return summary;
+}
+
+/** A database that holds any user is not restored into. */
+async function refuseUnlessEmpty(db: Db): Promise<void> {
+  if (!(await tableExists(db, 'users'))) return;
+  const [row] = await query<{ any: boolean }>(db, sql`select exists (select 1 from users) as any`);
+  if (row?.any)
+    throw new BackupError('the target database is not empty (it has users); restore only into an empty database');
+}
+
+/** Where the rows of a checked backup file go. */
+interface RestoreSource {
+  file: string;
+  limits: UploadLimits;
+  header: BackupHeader;
+  target: Map<string, TableInfo>;
+  /** the attachment store, whose files the rows of attachment_files bring back; none without a data folder */
+  store: ReturnType<typeof fileStore> | null;
+}
+
+/** The table being inserted into, the columns the backup has of it, and those of them that are bytea. */
+interface TableInsert {
+  table: TableInfo;
+  columns: string[];
+  bytea: string[];
+}
+
+/**
+ * Inserts the rows of the file, table by table, in batches of BATCH_ROWS rows or INSERT_BATCH_BYTES
+ * bytes of JSON, each batch one statement; bytea values go in as hex, attachment files are written back.
+ */
+async function insertRows(tx: Tx, source: RestoreSource): Promise<void> {
+  const { file, limits, header, target, store } = source;
+  let current: TableInsert | null = null;
+  let batch: Row[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (current && batch.length) await insertBatch(tx, current, batch);
+    batch = [];
+    bytes = 0;
+  };
+  let first = true;
+  for await (const line of backupLines(file, limits)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (line.trim() === '') continue;
+    const obj = JSON.parse(line) as Row;
+    if (obj.end === true) break;
+    const name = obj.t as string;
+    if (current?.table.name !== name) {
+      await flush();
+      current = tableInsert(target.get(name)!, header.tables.find((t) => t.name === name)!.columns);
+    }
+    const row = obj.r as Row;
+    if (store && name === ATTACHMENT_FILES) await store.restoreFields(row, obj);
+    for (const c of current.bytea) row[c] = toHex(row[c]);
+    batch.push(row);
+    bytes += line.length;
+    if (batch.length >= BATCH_ROWS || bytes >= INSERT_BATCH_BYTES) await flush();
+  }
+  await flush();
+}
+
+function tableInsert(table: TableInfo, columns: string[]): TableInsert {
+  const bytea = table.columns.filter((c) => c.type === 'bytea' && columns.includes(c.name)).map((c) => c.name);
+  return { table, columns, bytea };
+}
+
+async function insertBatch(tx: Tx, into: TableInsert, batch: Row[]): Promise<void> {
+  const cols = sql.join(
+    into.columns.map((c) => sql.identifier(c)),
+    sql`, `,
+  );
+  await tx.execute(
+    sql`insert into ${sql.identifier(into.table.name)} (${cols}) overriding system value
+        select ${cols} from json_populate_recordset(null::${sql.identifier(into.table.name)}, ${JSON.stringify(batch)}::json)`,
+  );
+}
+
+/** Each id sequence continues after the largest id restored (or starts afresh on an empty table). */
+async function resetSequences(tx: Tx, target: Map<string, TableInfo>): Promise<void> {
+  for (const t of target.values()) {
+    for (const c of t.columns.filter((x) => x.sequence)) {
+      const qualified = `public.${JSON.stringify(t.name)}`;
+      await tx.execute(
+        sql`select setval(pg_get_serial_sequence(${qualified}, ${c.name}),
+                          coalesce((select max(${sql.identifier(c.name)}) from ${sql.identifier(t.name)}), 1),
+                          (select max(${sql.identifier(c.name)}) from ${sql.identifier(t.name)}) is not null)`,
+      );
+    }
+  }
+}
+
+/**
+ * The copy was taken while its own row (and maybe others) said "pending": the row of the file
+ * being restored is complete by definition, any other was cut off in the source.
+ */
+async function settlePendingBackups(tx: Tx, file: string): Promise<void> {
+  const fileName = path.basename(file);
+  const size = (await stat(file)).size;
+  await tx.execute(
+    sql`update backups set
+          status = case when name || '.json.gz' = ${fileName} then 'completed' else 'failed' end,
+          size = case when name || '.json.gz' = ${fileName} then ${size} else size end,
+          error = case when name || '.json.gz' = ${fileName} then null else 'interrupted: it was still being written when this backup was taken' end,
+          completed_at = coalesce(completed_at, now())
+        where status = 'pending'`,
+  );
 }

@@ -46,8 +46,10 @@ export function parseLine(line: string, n: number): Row {
 
 function checkHeader(h: Row): BackupHeader {
   if (h.format !== BACKUP_FORMAT) throw new BackupError('not a ledger backup');
-  if (h.version !== BACKUP_VERSION) throw new BackupError(`backup format version ${String(h.version)} is not supported (expected ${BACKUP_VERSION})`);
-  if (typeof h.schema_version !== 'string' || !Array.isArray(h.tables)) throw new BackupError('the backup header is incomplete');
+  if (h.version !== BACKUP_VERSION)
+    throw new BackupError(`backup format version ${String(h.version)} is not supported (expected ${BACKUP_VERSION})`);
+  if (typeof h.schema_version !== 'string' || !Array.isArray(h.tables))
+    throw new BackupError('the backup header is incomplete');
   for (const t of h.tables as unknown[]) {
     const ok = t && typeof t === 'object' && typeof (t as Row).name === 'string' && Array.isArray((t as Row).columns);
     if (!ok) throw new BackupError('the backup header lists a malformed table');
@@ -90,7 +92,8 @@ export class BackupLineCheck {
       return;
     }
     const t = obj.t;
-    if (typeof t !== 'string' || !obj.r || typeof obj.r !== 'object' || Array.isArray(obj.r)) throw new BackupError(`line ${n} is not a table row`);
+    if (typeof t !== 'string' || !obj.r || typeof obj.r !== 'object' || Array.isArray(obj.r))
+      throw new BackupError(`line ${n} is not a table row`);
     const idx = this.header.tables.findIndex((x) => x.name === t);
     if (idx < 0) throw new BackupError(`line ${n} belongs to table "${t}", which the header does not list`);
     if (idx < this.tableIndex) throw new BackupError(`line ${n}: rows of "${t}" are out of order`);
@@ -105,7 +108,9 @@ export class BackupLineCheck {
     const declared = (trailer.rows ?? {}) as Record<string, unknown>;
     for (const t of header.tables) {
       if (declared[t.name] !== counts[t.name]) {
-        throw new BackupError(`table "${t.name}" holds ${counts[t.name]} rows but the end marker says ${String(declared[t.name])}`);
+        throw new BackupError(
+          `table "${t.name}" holds ${counts[t.name]} rows but the end marker says ${String(declared[t.name])}`,
+        );
       }
     }
     return { header, rows: { ...counts } };
@@ -113,7 +118,10 @@ export class BackupLineCheck {
 }
 
 /** Refuses a backup taken at another schema than this build's (its latest migration). */
-export function checkSchemaVersion(header: Pick<BackupHeader, 'schema_version' | 'schema_tag'>, build: { version: string; tag: string | null }): void {
+export function checkSchemaVersion(
+  header: Pick<BackupHeader, 'schema_version' | 'schema_tag'>,
+  build: { version: string; tag: string | null },
+): void {
   if (header.schema_version !== build.version) {
     throw new BackupError(
       `the backup's schema (${header.schema_tag ?? '?'} ${header.schema_version.slice(0, 12)}) differs from this build's (${build.tag ?? '?'} ${build.version.slice(0, 12)})`,
@@ -122,7 +130,10 @@ export function checkSchemaVersion(header: Pick<BackupHeader, 'schema_version' |
 }
 
 /** Refuses a backup naming a table or column the target database does not have. */
-export function checkTargetTables(header: Pick<BackupHeader, 'tables'>, target: ReadonlyMap<string, { columns: { name: string }[] }>): void {
+export function checkTargetTables(
+  header: Pick<BackupHeader, 'tables'>,
+  target: ReadonlyMap<string, { columns: { name: string }[] }>,
+): void {
   for (const t of header.tables) {
     const info = target.get(t.name);
     if (!info) throw new BackupError(`table "${t.name}" does not exist in this database`);

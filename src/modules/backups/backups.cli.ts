@@ -15,7 +15,13 @@ export const backupCommands: CliCommand[] = [
         return 1;
       }
       try {
-        await restoreBackup(database, path.resolve(file), (msg) => console.log(msg), config.uploadLimits);
+        await restoreBackup(
+          database,
+          path.resolve(file),
+          (msg) => console.log(msg),
+          config.uploadLimits,
+          config.dataDir,
+        );
       } catch (err) {
         if (err instanceof BackupError) {
           console.error(`restore refused: ${err.message}`);
@@ -38,7 +44,7 @@ export const backupCommands: CliCommand[] = [
         return 1;
       }
       await runMigrations(database, { defaultCurrency: config.defaultCurrency });
-      const { size, rows } = await writeBackup(database.db, path.resolve(file));
+      const { size, rows } = await writeBackup(database.db, path.resolve(file), config.dataDir);
       console.log(`wrote ${file}: ${size} bytes, ${Object.values(rows).reduce((a, b) => a + b, 0)} rows`);
       return 0;
     },

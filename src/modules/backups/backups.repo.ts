@@ -9,7 +9,11 @@ export async function insertPending(db: Executor, name: string, createdBy: numbe
   return row!;
 }
 
-export async function listBackups(db: Executor, limit: number, offset: number): Promise<{ rows: BackupRow[]; total: number }> {
+export async function listBackups(
+  db: Executor,
+  limit: number,
+  offset: number,
+): Promise<{ rows: BackupRow[]; total: number }> {
   const [rows, [total]] = await Promise.all([
     db.select().from(backups).orderBy(desc(backups.createdAt), desc(backups.id)).limit(limit).offset(offset),
     db.select({ n: count() }).from(backups),
@@ -18,7 +22,10 @@ export async function listBackups(db: Executor, limit: number, offset: number): 
 }
 
 export async function findCompleted(db: Executor, id: number): Promise<BackupRow | undefined> {
-  const [row] = await db.select().from(backups).where(and(eq(backups.id, id), eq(backups.status, 'completed')));
+  const [row] = await db
+    .select()
+    .from(backups)
+    .where(and(eq(backups.id, id), eq(backups.status, 'completed')));
   return row;
 }
 
@@ -30,7 +37,11 @@ export async function finish(
 ): Promise<BackupRow | undefined> {
   const [row] = await db
     .update(backups)
-    .set(result.status === 'completed' ? { status: 'completed', size: result.size, completedAt: new Date() } : { status: 'failed', error: result.error, completedAt: new Date() })
+    .set(
+      result.status === 'completed'
+        ? { status: 'completed', size: result.size, completedAt: new Date() }
+        : { status: 'failed', error: result.error, completedAt: new Date() },
+    )
     .where(and(eq(backups.id, id), eq(backups.status, 'pending')))
     .returning();
   return row;
@@ -45,7 +56,11 @@ export async function deleteBackup(db: Executor, id: number): Promise<BackupRow 
 export async function failInterrupted(db: Executor, before: Date): Promise<number> {
   const rows = await db
     .update(backups)
-    .set({ status: 'failed', error: 'interrupted: the server stopped while the backup was being written', completedAt: new Date() })
+    .set({
+      status: 'failed',
+      error: 'interrupted: the server stopped while the backup was being written',
+      completedAt: new Date(),
+    })
     .where(and(eq(backups.status, 'pending'), lt(backups.createdAt, before)))
     .returning({ id: backups.id });
   return rows.length;

@@ -7,7 +7,10 @@ import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { BackupCreated, BackupList, BackupListQuery, DownloadQuery } from './backups.schemas.ts';
 import { type createBackupService } from './backups.service.ts';
 
-export default async function backupsRoutes(fastify: FastifyInstance, { backups: service }: { backups: ReturnType<typeof createBackupService> }) {
+export default async function backupsRoutes(
+  fastify: FastifyInstance,
+  { backups: service }: { backups: ReturnType<typeof createBackupService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // a backup still being written is finished before the database closes
   app.addHook('preClose', async () => service.idle());
@@ -36,8 +39,10 @@ export default async function backupsRoutes(fastify: FastifyInstance, { backups:
       schema: {
         summary: 'Start a backup of the whole database',
         description:
-          'Answers at once with the new id; the backup runs in the background (status pending, then completed or failed). ' +
-          'The file is a gzip of JSON lines: a header with the schema version, every row of every table, and an end marker. ' +
+          'Answers at once with the new id; the backup runs in the background (status pending, then completed or ' +
+          'failed). ' +
+          'The file is a gzip of JSON lines: a header with the schema version, every row of every table, and an end ' +
+          'marker. ' +
           'Restore it into an empty database with `npm run cli -- backup:restore <file>`.',
         response: { 201: BackupCreated },
       },
@@ -64,12 +69,15 @@ export default async function backupsRoutes(fastify: FastifyInstance, { backups:
       schema: {
         summary: 'Download a completed backup',
         description:
-          'Authorized by `?token=` alone (the `downloadToken` of this backup from the list); a missing, invalid, expired or ' +
+          'Authorized by `?token=` alone (the `downloadToken` of this backup from the list); a missing, invalid, ' +
+          'expired or ' +
           "another backup's token: 40101. Streams the gzip file as an attachment.",
         params: IdParams,
         querystring: DownloadQuery,
         produces: ['application/gzip'],
-        response: { 200: Type.Unsafe<ReadStream>({ type: 'string', format: 'binary', description: 'the backup file (.json.gz)' }) },
+        response: {
+          200: Type.Unsafe<ReadStream>({ type: 'string', format: 'binary', description: 'the backup file (.json.gz)' }),
+        },
       },
     },
     async (req, reply) => {

@@ -9,7 +9,9 @@ export const Backup = Type.Object({
   status: Type.Union([Type.Literal('pending'), Type.Literal('completed'), Type.Literal('failed')]),
   created_at: Timestamp,
   downloadToken: Type.Optional(
-    Type.String({ description: 'completed backups only: pass as ?token= to GET /api/backup/{id}/download within 10 minutes' }),
+    Type.String({
+      description: 'completed backups only: pass as ?token= to GET /api/backup/{id}/download within 10 minutes',
+    }),
   ),
 });
 export type Backup = Static<typeof Backup>;

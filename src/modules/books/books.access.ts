@@ -6,6 +6,7 @@ import { bookableCurrencies } from '../../lib/currency.ts';
 import { kindLabel, type CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
 
+/** A group's row, as the access rules below read it for every module (the groups module's too). */
 export type GroupRow = typeof groups.$inferSelect;
 
 /**
@@ -24,7 +25,12 @@ export interface OwnedCategory {
 }
 
 /** One of the caller's categories, of `kind` when given (else 40001 on `field`). */
-export async function requireCategory(db: Executor, userId: number, categoryId: number, opts: { field?: string; kind?: CategoryKind } = {}): Promise<OwnedCategory> {
+export async function requireCategory(
+  db: Executor,
+  userId: number,
+  categoryId: number,
+  opts: { field?: string; kind?: CategoryKind } = {},
+): Promise<OwnedCategory> {
   const field = opts.field ?? 'category_id';
   const [cat] = await db
     .select({ id: categories.id, kind: categories.kind })
@@ -36,7 +42,12 @@ export async function requireCategory(db: Executor, userId: number, categoryId: 
 }
 
 /** Every id one of the caller's categories (else 40001 on `field`); answers the distinct ids. */
-export async function requireCategories(db: Executor, userId: number, ids: readonly number[], field: string): Promise<number[]> {
+export async function requireCategories(
+  db: Executor,
+  userId: number,
+  ids: readonly number[],
+  field: string,
+): Promise<number[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return unique;
   const rows = await db
@@ -61,10 +72,16 @@ export async function ownTagIds(db: Executor, userId: number, ids: readonly numb
 }
 
 /** Every id one of the caller's tags, at most `max` distinct ones (else 40001 on `field`); answers the distinct ids. */
-export async function requireTags(db: Executor, userId: number, ids: readonly number[], opts: { field?: string; max?: number } = {}): Promise<number[]> {
+export async function requireTags(
+  db: Executor,
+  userId: number,
+  ids: readonly number[],
+  opts: { field?: string; max?: number } = {},
+): Promise<number[]> {
   const field = opts.field ?? 'tag_ids';
   const unique = [...new Set(ids)];
-  if (opts.max !== undefined && unique.length > opts.max) throw Errors.field(field, `must hold at most ${opts.max} tags`);
+  if (opts.max !== undefined && unique.length > opts.max)
+    throw Errors.field(field, `must hold at most ${opts.max} tags`);
   const own = await ownTagIds(db, userId, unique);
   if (own.size !== unique.length) throw notYours.tag(field);
   return unique;
@@ -76,7 +93,11 @@ export async function requireTag(db: Executor, userId: number, tagId: number, fi
 
 // ---- groups ----
 
-export async function membershipOf(db: Executor, groupId: number, userId: number): Promise<{ group: GroupRow; role: 'owner' | 'member' } | null> {
+export async function membershipOf(
+  db: Executor,
+  groupId: number,
+  userId: number,
+): Promise<{ group: GroupRow; role: 'owner' | 'member' } | null> {
   const [row] = await db
     .select({ group: groups, role: groupMembers.role })
     .from(groupMembers)
@@ -86,7 +107,11 @@ export async function membershipOf(db: Executor, groupId: number, userId: number
 }
 
 /** The caller's membership (dissolved groups stay readable to their members): else 40302. */
-export async function requireMembership(db: Executor, groupId: number, userId: number): Promise<{ group: GroupRow; role: 'owner' | 'member' }> {
+export async function requireMembership(
+  db: Executor,
+  groupId: number,
+  userId: number,
+): Promise<{ group: GroupRow; role: 'owner' | 'member' }> {
   const m = await membershipOf(db, groupId, userId);
   if (!m) throw Errors.groupForbidden();
   return m;
@@ -123,15 +148,22 @@ export async function requireWritableGroup(db: Executor, groupId: number, userId
 }
 
 /** A group named inside a stored value (saved filter criteria): one the caller belongs to, else 40001 on `field`. */
-export async function requireGroupReference(db: Executor, groupId: number, userId: number, field: string): Promise<void> {
+export async function requireGroupReference(
+  db: Executor,
+  groupId: number,
+  userId: number,
+  field: string,
+): Promise<void> {
   if (!(await membershipOf(db, groupId, userId))) throw notYours.group(field);
 }
 
 // ---- the same rules inside a statement ----
 
 /**
- * The rules above as SQL conditions, for statements that check and write in one round trip (the
- * transaction insert). Arguments are SQL expressions: bound values or columns of the statement.
+ * The rules above as SQL, for the statement that checks and writes a manual entry in one round
+ * trip (books.manual.ts): it answers, per entry, what each rule found, and `refusal` turns a failed
+ * rule into the same error the functions above give. Arguments are SQL expressions: bound values or
+ * columns of the statement.
  */
 // the one-statement insert reads amounts with 2 decimals: an account in a currency with another
 // number of minor digits (JPY 0, KWD 3) is booked by the service instead
@@ -143,23 +175,52 @@ const NOT_TWO_DIGITS = sql.raw(
 );
 
 export const accessSql = {
+  /** `alias` (a row of categories) is the user's category `categoryId`, of any kind */
+  ownCategory: (alias: SQL, categoryId: SQL, userId: SQL): SQL =>
+    sql`${alias}.id = ${categoryId} and ${alias}.user_id = ${userId}`,
+  /** `alias` (a row of accounts) is the user's account `accountId`, their default one when it is null */
+  namedAccount: (alias: SQL, accountId: SQL, userId: SQL): SQL =>
+    sql`${alias}.user_id = ${userId} and (case when ${accountId} is null then ${alias}.is_default else ${alias}.id = ${accountId} end)`,
   /**
-   * `alias` (a row of accounts) is the user's account `accountId` (their default one when it is
-   * null), not archived, in their base currency and that currency has 2 minor digits: an amount
-   * read with 2 decimals is booked there as is, without conversion
+   * the account `alias` is in the base currency `base` and that currency has 2 minor digits: an
+   * amount read with 2 decimals is booked there as is, without conversion
    */
-  baseAccount: (alias: SQL, accountId: SQL, userId: SQL): SQL =>
-    sql`${alias}.user_id = ${userId} and (case when ${accountId} is null then ${alias}.is_default else ${alias}.id = ${accountId} end)
-        and not ${alias}.archived and ${alias}.currency <> all(${NOT_TWO_DIGITS})
-        and ${alias}.currency = (select u.base_currency from users u where u.id = ${userId})`,
-  /** `alias` (a row of categories) is the user's category of that kind */
-  categoryOfKind: (alias: SQL, categoryId: SQL, userId: SQL, kind: SQL): SQL => sql`${alias}.id = ${categoryId} and ${alias}.user_id = ${userId} and ${alias}.kind = ${kind}`,
+  bookedAsIs: (alias: SQL, base: SQL): SQL =>
+    sql`(${alias}.currency <> all(${NOT_TWO_DIGITS}) and ${alias}.currency = ${base})`,
   /** every id of the int[] `tagIds` (distinct) is one of the user's tags */
-  tags: (tagIds: SQL, userId: SQL): SQL => sql`(select count(*) from tags where user_id = ${userId} and id = any(${tagIds})) = cardinality(${tagIds})`,
-  /** no group, or a live group the user is a member of */
-  writableGroupOrNone: (groupId: SQL, userId: SQL): SQL =>
-    sql`(${groupId} is null or exists (select 1 from group_members m join groups g on g.id = m.group_id where m.group_id = ${groupId} and m.user_id = ${userId} and g.dissolved_at is null))`,
+  tags: (tagIds: SQL, userId: SQL): SQL =>
+    sql`(select count(*) from tags where user_id = ${userId} and id = any(${tagIds})) = cardinality(${tagIds})`,
 };
+
+/** What the statement found of a manual entry's references. */
+export interface AccessVerdict {
+  /** the kind of the category when it is the user's */
+  categoryKind: CategoryKind | null;
+  tagsOk: boolean;
+  /** the account named (or the default one) when it is the user's */
+  account: AccountRef | null;
+}
+
+/**
+ * The error of the first rule a manual entry failed, in the order the checks above are made
+ * (category, tags, account), or the account when every rule passed.
+ */
+export function refusal(
+  v: AccessVerdict,
+  entry: { kind: CategoryKind; accountId: number | null },
+): { error: Error } | { account: AccountRef } {
+  if (v.categoryKind === null) return { error: notYours.category('category_id') };
+  if (v.categoryKind !== entry.kind)
+    return { error: Errors.field('category_id', `must be ${kindLabel(entry.kind)} category`) };
+  if (!v.tagsOk) return { error: notYours.tag('tag_ids') };
+  if (!v.account)
+    return { error: entry.accountId === null ? Errors.notFound('account') : notYours.account('account_id') };
+  if (v.account.archived) return { error: archivedAccount('account_id') };
+  return { account: v.account };
+}
+
+const archivedAccount = (field: string) =>
+  Errors.field(field, 'is archived: unarchive it to book new transactions in it');
 
 // ---- accounts ----
 
@@ -183,7 +244,12 @@ export async function defaultAccount(db: Executor, userId: number): Promise<Acco
  * One of the caller's accounts. Anyone else's, or none: 40401 when the account is what the request
  * is about (its path), 40001 on `field` when the request names it as a reference in a body.
  */
-export async function requireAccount(db: Executor, userId: number, accountId: number, opts: { field?: string } = {}): Promise<AccountRef> {
+export async function requireAccount(
+  db: Executor,
+  userId: number,
+  accountId: number,
+  opts: { field?: string } = {},
+): Promise<AccountRef> {
   const [row] = await db
     .select({ id: accounts.id, currency: accounts.currency, archived: accounts.archived })
     .from(accounts)
@@ -193,9 +259,14 @@ export async function requireAccount(db: Executor, userId: number, accountId: nu
 }
 
 /** Like requireAccount, and one that still takes new rows (not archived): else 40001 on `field`. */
-export async function requireOpenAccount(db: Executor, userId: number, accountId: number, field = 'account_id'): Promise<AccountRef> {
+export async function requireOpenAccount(
+  db: Executor,
+  userId: number,
+  accountId: number,
+  field = 'account_id',
+): Promise<AccountRef> {
   const row = await requireAccount(db, userId, accountId, { field });
-  if (row.archived) throw Errors.field(field, 'is archived: unarchive it to book new transactions in it');
+  if (row.archived) throw archivedAccount(field);
   return row;
 }
 

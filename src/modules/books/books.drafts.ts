@@ -45,8 +45,12 @@ export async function writeDraft(ex: Executor, userId: number, draft: Draft): Pr
   const minor =
     'minor' in draft.amount
       ? draft.amount.minor
-      : parseAmountIn(draft.amount.decimal, currency, draft.amount.field ?? 'amount', { allowNegative: draft.amount.allowNegative, allowZero: false });
-  if (!Number.isSafeInteger(minor)) throw Errors.field('amount', `must be a whole number of ${currency.code} minor units`);
+      : parseAmountIn(draft.amount.decimal, currency, draft.amount.field ?? 'amount', {
+          allowNegative: draft.amount.allowNegative,
+          allowZero: false,
+        });
+  if (!Number.isSafeInteger(minor))
+    throw Errors.field('amount', `must be a whole number of ${currency.code} minor units`);
   const booking = await bookIn(ex, userId, account, minor, draft.date, draft.rate);
   const id = await insertRow(ex, userId, {
     kind: draft.kind,

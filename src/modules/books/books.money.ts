@@ -1,7 +1,17 @@
 import { and, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { exchangeRates, users } from '../../db/schema/index.ts';
-import { convertMinor, currencyInfo, divRoundHalfAway, parseMinor, parseRate, rateText, requireCurrency, type CurrencyInfo, type Rate } from '../../lib/currency.ts';
+import {
+  convertMinor,
+  currencyInfo,
+  divRoundHalfAway,
+  parseMinor,
+  parseRate,
+  rateText,
+  requireCurrency,
+  type CurrencyInfo,
+  type Rate,
+} from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
 import type { AccountRef } from './books.access.ts';
 
@@ -11,8 +21,16 @@ import type { AccountRef } from './books.access.ts';
  * units; a conversion multiplies by an exact decimal rate and rounds once, half away from zero.
  */
 
-/** Minor units of a request amount in `currency`: positive (or signed with `allowNegative`), at most the currency's decimals and 12 integer digits; else 40001 on `field`. */
-export function parseAmountIn(value: unknown, currency: CurrencyInfo, field = 'amount', opts: { allowNegative?: boolean; allowZero?: boolean } = {}): number {
+/**
+ * Minor units of a request amount in `currency`: positive (or signed with `allowNegative`), at most the currency's
+ * decimals and 12 integer digits; else 40001 on `field`.
+ */
+export function parseAmountIn(
+  value: unknown,
+  currency: CurrencyInfo,
+  field = 'amount',
+  opts: { allowNegative?: boolean; allowZero?: boolean } = {},
+): number {
   const minor = parseMinor(value, currency, field, opts);
   if (Math.abs(minor) >= 10 ** (12 + currency.digits)) throw Errors.field(field, 'must have at most 12 integer digits');
   return minor;
@@ -35,7 +53,13 @@ export async function rateOn(db: Executor, userId: number, currency: string, dat
   const [row] = await db
     .select({ rate: exchangeRates.rate })
     .from(exchangeRates)
-    .where(and(eq(exchangeRates.userId, userId), eq(exchangeRates.currency, currency), lte(exchangeRates.date, sql`${date}::date`)))
+    .where(
+      and(
+        eq(exchangeRates.userId, userId),
+        eq(exchangeRates.currency, currency),
+        lte(exchangeRates.date, sql`${date}::date`),
+      ),
+    )
     .orderBy(desc(exchangeRates.date))
     .limit(1);
   return row?.rate ?? null;
@@ -53,9 +77,17 @@ export interface Booking {
  * converted once at the rate given by hand (`rate`) or the user's rate for that date, rounded half
  * away from zero. A foreign amount without any rate: 40001 on `rate`, with `missing_rate` naming it.
  */
-export async function bookIn(db: Executor, userId: number, account: AccountRef, minor: number, date: string, rate?: unknown): Promise<Booking> {
+export async function bookIn(
+  db: Executor,
+  userId: number,
+  account: AccountRef,
+  minor: number,
+  date: string,
+  rate?: unknown,
+): Promise<Booking> {
   const base = await baseCurrencyOf(db, userId);
-  if (account.currency === base.code) return { accountId: account.id, currency: account.currency, baseAmount: minor, rate: null };
+  if (account.currency === base.code)
+    return { accountId: account.id, currency: account.currency, baseAmount: minor, rate: null };
   const from = currencyInfo(account.currency);
   if (!from) throw Errors.field('account_id', 'has a currency that can no longer be booked');
   const text = rate !== undefined && rate !== null ? rate : await rateOn(db, userId, account.currency, date);
@@ -63,7 +95,12 @@ export async function bookIn(db: Executor, userId: number, account: AccountRef, 
     throw Errors.missingRate(account.currency, base.code, date);
   }
   const parsed = parseRate(text, 'rate');
-  return { accountId: account.id, currency: account.currency, baseAmount: convertMinor(minor, from, base, parsed), rate: rateText(parsed) };
+  return {
+    accountId: account.id,
+    currency: account.currency,
+    baseAmount: convertMinor(minor, from, base, parsed),
+    rate: rateText(parsed),
+  };
 }
 
 /**
@@ -82,16 +119,28 @@ export async function rebook(
 ): Promise<Booking> {
   if (prev && prev.currency === account.currency && (rate === undefined || rate === null)) {
     const base = await baseCurrencyOf(tx, userId);
-    if (prev.rate === null && account.currency === base.code) return { accountId: account.id, currency: account.currency, baseAmount: minor, rate: null };
+    if (prev.rate === null && account.currency === base.code)
+      return { accountId: account.id, currency: account.currency, baseAmount: minor, rate: null };
     if (prev.rate !== null) {
-      return { accountId: account.id, currency: account.currency, baseAmount: convertMinor(minor, accountCurrency(account), base, parseRate(prev.rate)), rate: prev.rate };
+      return {
+        accountId: account.id,
+        currency: account.currency,
+        baseAmount: convertMinor(minor, accountCurrency(account), base, parseRate(prev.rate)),
+        rate: prev.rate,
+      };
     }
   }
   return bookIn(tx, userId, account, minor, date, rate);
 }
 
 /** A transfer's fee (in the sending account's currency) in the base currency at the transfer's own rate. */
-export async function feeBase(tx: Executor, userId: number, fee: number, from: CurrencyInfo, booking: Booking): Promise<number> {
+export async function feeBase(
+  tx: Executor,
+  userId: number,
+  fee: number,
+  from: CurrencyInfo,
+  booking: Booking,
+): Promise<number> {
   if (booking.rate === null) return fee;
   return convertMinor(fee, from, await baseCurrencyOf(tx, userId), parseRate(booking.rate));
 }
@@ -138,17 +187,33 @@ const ratio = (a: Rate, b: Rate): Rate => ({ num: a.num * b.den, den: a.den * b.
  * - else: both through the given currency's rate.
  * A rate that is needed and missing is a reason, never a guess.
  */
-export async function priceIn(minor: number, given: CurrencyInfo, account: CurrencyInfo, base: CurrencyInfo, date: string, rateOf: RateLookup): Promise<PriceOutcome> {
+export async function priceIn(
+  minor: number,
+  given: CurrencyInfo,
+  account: CurrencyInfo,
+  base: CurrencyInfo,
+  date: string,
+  rateOf: RateLookup,
+): Promise<PriceOutcome> {
   const need = async (code: string): Promise<Rate | string> => {
     const text = await rateOf(code, date);
-    return text === null ? `no exchange rate for ${code} on or before ${date} (${code} to ${base.code})` : parseRate(text);
+    return text === null
+      ? `no exchange rate for ${code} on or before ${date} (${code} to ${base.code})`
+      : parseRate(text);
   };
   const accountRate = account.code === base.code ? null : await need(account.code);
   if (typeof accountRate === 'string') return { ok: false, reason: accountRate };
   const rate = accountRate === null ? null : rateText(accountRate);
   try {
     if (given.code === account.code) {
-      return { ok: true, priced: { minor, baseAmount: accountRate === null ? minor : convertMinor(minor, account, base, accountRate), rate } };
+      return {
+        ok: true,
+        priced: {
+          minor,
+          baseAmount: accountRate === null ? minor : convertMinor(minor, account, base, accountRate),
+          rate,
+        },
+      };
     }
     if (given.code === base.code) {
       // one unit of the base is 1/rate units of the account currency
@@ -158,7 +223,10 @@ export async function priceIn(minor: number, given: CurrencyInfo, account: Curre
     }
     const givenRate = await need(given.code);
     if (typeof givenRate === 'string') return { ok: false, reason: givenRate };
-    const inAccount = accountRate === null ? convertMinor(minor, given, account, givenRate) : convertMinor(minor, given, account, ratio(givenRate, accountRate));
+    const inAccount =
+      accountRate === null
+        ? convertMinor(minor, given, account, givenRate)
+        : convertMinor(minor, given, account, ratio(givenRate, accountRate));
     if (inAccount === 0) return { ok: false, reason: `the amount, converted to ${account.code}, is zero` };
     return { ok: true, priced: { minor: inAccount, baseAmount: convertMinor(minor, given, base, givenRate), rate } };
   } catch {
@@ -167,16 +235,27 @@ export async function priceIn(minor: number, given: CurrencyInfo, account: Curre
 }
 
 /** Like bookIn for many amounts of one account, reading the base currency once and each date's rate once. */
-export async function bookAll(db: Executor, userId: number, account: AccountRef, items: readonly { minor: number; date: string }[]): Promise<Booking[]> {
+export async function bookAll(
+  db: Executor,
+  userId: number,
+  account: AccountRef,
+  items: readonly { minor: number; date: string }[],
+): Promise<Booking[]> {
   const base = await baseCurrencyOf(db, userId);
-  if (account.currency === base.code) return items.map((i) => ({ accountId: account.id, currency: account.currency, baseAmount: i.minor, rate: null }));
+  if (account.currency === base.code)
+    return items.map((i) => ({ accountId: account.id, currency: account.currency, baseAmount: i.minor, rate: null }));
   const byDate = new Map<string, Promise<Booking>>();
   const out: Booking[] = [];
   for (const i of items) {
     let first = byDate.get(i.date);
     if (!first) byDate.set(i.date, (first = bookIn(db, userId, account, 1, i.date)));
     const { rate } = await first;
-    out.push({ accountId: account.id, currency: account.currency, baseAmount: convertMinor(i.minor, accountCurrency(account), base, parseRate(rate!)), rate });
+    out.push({
+      accountId: account.id,
+      currency: account.currency,
+      baseAmount: convertMinor(i.minor, accountCurrency(account), base, parseRate(rate!)),
+      rate,
+    });
   }
   return out;
 }
@@ -191,7 +270,10 @@ export async function bookAll(db: Executor, userId: number, account: AccountRef,
 
 const pow10 = (digits: SQL) => sql`(10::numeric ^ (${digits}))`;
 
-/** fitHundredths in SQL (never rounded): hundredths in minor units of a currency of `digits` decimals; null when they do not fit. */
+/**
+ * fitHundredths in SQL (never rounded): hundredths in minor units of a currency of `digits` decimals; null when they do
+ * not fit.
+ */
 export function fitHundredthsSql(hundredths: SQL, digits: SQL): SQL {
   return sql`(case when ${digits} >= 2 then ${hundredths}::numeric * ${pow10(sql`${digits} - 2`)}
                    when mod(${hundredths}::numeric, ${pow10(sql`2 - ${digits}`)}) = 0 then div(${hundredths}::numeric, ${pow10(sql`2 - ${digits}`)}) end)`;

@@ -1,20 +1,19 @@
 import { and, eq, ne, Param, sql, type SQL } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import { query } from '../../db/client.ts';
 import { transactions, transactionShares, transactionTags } from '../../db/schema/index.ts';
-import type { CategoryKind, TransactionKind } from '../../lib/domain.ts';
+import type { TransactionKind } from '../../lib/domain.ts';
 import type { SplitMode } from '../../lib/splits.ts';
 import type { CurrencyInfo } from '../../lib/currency.ts';
-import { accessSql } from './books.access.ts';
 import { convertMinorSql, fitHundredthsSql, rateSql, rateTextSql } from './books.money.ts';
 
 /**
- * The one writer of the books: every insert, update and delete of `transactions`, `transaction_tags`
- * and `transaction_shares` is a function of this file (the linter refuses them anywhere else). The
+ * The statements of the books: every insert, update and delete of `transactions`, `transaction_tags`
+ * and `transaction_shares` is a function of this file or of books.manual.ts (the linter refuses them
+ * outside src/modules/books), called only through `write` (books.write.ts). The
  * callers build rows whose money was decided by books.money.ts (amounts in the minor units of their
  * account's currency, base amounts converted once); the writer owns the statements, and the
- * one-statement paths (the checked insert, the batcher, the set-based import insert) stay one
- * statement.
+ * one-statement paths (the batched insert, the set-based import insert) stay one statement.
  */
 
 // ---- rows whose money is decided ----
@@ -55,7 +54,7 @@ export interface BookedRow {
  * once per row: pg_get_serial_sequence in a row's expression reads the catalogue for every row,
  * about ten times the cost of nextval itself over a bill of a hundred thousand rows.
  */
-const NEXT_ID = sql`nextval((select pg_get_serial_sequence('transactions', 'id')::regclass))`;
+export const NEXT_ID = sql`nextval((select pg_get_serial_sequence('transactions', 'id')::regclass))`;
 
 /** Reserves `n` transaction ids, so that tag links and references can be built without relying on RETURNING order. */
 export async function allocateIds(ex: Executor, n: number): Promise<number[]> {
@@ -70,11 +69,18 @@ export async function allocateIds(ex: Executor, n: number): Promise<number[]> {
  * hold is left alone. Answers the ids written (in no particular order; reserve ids to know which
  * row is which).
  */
-export async function insertRows(ex: Executor, userId: number, rows: readonly BookedRow[], opts: { skipRecurringDuplicates?: boolean } = {}): Promise<number[]> {
+export async function insertRows(
+  ex: Executor,
+  userId: number,
+  rows: readonly BookedRow[],
+  opts: { skipRecurringDuplicates?: boolean } = {},
+): Promise<number[]> {
   if (!rows.length) return [];
   const col = <T>(f: (r: BookedRow) => T) => new Param(rows.map(f));
   const created = (r: BookedRow) => (r.createdAt instanceof Date ? r.createdAt.toISOString() : (r.createdAt ?? null));
-  const conflict = opts.skipRecurringDuplicates ? sql`on conflict (recurring_id, date) where recurring_id is not null do nothing` : sql``;
+  const conflict = opts.skipRecurringDuplicates
+    ? sql`on conflict (recurring_id, date) where recurring_id is not null do nothing`
+    : sql``;
   const out = await query<{ id: number }>(
     ex,
     sql`insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, paid_by, recurring_id, account_id, currency,
@@ -97,7 +103,13 @@ export async function insertRows(ex: Executor, userId: number, rows: readonly Bo
   return out.map((r) => Number(r.id));
 }
 
-/** What a set-based write did: rows written, transfers and refunds among them, or why rows cannot be booked (then nothing is written). */
+/** the largest safe integer, the bound of an amount once converted */
+const MAX = sql`9007199254740991`;
+
+/**
+ * What a set-based write did: rows written, transfers and refunds among them, or why rows cannot be booked (then
+ * nothing is written).
+ */
 export interface SetWritten {
   written: number;
   transfers: number;
@@ -120,23 +132,19 @@ export interface SetWritten {
  * writes nothing at all and is answered with its reason. `currencies`: the digits of every currency
  * the rows may meet (the owner's accounts', the base and the paid-in ones).
  */
-export async function insertSelected(ex: Executor, userId: number, source: SQL, currencies: readonly CurrencyInfo[]): Promise<SetWritten> {
-  // the user's rate of a currency on the row's date, looked up only for the rows that need it
-  const rateOf = (code: SQL, needed: SQL) =>
-    sql`(select x.rate from exchange_rates x where ${needed} and x.user_id = ${userId}::int and x.currency = ${code} and x.date <= k.date order by x.date desc limit 1)`;
-  const acc = rateSql(sql`p.acc_rate`);
-  const giv = rateSql(sql`p.given_rate`);
-  const gm = sql`p.gm`;
-  // given = account: as is; given = base: at the inverse of the account's rate; else through the given currency's rate
-  const minor = sql`case when p.given_code = p.acc_code then ${gm}
-      when p.given_code = p.base_code then ${convertMinorSql(gm, sql`p.base_d`, sql`p.acc_d`, { num: acc.den, den: acc.num })}
-      when p.acc_rate is null then ${convertMinorSql(gm, sql`p.given_d`, sql`p.acc_d`, giv)}
-      else ${convertMinorSql(gm, sql`p.given_d`, sql`p.acc_d`, { num: sql`${giv.num} * ${acc.den}`, den: sql`${giv.den} * ${acc.num}` })} end`;
-  const base = sql`case when p.given_code = p.base_code then ${gm}
-      when p.given_code = p.acc_code then (case when p.acc_rate is null then ${gm} else ${convertMinorSql(gm, sql`p.acc_d`, sql`p.base_d`, acc)} end)
-      else ${convertMinorSql(gm, sql`p.given_d`, sql`p.base_d`, giv)} end`;
-  const MAX = sql`9007199254740991`;
-  const [out] = await query<{ written: number; transfers: number; refunds: number; errors: { row: number; message: string }[] | string }>(
+export async function insertSelected(
+  ex: Executor,
+  userId: number,
+  source: SQL,
+  currencies: readonly CurrencyInfo[],
+): Promise<SetWritten> {
+  const { rateOf, minor, base } = selectedPricing(userId);
+  const [out] = await query<{
+    written: number;
+    transfers: number;
+    refunds: number;
+    errors: { row: number; message: string }[] | string;
+  }>(
     ex,
     sql`with cur as (select * from unnest(${new Param(currencies.map((c) => c.code))}::text[], ${new Param(currencies.map((c) => c.digits))}::int[]) as c(code, digits)),
       keyed as materialized (
@@ -195,8 +203,36 @@ export async function insertSelected(ex: Executor, userId: number, source: SQL, 
              (select count(*)::int from ins where refund_of is not null) as refunds,
              (select coalesce(json_agg(json_build_object('row', row, 'message', reason) order by row), '[]'::json) from bad) as errors`,
   );
-  const errors = typeof out!.errors === 'string' ? (JSON.parse(out!.errors) as { row: number; message: string }[]) : out!.errors;
-  return { written: Number(out!.written), transfers: Number(out!.transfers), refunds: Number(out!.refunds), errors: errors.map((e) => ({ row: Number(e.row), message: e.message })) };
+  const errors =
+    typeof out!.errors === 'string' ? (JSON.parse(out!.errors) as { row: number; message: string }[]) : out!.errors;
+  return {
+    written: Number(out!.written),
+    transfers: Number(out!.transfers),
+    refunds: Number(out!.refunds),
+    errors: errors.map((e) => ({ row: Number(e.row), message: e.message })),
+  };
+}
+
+/**
+ * The money of insertSelected's rows in SQL (the rules of priceIn): the user's rate of a currency on
+ * a row's date, the amount in its account's minor units and its base amount.
+ */
+function selectedPricing(userId: number) {
+  // the user's rate of a currency on the row's date, looked up only for the rows that need it
+  const rateOf = (code: SQL, needed: SQL) =>
+    sql`(select x.rate from exchange_rates x where ${needed} and x.user_id = ${userId}::int and x.currency = ${code} and x.date <= k.date order by x.date desc limit 1)`;
+  const acc = rateSql(sql`p.acc_rate`);
+  const giv = rateSql(sql`p.given_rate`);
+  const gm = sql`p.gm`;
+  // given = account: as is; given = base: at the inverse of the account's rate; else through the given currency's rate
+  const minor = sql`case when p.given_code = p.acc_code then ${gm}
+      when p.given_code = p.base_code then ${convertMinorSql(gm, sql`p.base_d`, sql`p.acc_d`, { num: acc.den, den: acc.num })}
+      when p.acc_rate is null then ${convertMinorSql(gm, sql`p.given_d`, sql`p.acc_d`, giv)}
+      else ${convertMinorSql(gm, sql`p.given_d`, sql`p.acc_d`, { num: sql`${giv.num} * ${acc.den}`, den: sql`${giv.den} * ${acc.num}` })} end`;
+  const base = sql`case when p.given_code = p.base_code then ${gm}
+      when p.given_code = p.acc_code then (case when p.acc_rate is null then ${gm} else ${convertMinorSql(gm, sql`p.acc_d`, sql`p.base_d`, acc)} end)
+      else ${convertMinorSql(gm, sql`p.given_d`, sql`p.base_d`, giv)} end`;
+  return { rateOf, minor, base };
 }
 
 /** Writes one row; answers its id. */
@@ -209,7 +245,22 @@ export async function insertRow(ex: Executor, userId: number, row: BookedRow): P
 export type RowPatch = Partial<
   Pick<
     typeof transactions.$inferInsert,
-    'kind' | 'amountCents' | 'categoryId' | 'categoryAuto' | 'note' | 'date' | 'groupId' | 'paidBy' | 'accountId' | 'currency' | 'baseAmount' | 'rate' | 'toAccountId' | 'toAmount' | 'toCurrency' | 'updatedAt'
+    | 'kind'
+    | 'amountMinor'
+    | 'categoryId'
+    | 'categoryAuto'
+    | 'note'
+    | 'date'
+    | 'groupId'
+    | 'paidBy'
+    | 'accountId'
+    | 'currency'
+    | 'baseAmount'
+    | 'rate'
+    | 'toAccountId'
+    | 'toAmount'
+    | 'toCurrency'
+    | 'updatedAt'
   >
 >;
 
@@ -239,7 +290,10 @@ export async function replaceTags(ex: Executor, transactionId: number, tagIds: r
 }
 
 /** Adds tag links (one statement); a link already there is left alone. */
-export async function linkTags(ex: Executor, links: readonly { transactionId: number; tagId: number }[]): Promise<void> {
+export async function linkTags(
+  ex: Executor,
+  links: readonly { transactionId: number; tagId: number }[],
+): Promise<void> {
   if (!links.length) return;
   await query(
     ex,
@@ -250,7 +304,11 @@ export async function linkTags(ex: Executor, links: readonly { transactionId: nu
 }
 
 /** Links every row of `transactionIds` to every tag of `tagIds`. */
-export async function linkTagsToAll(ex: Executor, transactionIds: readonly number[], tagIds: readonly number[]): Promise<void> {
+export async function linkTagsToAll(
+  ex: Executor,
+  transactionIds: readonly number[],
+  tagIds: readonly number[],
+): Promise<void> {
   await linkTags(
     ex,
     transactionIds.flatMap((transactionId) => tagIds.map((tagId) => ({ transactionId, tagId }))),
@@ -259,15 +317,30 @@ export async function linkTagsToAll(ex: Executor, transactionIds: readonly numbe
 
 export interface ShareInsert {
   userId: number;
-  amountCents: number;
+  amountMinor: number;
   value: string | null;
 }
 
 /** Replaces the shares of one group record (delete, then insert) inside the caller's transaction. */
-export async function replaceShares(ex: Executor, transactionId: number, groupId: number | null, mode: SplitMode, shares: readonly ShareInsert[]): Promise<void> {
+export async function replaceShares(
+  ex: Executor,
+  transactionId: number,
+  groupId: number | null,
+  mode: SplitMode,
+  shares: readonly ShareInsert[],
+): Promise<void> {
   await ex.delete(transactionShares).where(eq(transactionShares.transactionId, transactionId));
   if (groupId === null || !shares.length) return;
-  await ex.insert(transactionShares).values(shares.map((s) => ({ transactionId, groupId, userId: s.userId, amountCents: s.amountCents, mode, value: s.value })));
+  await ex.insert(transactionShares).values(
+    shares.map((s) => ({
+      transactionId,
+      groupId,
+      userId: s.userId,
+      amountMinor: s.amountMinor,
+      mode,
+      value: s.value,
+    })),
+  );
 }
 
 // ---- rows moved by other features ----
@@ -287,11 +360,21 @@ export async function moveCategory(ex: Executor, userId: number, fromId: number,
  * become meaningless and are removed (their fee rows are kept as expenses), the other rows are
  * repointed. Answers the counts.
  */
-export async function mergeAccountRows(ex: Executor, userId: number, fromId: number, toId: number): Promise<{ moved: number; removedTransfers: number }> {
+export async function mergeAccountRows(
+  ex: Executor,
+  userId: number,
+  fromId: number,
+  toId: number,
+): Promise<{ moved: number; removedTransfers: number }> {
   const between = sql`t.user_id = ${userId} and t.kind = 'transfer' and ((t.account_id = ${fromId} and t.to_account_id = ${toId}) or (t.account_id = ${toId} and t.to_account_id = ${fromId}))`;
-  await ex.execute(sql`update transactions f set parent_id = null, updated_at = now() from transactions t where f.parent_id = t.id and ${between}`);
+  await ex.execute(
+    sql`update transactions f set parent_id = null, updated_at = now() from transactions t where f.parent_id = t.id and ${between}`,
+  );
   const removed = await query<{ id: number }>(ex, sql`delete from transactions t where ${between} returning t.id`);
-  const a = await query<{ id: number }>(ex, sql`update transactions set account_id = ${toId}, updated_at = now() where user_id = ${userId} and account_id = ${fromId} returning id`);
+  const a = await query<{ id: number }>(
+    ex,
+    sql`update transactions set account_id = ${toId}, updated_at = now() where user_id = ${userId} and account_id = ${fromId} returning id`,
+  );
   const b = await query<{ id: number }>(
     ex,
     sql`update transactions set to_account_id = ${toId}, updated_at = now() where user_id = ${userId} and to_account_id = ${fromId} returning id`,
@@ -305,286 +388,4 @@ export async function detachGroupRows(ex: Executor, groupId: number, exceptUserI
     .update(transactions)
     .set({ groupId: null })
     .where(and(eq(transactions.groupId, groupId), ne(transactions.userId, exceptUserId)));
-}
-
-// ---- the one-statement create ----
-
-export interface CheckedInsert {
-  userId: number;
-  kind: CategoryKind;
-  amountCents: number;
-  categoryId: number;
-  /** null: the user's default account */
-  accountId: number | null;
-  note: string;
-  date: string;
-  groupId: number | null;
-  /** a group row's payer; null outside groups */
-  paidBy?: number | null;
-  /** distinct ids, at most 10 */
-  tagIds: number[];
-}
-
-export type TagRef = { id: number; name: string };
-
-/** What a checked insert wrote, with what a view of it needs. */
-export interface CheckedRow {
-  id: number;
-  kind: CategoryKind;
-  amountCents: number;
-  categoryId: number;
-  note: string;
-  date: string;
-  groupId: number | null;
-  userId: number;
-  recurringId: number | null;
-  accountId: number;
-  currency: string;
-  createdAt: Date;
-  updatedAt: Date;
-  categoryName: string;
-  categoryColor: string;
-  categoryKind: CategoryKind;
-  ownerNickname: string;
-  ownerAvatarUrl: string | null;
-  tags: TagRef[];
-}
-
-interface InsertedRow {
-  id: number;
-  kind: CategoryKind;
-  account_id: number;
-  currency: string;
-  amount_cents: string | number;
-  category_id: number;
-  note: string;
-  date: string;
-  group_id: number | null;
-  user_id: number;
-  recurring_id: number | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  category_name: string;
-  category_color: string;
-  category_kind: CategoryKind;
-  owner_nickname: string;
-  owner_avatar_url: string | null;
-  tags: TagRef[] | string;
-}
-
-const tagsOf = (t: TagRef[] | string): TagRef[] => (typeof t === 'string' ? (JSON.parse(t) as TagRef[]) : t);
-
-/**
- * Records a transaction in one statement (one round trip): the row is written only when the
- * category is the caller's and of the same kind, every tag is the caller's, the group, if any,
- * is live and has the caller as a member, and the account (the default one when none is named) is
- * the caller's, in their base currency and that currency has 2 minor digits (so that an amount in
- * hundredths is booked as is, its own base amount). Answers the row, or null when a check failed (the caller then finds
- * out which one and answers its error).
- */
-export async function insertChecked(ex: Executor, v: CheckedInsert): Promise<CheckedRow | null> {
-  const tagArray = sql`${`{${v.tagIds.join(',')}}`}::int[]`;
-  const res = (await ex.execute(sql`
-    with cat as (
-      select c.id, c.name, c.color, c.kind from categories c where ${accessSql.categoryOfKind(sql`c`, sql`${v.categoryId}`, sql`${v.userId}`, sql`${v.kind}`)}
-    ), acc as (
-      select a.id, a.currency from accounts a where ${accessSql.baseAccount(sql`a`, sql`${v.accountId}::int`, sql`${v.userId}`)}
-    ), ok as (
-      select acc.id as account_id, acc.currency from cat, acc
-      where ${accessSql.tags(tagArray, sql`${v.userId}`)} and ${accessSql.writableGroupOrNone(sql`${v.groupId}::int`, sql`${v.userId}`)}
-    ), ins as (
-      insert into transactions (user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount)
-      select ${v.userId}, ${v.kind}, ${v.amountCents}, ${v.categoryId}, ${v.note}, ${v.date}::date, ${v.groupId}::int,
-             ok.account_id, ok.currency, ${v.amountCents} from ok
-      returning *
-    ), tt as (
-      insert into transaction_tags (transaction_id, tag_id) select ins.id, t from ins, unnest(${tagArray}) t
-    )
-    select ins.id, ins.kind, ins.amount_cents, ins.category_id, ins.account_id, ins.currency, ins.note, to_char(ins.date, 'YYYY-MM-DD') as date,
-           ins.group_id, ins.user_id, ins.recurring_id, ins.created_at, ins.updated_at,
-           cat.name as category_name, cat.color as category_color, cat.kind as category_kind,
-           u.nickname as owner_nickname, u.avatar_url as owner_avatar_url,
-           coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name) order by t.name, t.id)
-                     from tags t where t.id = any(${tagArray}) and t.user_id = ${v.userId}), '[]'::json) as tags
-    from ins cross join cat join users u on u.id = ins.user_id`)) as unknown as { rows: InsertedRow[] };
-  const r = res.rows[0];
-  if (!r) return null;
-  return {
-    id: r.id,
-    kind: r.kind,
-    amountCents: Number(r.amount_cents),
-    categoryId: r.category_id,
-    note: r.note,
-    date: r.date,
-    groupId: r.group_id,
-    userId: r.user_id,
-    recurringId: r.recurring_id,
-    accountId: r.account_id,
-    currency: r.currency,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
-    categoryName: r.category_name,
-    categoryColor: r.category_color,
-    categoryKind: r.category_kind,
-    ownerNickname: r.owner_nickname,
-    ownerAvatarUrl: r.owner_avatar_url,
-    tags: tagsOf(r.tags),
-  };
-}
-
-interface Pending {
-  row: CheckedInsert;
-  resolve: (v: CheckedRow | null) => void;
-  reject: (err: unknown) => void;
-}
-
-interface BatchRow {
-  idx: number;
-  id: number;
-  account_id: number;
-  currency: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-  category_name: string;
-  category_color: string;
-  owner_nickname: string;
-  owner_avatar_url: string | null;
-  tags: TagRef[] | string;
-}
-
-const MAX_BATCH = 100;
-
-/**
- * Coalesces the transactions recorded at the same moment into one statement (one round trip and
- * one commit for all of them), the way a database groups commits. Each row keeps its own checks
- * (category, tags, group membership): a row that fails them is left out and answered null, the
- * others are written. If the statement itself fails, every row is retried on its own, so one bad
- * row never costs another its write.
- */
-export function createInsertBatcher(db: Db, maxInFlight = 4) {
-  let queue: Pending[] = [];
-  let scheduled = false;
-  let inFlight = 0;
-
-  async function runBatch(batch: Pending[]): Promise<void> {
-    if (batch.length === 1) {
-      const [p] = batch;
-      await insertChecked(db, p!.row).then(p!.resolve, p!.reject);
-      return;
-    }
-    let rows: BatchRow[];
-    try {
-      rows = await insertMany(db, batch.map((p) => p.row));
-    } catch {
-      // a row broke the statement (say, its category was deleted meanwhile): each on its own
-      await Promise.all(batch.map((p) => insertChecked(db, p.row).then(p.resolve, p.reject)));
-      return;
-    }
-    const byIdx = new Map(rows.map((r) => [r.idx, r]));
-    batch.forEach((p, idx) => {
-      const r = byIdx.get(idx);
-      if (!r) return p.resolve(null);
-      const v = p.row;
-      p.resolve({
-        id: r.id,
-        kind: v.kind,
-        amountCents: v.amountCents,
-        categoryId: v.categoryId,
-        note: v.note,
-        date: v.date,
-        groupId: v.groupId,
-        userId: v.userId,
-        recurringId: null,
-        accountId: r.account_id,
-        currency: r.currency,
-        createdAt: new Date(r.created_at),
-        updatedAt: new Date(r.updated_at),
-        categoryName: r.category_name,
-        categoryColor: r.category_color,
-        categoryKind: v.kind,
-        ownerNickname: r.owner_nickname,
-        ownerAvatarUrl: r.owner_avatar_url,
-        tags: tagsOf(r.tags),
-      });
-    });
-  }
-
-  function pump(): void {
-    scheduled = false;
-    while (queue.length && inFlight < maxInFlight) {
-      const batch = queue.slice(0, MAX_BATCH);
-      queue = queue.slice(MAX_BATCH);
-      inFlight++;
-      runBatch(batch)
-        .catch((err) => batch.forEach((p) => p.reject(err)))
-        .finally(() => {
-          inFlight--;
-          if (queue.length && !scheduled) {
-            scheduled = true;
-            setImmediate(pump);
-          }
-        });
-    }
-  }
-
-  return {
-    /** Records one transaction; null when its category, tags or group did not pass the checks. */
-    insert(row: CheckedInsert): Promise<CheckedRow | null> {
-      return new Promise((resolve, reject) => {
-        queue.push({ row, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          // requests arriving in the same turn of the event loop share the statement
-          setImmediate(pump);
-        }
-      });
-    },
-  };
-}
-
-/** The rows that passed their checks, with their new ids, in one statement. */
-async function insertMany(db: Db, rows: CheckedInsert[]): Promise<BatchRow[]> {
-  const input = JSON.stringify(
-    rows.map((r, idx) => ({
-      idx,
-      user_id: r.userId,
-      kind: r.kind,
-      amount_cents: r.amountCents,
-      category_id: r.categoryId,
-      note: r.note,
-      date: r.date,
-      group_id: r.groupId,
-      account_id: r.accountId,
-      tag_ids: r.tagIds,
-    })),
-  );
-  return query<BatchRow>(
-    db,
-    sql`
-    with input as (
-      select x.idx, x.user_id, x.kind, x.amount_cents, x.category_id, x.note, x.date, x.group_id, x.account_id,
-             array(select jsonb_array_elements_text(x.tag_ids)::int) as tag_ids
-      from jsonb_to_recordset(${input}::jsonb) as x(idx int, user_id int, kind text, amount_cents bigint, category_id int,
-                                                   note text, date date, group_id int, account_id int, tag_ids jsonb)
-    ), ok as materialized (
-      select i.idx, i.user_id, i.kind, i.amount_cents, i.category_id, i.note, i.date, i.group_id, i.tag_ids,
-             a.id as acc_id, a.currency, c.name as category_name, c.color as category_color,
-             ${NEXT_ID} as new_id
-      from input i
-      join categories c on ${accessSql.categoryOfKind(sql`c`, sql`i.category_id`, sql`i.user_id`, sql`i.kind`)}
-      join accounts a on ${accessSql.baseAccount(sql`a`, sql`i.account_id`, sql`i.user_id`)}
-      where ${accessSql.tags(sql`i.tag_ids`, sql`i.user_id`)} and ${accessSql.writableGroupOrNone(sql`i.group_id`, sql`i.user_id`)}
-    ), ins as (
-      insert into transactions (id, user_id, kind, amount_cents, category_id, note, date, group_id, account_id, currency, base_amount)
-      select new_id, user_id, kind, amount_cents, category_id, note, date, group_id, acc_id, currency, amount_cents from ok
-      returning id, created_at, updated_at
-    ), tt as (
-      insert into transaction_tags (transaction_id, tag_id) select ok.new_id, t from ok, unnest(ok.tag_ids) t
-    )
-    select ok.idx, ins.id, ok.acc_id as account_id, ok.currency, ins.created_at, ins.updated_at, ok.category_name, ok.category_color,
-           u.nickname as owner_nickname, u.avatar_url as owner_avatar_url,
-           coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name, g.id)
-                     from tags g where g.id = any(ok.tag_ids) and g.user_id = ok.user_id), '[]'::json) as tags
-    from ok join ins on ins.id = ok.new_id join users u on u.id = ok.user_id`,
-  );
 }

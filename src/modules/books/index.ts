@@ -1,10 +1,10 @@
 /**
- * The books: the one writer of transactions and their tags and shares, the money rules that decide
+ * The books: the one writer of transactions and their tags and shares (write, books.write.ts: every
+ * change of the books goes through it), the money rules that decide
  * every amount written (books.money.ts), and the access rules every feature checks references with
  * (books.access.ts). Other modules import this file only.
  */
 export {
-  accessSql,
   assertGroupOwner,
   defaultAccount,
   membershipOf,
@@ -33,6 +33,7 @@ export {
   bookIn,
   feeBase,
   fitHundredths,
+  fitHundredthsSql,
   parseAmountIn,
   priceIn,
   rateOn,
@@ -42,28 +43,10 @@ export {
   type Priced,
   type RateLookup,
 } from './books.money.ts';
-export {
-  allocateIds,
-  createInsertBatcher,
-  deleteRow,
-  detachGroupRows,
-  insertChecked,
-  insertRow,
-  insertRows,
-  insertSelected,
-  linkTags,
-  linkTagsToAll,
-  mergeAccountRows,
-  moveCategory,
-  replaceShares,
-  replaceTags,
-  updateRow,
-  type BookedRow,
-  type CheckedInsert,
-  type CheckedRow,
-  type RowPatch,
-  type SetWritten,
-  type ShareInsert,
-  type TagRef,
-} from './books.writer.ts';
-export { writeDraft, type Draft } from './books.drafts.ts';
+export { allocateIds, type BookedRow, type RowPatch, type SetWritten, type ShareInsert } from './books.writer.ts';
+export type { Draft } from './books.drafts.ts';
+export type { CheckedRow, ManualDraft, ManualWritten, TagRef } from './books.manual.ts';
+// the one way to change the books: the writing helpers behind it are not exported
+export { write, type BooksChange, type TagLink } from './books.write.ts';
+export { afterWrite, type BooksEvent, type BooksEventType, type BooksListener } from './books.events.ts';
+export { priceOriginal, type Adoption, type ForeignDraft, type Original } from './books.foreign.ts';

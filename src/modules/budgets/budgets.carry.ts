@@ -21,6 +21,13 @@ export function previousMonth(month: string): string {
   return m === 1 ? `${String(y - 1).padStart(4, '0')}-12` : `${month.slice(0, 4)}-${String(m - 1).padStart(2, '0')}`;
 }
 
+/** The month after `month` (YYYY-MM). */
+export function nextMonth(month: string): string {
+  const y = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  return m === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${String(m + 1).padStart(2, '0')}`;
+}
+
 /** `month` minus `n` months. */
 export function monthsBefore(month: string, n: number): string {
   const total = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 - n;
@@ -32,7 +39,11 @@ export function monthsBefore(month: string, n: number): string {
  * What carries into `month`: the earlier months' lines (`lineOf`) and expense (`spentOf`) decide.
  * 0 when the month before has no line or does not carry over.
  */
-export function carriedInto(month: string, lineOf: (month: string) => BudgetLine | undefined, spentOf: (month: string) => number): number {
+export function carriedInto(
+  month: string,
+  lineOf: (month: string) => BudgetLine | undefined,
+  spentOf: (month: string) => number,
+): number {
   const chain: string[] = [];
   let m = previousMonth(month);
   for (let i = 0; i < CARRY_MONTHS && m >= '0001-01'; i++) {

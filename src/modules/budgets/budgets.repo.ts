@@ -1,86 +1,68 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { query, type Executor } from '../../db/client.ts';
-import { budgets, categoryBudgets } from '../../db/schema/index.ts';
+import type { StoredLine } from './budgets.lines.ts';
 
-/**
- * One table, three owners: personal (user, no group), a group's budget (group, no user) and a
- * member's own amount in a group (both). (user_id, group_id, month) is unique with NULLS NOT DISTINCT.
- */
-export interface BudgetOwner {
-  userId: number | null;
-  groupId: number | null;
-}
+// budgets has three owners: personal (user, no group), a group's budget (group, no user) and a
+// member's own amount in a group (both); category_budgets holds a person's lines per category.
+export { readLine, writeLine } from './budgets.lines.ts';
 
-function ownerWhere(owner: BudgetOwner, month: string) {
-  return and(
-    owner.userId === null ? isNull(budgets.userId) : eq(budgets.userId, owner.userId),
-    owner.groupId === null ? isNull(budgets.groupId) : eq(budgets.groupId, owner.groupId),
-    eq(budgets.month, month),
-  );
-}
-
-export async function setBudget(db: Executor, owner: BudgetOwner, month: string, amountCents: number): Promise<void> {
-  const at = new Date();
-  await db
-    .insert(budgets)
-    .values({ userId: owner.userId, groupId: owner.groupId, month, amountCents, createdAt: at, updatedAt: at })
-    .onConflictDoUpdate({ target: [budgets.userId, budgets.groupId, budgets.month], set: { amountCents, updatedAt: at } });
-}
-
-export async function clearBudget(db: Executor, owner: BudgetOwner, month: string): Promise<void> {
-  await db.delete(budgets).where(ownerWhere(owner, month));
-}
-
-/** A group's budget, the caller's own amount in it, and the group's and the caller's expense in it that month. */
-export async function groupFigures(db: Executor, groupId: number, userId: number, month: string, range: { start: string; end: string }) {
-  const [row] = await query<{ amount: string | number | null; my_amount: string | number | null; spent: string | number; my_spent: string | number }>(
+/** The group's and the caller's expense in the group within `range`. */
+export async function groupSpent(db: Executor, groupId: number, userId: number, range: { start: string; end: string }) {
+  const [row] = await query<{ spent: string | number; my_spent: string | number }>(
     db,
-    sql`select
-          (select b.amount_cents from budgets b where b.group_id = ${groupId} and b.user_id is null and b.month = ${month}) as amount,
-          (select b.amount_cents from budgets b where b.group_id = ${groupId} and b.user_id = ${userId} and b.month = ${month}) as my_amount,
-          s.spent, s.my_spent
-        from (select coalesce(sum(t.base_amount), 0) as spent,
-                     coalesce(sum(t.base_amount) filter (where t.user_id = ${userId}), 0) as my_spent
-              from transactions t
-              where t.group_id = ${groupId} and t.kind = 'expense' and t.date between ${range.start}::date and ${range.end}::date) s`,
+    sql`select coalesce(sum(t.base_amount), 0) as spent,
+               coalesce(sum(t.base_amount) filter (where t.user_id = ${userId}), 0) as my_spent
+        from transactions t
+        where t.group_id = ${groupId} and t.kind = 'expense' and t.date between ${range.start}::date and ${range.end}::date`,
   );
-  const n = (v: string | number | null) => (v === null ? null : Number(v));
-  return { amount: n(row!.amount), myAmount: n(row!.my_amount), spent: Number(row!.spent), mySpent: Number(row!.my_spent) };
+  return { spent: Number(row!.spent), mySpent: Number(row!.my_spent) };
 }
 
 // ---- personal budgets by category, carry-over ----
 
-export interface WindowLine {
-  month: string;
+export interface WindowLine extends StoredLine {
   /** null: the month total */
-  category_id: number | null;
-  amount: number;
-  carry_over: boolean;
+  categoryId: number | null;
 }
 
-/** The caller's personal month totals and category lines from `from` to `to` (months, inclusive). */
-export async function personalWindow(db: Executor, userId: number, from: string, to: string): Promise<WindowLine[]> {
-  const rows = await query<{ month: string; category_id: number | null; amount: string | number; carry_over: boolean }>(
+/** Every row of the caller's personal month totals and category lines up to `to` (a month, inclusive). */
+export async function personalRows(db: Executor, userId: number, to: string): Promise<WindowLine[]> {
+  const rows = await query<{
+    month: string;
+    category_id: number | null;
+    amount: string | number | null;
+    carry_over: boolean;
+    repeat: boolean;
+  }>(
     db,
-    sql`select b.month, null::int as category_id, b.amount_cents as amount, b.carry_over from budgets b
-          where b.user_id = ${userId} and b.group_id is null and b.month between ${from} and ${to}
+    sql`select b.month, null::int as category_id, b.amount_cents as amount, b.carry_over, b.repeat from budgets b
+          where b.user_id = ${userId} and b.group_id is null and b.month <= ${to}
         union all
-        select c.month, c.category_id, c.amount_cents, c.carry_over from category_budgets c
-          where c.user_id = ${userId} and c.month between ${from} and ${to}`,
+        select c.month, c.category_id, c.amount_cents, c.carry_over, c.repeat from category_budgets c
+          where c.user_id = ${userId} and c.month <= ${to}`,
   );
-  return rows.map((r) => ({ month: r.month, category_id: r.category_id === null ? null : Number(r.category_id), amount: Number(r.amount), carry_over: Boolean(r.carry_over) }));
+  return rows.map((r) => ({
+    month: r.month,
+    categoryId: r.category_id === null ? null : Number(r.category_id),
+    amount: r.amount === null ? null : Number(r.amount),
+    carryOver: Boolean(r.carry_over),
+    repeat: Boolean(r.repeat),
+  }));
 }
 
-/** The caller's category lines of one month with their categories, in the categories' order. */
-export async function categoryLines(db: Executor, userId: number, month: string) {
-  const rows = await query<{ category_id: number; name: string; color: string; amount: string | number; carry_over: boolean }>(
+/** The caller's categories among `ids`, in the categories' order. */
+export async function categoriesIn(db: Executor, userId: number, ids: number[]) {
+  if (!ids.length) return [];
+  const rows = await query<{ id: number; name: string; color: string }>(
     db,
-    sql`select c.category_id, k.name, k.color, c.amount_cents as amount, c.carry_over
-        from category_budgets c join categories k on k.id = c.category_id
-        where c.user_id = ${userId} and c.month = ${month}
+    sql`select k.id, k.name, k.color from categories k
+        where k.user_id = ${userId} and k.id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})
         order by k.sort, k.id`,
   );
-  return rows.map((r) => ({ categoryId: Number(r.category_id), name: r.name, color: r.color, amount: Number(r.amount), carryOver: Boolean(r.carry_over) }));
+  return rows.map((r) => ({ categoryId: Number(r.id), name: r.name, color: r.color }));
 }
 
 /**
@@ -116,35 +98,27 @@ export async function expenseByMonth(db: Executor, userId: number, range: { star
   return { total, byCategory };
 }
 
-export async function setCarryOver(db: Executor, userId: number, month: string, carryOver: boolean): Promise<boolean> {
-  const rows = await db
-    .update(budgets)
-    .set({ carryOver, updatedAt: new Date() })
-    .where(ownerWhere({ userId, groupId: null }, month))
-    .returning({ id: budgets.id });
-  return rows.length > 0;
-}
-
-/** Replaces the month's category lines of the caller with `lines`. */
-export async function replaceCategoryLines(db: Executor, userId: number, month: string, lines: { categoryId: number; amount: number; carryOver: boolean }[]): Promise<void> {
-  await db.delete(categoryBudgets).where(and(eq(categoryBudgets.userId, userId), eq(categoryBudgets.month, month)));
-  if (!lines.length) return;
-  await db.insert(categoryBudgets).values(lines.map((l) => ({ userId, month, categoryId: l.categoryId, amountCents: l.amount, carryOver: l.carryOver })));
-}
-
 /**
- * Users with a personal month total for one of `months` who were not yet told it is overspent, live
- * and active, with their time zone (each one's own month decides), by user id after `afterId`.
+ * Users with a personal month total in force in one of `months` (set for it, or repeating from
+ * before it) who were not yet told it is overspent, live and active, with their time zone (each
+ * one's own month decides), by user id after `afterId`. A candidate's budget may still turn out to
+ * be cleared for that month: the caller reads it.
  */
 export async function alertCandidates(db: Executor, months: string[], afterId: number, limit: number) {
   return query<{ user_id: number; month: string; timezone: string | null }>(
     db,
-    sql`select b.user_id, b.month, u.timezone from budgets b join users u on u.id = b.user_id
-        where b.group_id is null and b.user_id > ${afterId} and b.month in (${sql.join(months.map((m) => sql`${m}`), sql`, `)})
+    sql`select distinct b.user_id, m.month, u.timezone
+        from budgets b
+        join (values ${sql.join(
+          months.map((m) => sql`(${m})`),
+          sql`, `,
+        )}) as m(month) on b.month = m.month or (b.repeat and b.month < m.month)
+        join users u on u.id = b.user_id
+        where b.group_id is null and b.user_id > ${afterId} and b.amount_cents is not null
           and u.deleted_at is null and u.status = 'active'
           and not exists (select 1 from notifications x where x.scope = 'personal' and x.user_id = b.user_id and x.key = 'budget.exceeded'
-                          and x.params @> jsonb_build_object('month', b.month))
-        order by b.user_id, b.month
+                          and x.params @> jsonb_build_object('month', m.month))
+        order by b.user_id, m.month
         limit ${limit}`,
   );
 }

@@ -2,3 +2,4 @@
 export { default as budgetsRoutes } from './budgets.routes.ts';
 export { createBudgetService } from './budgets.service.ts';
 export { budgetAlertTask } from './budgets.task.ts';
+export { writeLine } from './budgets.lines.ts';

@@ -31,7 +31,13 @@ export async function lockCategory(db: Executor, userId: number, id: number): Pr
   return row;
 }
 
-export async function nameTaken(db: Executor, userId: number, kind: CategoryKind, name: string, exceptId?: number): Promise<boolean> {
+export async function nameTaken(
+  db: Executor,
+  userId: number,
+  kind: CategoryKind,
+  name: string,
+  exceptId?: number,
+): Promise<boolean> {
   const conds = [eq(categories.userId, userId), eq(categories.kind, kind), eq(categories.name, name)];
   if (exceptId !== undefined) conds.push(ne(categories.id, exceptId));
   const [row] = await db
@@ -106,7 +112,12 @@ export async function moveRecurringRules(db: Executor, userId: number, fromId: n
  * Rewrites `category_ids` in the user's saved filter criteria: `fromId` becomes `toId` (the list is
  * then deduplicated, first occurrence kept), or is removed when `toId` is null.
  */
-export async function repointSavedFilters(db: Executor, userId: number, fromId: number, toId: number | null): Promise<void> {
+export async function repointSavedFilters(
+  db: Executor,
+  userId: number,
+  fromId: number,
+  toId: number | null,
+): Promise<void> {
   const to = toId === null ? null : JSON.stringify(toId);
   await db.execute(sql`
     update saved_filters set
@@ -165,7 +176,13 @@ export interface HistoryRow {
  * category was the suggester's own guess, left as it was, do not count (a wrong guess must not
  * teach), nor do refunds.
  */
-export async function recentHistory(db: Executor, userId: number, kind: CategoryKind, today: string, limit: number): Promise<HistoryRow[]> {
+export async function recentHistory(
+  db: Executor,
+  userId: number,
+  kind: CategoryKind,
+  today: string,
+  limit: number,
+): Promise<HistoryRow[]> {
   const rows = await query<{ category_id: number; amount_cents: string | number; note: string; age_days: number }>(
     db,
     sql`select t.category_id, t.amount_cents, t.note, greatest(0, ${today}::date - t.date)::int as age_days
@@ -174,6 +191,10 @@ export async function recentHistory(db: Executor, userId: number, kind: Category
         order by t.date desc, t.id desc
         limit ${limit}`,
   );
-  return rows.map((r) => ({ category_id: Number(r.category_id), amount_cents: Number(r.amount_cents), note: r.note, age_days: Number(r.age_days) }));
+  return rows.map((r) => ({
+    category_id: Number(r.category_id),
+    amount_cents: Number(r.amount_cents),
+    note: r.note,
+    age_days: Number(r.age_days),
+  }));
 }
-

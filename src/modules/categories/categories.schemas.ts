@@ -56,8 +56,15 @@ export const DeleteQuery = Type.Object({
 });
 
 export const SuggestQuery = Type.Object({
-  kind: Type.Optional(Type.Union([Type.Literal('expense'), Type.Literal('income')], { default: 'expense', description: 'expense (default) or income' })),
-  amount: Type.Optional(Type.String({ maxLength: 32, description: 'the amount being recorded, major units (> 0, at most 2 decimals)' })),
+  kind: Type.Optional(
+    Type.Union([Type.Literal('expense'), Type.Literal('income')], {
+      default: 'expense',
+      description: 'expense (default) or income',
+    }),
+  ),
+  amount: Type.Optional(
+    Type.String({ maxLength: 32, description: 'the amount being recorded, major units (> 0, at most 2 decimals)' }),
+  ),
   note: Type.Optional(Type.String({ maxLength: 264, description: 'the note being typed (0 to 200 characters)' })),
 });
 export type SuggestQuery = Static<typeof SuggestQuery>;
@@ -69,14 +76,20 @@ export const SuggestResult = Type.Object(
         category_id: Id,
         name: Type.String(),
         color: Color,
-        score: Type.Number({ minimum: 0, maximum: 1, description: '0 to 1, at most 4 decimals; higher is a better match' }),
+        score: Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: '0 to 1, at most 4 decimals; higher is a better match',
+        }),
       }),
       { maxItems: 3 },
     ),
     preselect: Type.Union([Id, Type.Null()], {
       description:
-        'the category a form should select for the person, or null when confidence is low (then nothing is selected): the best of the ' +
-        "history when one of the caller's past notes matches this one, else the category a keyword of the note names (地铁 → 交通, Netflix → Entertainment)",
+        'the category a form should select for the person, or null when confidence is low (then nothing is ' +
+        'selected): the best of the ' +
+        "history when one of the caller's past notes matches this one, else the category a keyword of the note names " +
+        '(地铁 → 交通, Netflix → Entertainment)',
     }),
   },
   { title: 'CategorySuggestions' },

@@ -3,7 +3,15 @@ import type { TransactionKind } from '../../lib/domain.ts';
 import type { Executor } from '../../db/client.ts';
 import { budgets, categories } from '../../db/schema/index.ts';
 import { addDays, eachDay, isoWeekday, todayIn } from '../../lib/dates.ts';
-import { accountCurrency, baseCurrencyOf, bookAll, defaultAccount, fitHundredths, insertRows, type BookedRow } from '../books/index.ts';
+import {
+  accountCurrency,
+  baseCurrencyOf,
+  bookAll,
+  defaultAccount,
+  fitHundredths,
+  write,
+  type BookedRow,
+} from '../books/index.ts';
 import type { Locale } from '../categories/index.ts';
 
 export const DEMO_DAYS = 30;
@@ -20,7 +28,11 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const DEMO_NOTES: Record<Locale, Record<'breakfast' | 'lunch' | 'dinner' | 'commute' | 'shopping' | 'fun', string[]> & Record<'taxi' | 'rent' | 'bills' | 'salary', string>> = {
+const DEMO_NOTES: Record<
+  Locale,
+  Record<'breakfast' | 'lunch' | 'dinner' | 'commute' | 'shopping' | 'fun', string[]> &
+    Record<'taxi' | 'rent' | 'bills' | 'salary', string>
+> = {
   en: {
     breakfast: ['Breakfast', 'Coffee and a bagel', 'Soy milk and buns', 'Latte'],
     lunch: ['Lunch', 'Noodles', 'Lunch with colleagues', 'Salad bowl', 'Dumplings'],
@@ -58,7 +70,13 @@ export function firstDemoDay(now: Date, timezone: string): string {
   return addDays(todayIn(timezone, now), 1 - DEMO_DAYS);
 }
 
-export async function seedDemoData(db: Executor, userId: number, now: Date, timezone: string, locale: Locale = 'en'): Promise<void> {
+export async function seedDemoData(
+  db: Executor,
+  userId: number,
+  now: Date,
+  timezone: string,
+  locale: Locale = 'en',
+): Promise<void> {
   const account = await defaultAccount(db, userId);
   const cats = await db
     .select({ id: categories.id, icon: categories.icon, kind: categories.kind, sort: categories.sort })
@@ -68,7 +86,8 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
   const firstOf = (kind: TransactionKind) => cats.find((c) => c.kind === kind);
   if (!firstOf('expense') || !firstOf('income')) return;
   // by icon, which names the default category whatever language its name is in
-  const pick = (icon: string, kind: TransactionKind) => (cats.find((c) => c.kind === kind && c.icon === icon) ?? firstOf(kind)!).id;
+  const pick = (icon: string, kind: TransactionKind) =>
+    (cats.find((c) => c.kind === kind && c.icon === icon) ?? firstOf(kind)!).id;
   const food = pick('food', 'expense');
   const transport = pick('transport', 'expense');
   const shopping = pick('shopping', 'expense');
@@ -113,11 +132,19 @@ export async function seedDemoData(db: Executor, userId: number, now: Date, time
     if (date === salaryDay) add(date, 'income', salary, 800000 + Math.floor(rand() * 9) * 50000, n.salary);
   }
   const bookings = await bookAll(db, userId, account, drafts);
-  const rows = drafts.map((d, i): BookedRow => ({ kind: d.kind, amount: d.minor, categoryId: d.categoryId, note: d.note, date: d.date, groupId: null, ...bookings[i]! }));
-  await insertRows(db, userId, rows);
+  const rows = drafts.map((d, i): BookedRow => ({
+    kind: d.kind,
+    amount: d.minor,
+    categoryId: d.categoryId,
+    note: d.note,
+    date: d.date,
+    groupId: null,
+    ...bookings[i]!,
+  }));
+  await write(db, userId, { type: 'demo', rows });
   const budget = fitHundredths(500000 + Math.floor(rand() * 5) * 50000, await baseCurrencyOf(db, userId), true)!;
   await db
     .insert(budgets)
-    .values({ userId, groupId: null, month: today.slice(0, 7), amountCents: budget })
+    .values({ userId, groupId: null, month: today.slice(0, 7), amountMinor: budget })
     .onConflictDoNothing();
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { groupMembers, groups, images, recurringRules, trackEvents, users } from '../../db/schema/index.ts';
-import { detachGroupRows } from '../books/index.ts';
+import { write } from '../books/index.ts';
 import type { SchedulerTask } from '../scheduler.ts';
 
 /** how long a demo account lives */
@@ -36,11 +36,20 @@ async function releaseOwnedGroups(tx: Executor, userId: number): Promise<void> {
       .orderBy(asc(groupMembers.joinedAt), asc(groupMembers.userId))
       .limit(1);
     if (heir) {
-      await tx.update(groups).set({ ownerId: heir.userId }).where(and(eq(groups.id, groupId), eq(groups.ownerId, userId)));
-      await tx.update(groupMembers).set({ role: 'owner' }).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, heir.userId)));
-      await tx.update(groupMembers).set({ role: 'member' }).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)));
+      await tx
+        .update(groups)
+        .set({ ownerId: heir.userId })
+        .where(and(eq(groups.id, groupId), eq(groups.ownerId, userId)));
+      await tx
+        .update(groupMembers)
+        .set({ role: 'owner' })
+        .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, heir.userId)));
+      await tx
+        .update(groupMembers)
+        .set({ role: 'member' })
+        .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)));
     } else {
-      await detachGroupRows(tx, groupId, userId);
+      await write(tx, userId, { type: 'detachGroup', groupId });
       await tx
         .update(recurringRules)
         .set({ groupId: null })
@@ -75,7 +84,11 @@ export interface PurgeResult {
 }
 
 /** Purges every demo user created more than 24 hours before `now`. One failing user does not stop the others. */
-export async function purgeDemoUsers(db: Db, now: Date, log?: { error: (obj: object, msg: string) => void }): Promise<PurgeResult> {
+export async function purgeDemoUsers(
+  db: Db,
+  now: Date,
+  log?: { error: (obj: object, msg: string) => void },
+): Promise<PurgeResult> {
   const cutoff = new Date(now.getTime() - DEMO_TTL_MS);
   const result: PurgeResult = { purged: [], failed: [] };
   let afterId = 0;

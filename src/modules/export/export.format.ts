@@ -9,7 +9,21 @@ import type { ExportRow } from './export.repo.ts';
  */
 
 /** The columns of before accounts come first, so that older readers of the file keep working. */
-export const EXPORT_COLUMNS = ['date', 'kind', 'amount', 'category', 'note', 'tags', 'group_id', 'created_at', 'account', 'currency', 'to_account', 'to_amount', 'rate'] as const;
+export const EXPORT_COLUMNS = [
+  'date',
+  'kind',
+  'amount',
+  'category',
+  'note',
+  'tags',
+  'group_id',
+  'created_at',
+  'account',
+  'currency',
+  'to_account',
+  'to_amount',
+  'rate',
+] as const;
 
 /** Text that starts like a formula, or like an already neutralized one (apostrophes, then = + - @ tab or CR). */
 export const FORMULA_START = /^'*[=+\-@\t\r]/;
@@ -23,10 +37,13 @@ export function neutralizeFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-/** Integer cents (as text or number) to a plain decimal with two places: 1250 -> "12.50", 5 -> "0.05". */
-export function centsToDecimal(cents: string | number): string {
-  const s = String(cents);
-  if (s.startsWith('-')) return `-${centsToDecimal(s.slice(1))}`;
+/**
+ * Integer minor units of a two-decimal currency (as text or number) to a plain decimal with two places: 1250 ->
+ * "12.50", 5 -> "0.05".
+ */
+export function minorToDecimal(minor: string | number): string {
+  const s = String(minor);
+  if (s.startsWith('-')) return `-${minorToDecimal(s.slice(1))}`;
   if (s.length > 2) return `${s.slice(0, -2)}.${s.slice(-2)}`;
   return s.length === 2 ? `0.${s}` : `0.0${s}`;
 }
@@ -39,7 +56,7 @@ export function isoFromUtcText(s: string): string {
 /** Minor units as a decimal with the currency's own decimals; hundredths when the currency is unknown. */
 function decimalIn(minor: string | number, currency: string | null | undefined): string {
   const info = currency ? currencyInfo(currency) : undefined;
-  return info ? formatMinor(BigInt(minor), info) : centsToDecimal(minor);
+  return info ? formatMinor(BigInt(minor), info) : minorToDecimal(minor);
 }
 
 function majorIn(minor: string | number, currency: string | null | undefined): number {
@@ -47,7 +64,8 @@ function majorIn(minor: string | number, currency: string | null | undefined): n
   return info ? toMajorUnits(minor, info) : toMajor(minor);
 }
 
-const categoryName = (categories: Map<number, string>, id: number | null) => (id === null ? '' : (categories.get(Number(id)) ?? ''));
+const categoryName = (categories: Map<number, string>, id: number | null) =>
+  id === null ? '' : (categories.get(Number(id)) ?? '');
 
 export interface ExportPage {
   rows: ExportRow[];
@@ -74,7 +92,7 @@ export function csvLines({ rows, tags, categories }: ExportPage): string {
   let out = '';
   for (const r of rows) {
     out +=
-      `${r.date},${r.kind},${decimalIn(r.cents, r.currency)},${csvCell(neutralizeFormula(categoryName(categories, r.category_id)))},${csvCell(neutralizeFormula(r.note))},` +
+      `${r.date},${r.kind},${decimalIn(r.amount_minor, r.currency)},${csvCell(neutralizeFormula(categoryName(categories, r.category_id)))},${csvCell(neutralizeFormula(r.note))},` +
       `${csvCell(neutralizeFormula((tags.get(Number(r.id)) ?? NO_TAGS).join('|')))},${r.group_id === null ? '' : Number(r.group_id)},${isoFromUtcText(r.created_utc)},` +
       `${csvCell(neutralizeFormula(r.account ?? ''))},${r.currency ?? ''},${csvCell(neutralizeFormula(r.to_account ?? ''))},` +
       `${r.to_amount === null || r.to_amount === undefined ? '' : decimalIn(r.to_amount, r.to_currency)},${r.rate ?? ''}\n`;
@@ -87,7 +105,7 @@ export function jsonRecord(r: ExportRow, tags: string[], category: string) {
   return {
     date: r.date,
     kind: r.kind,
-    amount: majorIn(r.cents, r.currency),
+    amount: majorIn(r.amount_minor, r.currency),
     category,
     note: r.note,
     tags,
@@ -103,11 +121,18 @@ export function jsonRecord(r: ExportRow, tags: string[], category: string) {
 
 /** Our own CSV and JSON file, as the export writes it and the import reads it. */
 export const FORMAT_TEXT =
-  'CSV: UTF-8 with BOM, header `date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; ' +
-  'kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` CNY, `1200` JPY; an adjustment\'s ' +
-  'amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal rows, created_at ISO 8601 UTC, ' +
-  '`account` the name of the account the money left or arrived in (empty for a group row recorded for another payer), `currency` its ISO 4217 code, ' +
-  '`to_account` and `to_amount` (in the receiving account\'s currency) for transfers only, `rate` the base-currency units per unit of `currency` ' +
-  'used at booking (empty in the base currency). A transfer\'s fee is an expense row of its own. A text cell (category, note, tags, accounts) ' +
-  'starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `\'` so that spreadsheets do not run it as a formula. ' +
+  'CSV: UTF-8 with BOM, header ' +
+  '`date,kind,amount,category,note,tags,group_id,created_at,account,currency,to_account,to_amount,rate`; ' +
+  'kind expense, income, transfer or adjustment; amount a plain decimal with the decimals of `currency` (`12.50` ' +
+  "CNY, `1200` JPY; an adjustment's " +
+  'amount is signed), category empty for transfers and adjustments, tags joined by `|`, group_id empty for personal ' +
+  'rows, created_at ISO 8601 UTC, ' +
+  '`account` the name of the account the money left or arrived in (empty for a group row recorded for another ' +
+  'payer), `currency` its ISO 4217 code, ' +
+  "`to_account` and `to_amount` (in the receiving account's currency) for transfers only, `rate` the base-currency " +
+  'units per unit of `currency` ' +
+  "used at booking (empty in the base currency). A transfer's fee is an expense row of its own. A text cell " +
+  '(category, note, tags, accounts) ' +
+  "starting with `=`, `+`, `-`, `@`, tab or carriage return is prefixed with `'` so that spreadsheets do not run it " +
+  'as a formula. ' +
   'JSON: one array of objects with the same keys (amount a number, tags an array of names, group_id a number or null).';

@@ -10,7 +10,7 @@ export interface ExportRow {
   date: string;
   kind: TransactionKind;
   /** integer minor units of `currency` (hundredths when it is absent), as text */
-  cents: string;
+  amount_minor: string;
   /** null for a transfer or an adjustment */
   category_id: number | null;
   note: string;
@@ -42,10 +42,16 @@ export interface ExportFilter {
  * text and are formatted by the caller, and category names come from exportCategoryNames, which
  * keeps the database's share of the work small.
  */
-export async function exportPage(db: Executor, userId: number, f: ExportFilter, after: { date: string; id: number } | null, limit: number): Promise<ExportRow[]> {
+export async function exportPage(
+  db: Executor,
+  userId: number,
+  f: ExportFilter,
+  after: { date: string; id: number } | null,
+  limit: number,
+): Promise<ExportRow[]> {
   return query<ExportRow>(
     db,
-    sql`select t.id, t.date::text as date, t.kind, t.amount_cents::text as cents, t.category_id, t.note, t.group_id,
+    sql`select t.id, t.date::text as date, t.kind, t.amount_cents::text as amount_minor, t.category_id, t.note, t.group_id,
           (t.created_at at time zone 'UTC')::text as created_utc,
           a.name as account, t.currency, ta.name as to_account, t.to_amount::text as to_amount, t.to_currency, t.rate
         from transactions t
@@ -61,7 +67,10 @@ export async function exportPage(db: Executor, userId: number, f: ExportFilter, 
 
 /** The user's category names by id. */
 export async function exportCategoryNames(db: Executor, userId: number): Promise<Map<number, string>> {
-  const rows = await db.select({ id: categories.id, name: categories.name }).from(categories).where(eq(categories.userId, userId));
+  const rows = await db
+    .select({ id: categories.id, name: categories.name })
+    .from(categories)
+    .where(eq(categories.userId, userId));
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -70,8 +79,14 @@ export async function userHasTags(db: Executor, userId: number): Promise<boolean
   return row !== undefined;
 }
 
-/** Tag names of the given transactions (of the caller: the ids come from exportPage), by transaction, sorted by name. */
-export async function exportTags(db: Executor, userId: number, transactionIds: number[]): Promise<Map<number, string[]>> {
+/**
+ * Tag names of the given transactions (of the caller: the ids come from exportPage), by transaction, sorted by name.
+ */
+export async function exportTags(
+  db: Executor,
+  userId: number,
+  transactionIds: number[],
+): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   if (!transactionIds.length) return out;
   const rows = await query<{ transaction_id: number; name: string }>(

@@ -6,7 +6,15 @@ import { Errors } from '../../lib/errors.ts';
 import { bearerToken, userOf } from '../../plugins/auth.ts';
 import { ExportPrepareBody, ExportPrepareResult, ExportQuery } from './export.schemas.ts';
 import { FORMAT_TEXT } from './export.format.ts';
-import { authorizeDownload, downloadParams, exportStream, fileNameOf, prepareExport, type DownloadAuth, type DownloadAuthenticator } from './export.service.ts';
+import {
+  authorizeDownload,
+  downloadParams,
+  exportStream,
+  fileNameOf,
+  prepareExport,
+  type DownloadAuth,
+  type DownloadAuthenticator,
+} from './export.service.ts';
 
 export default async function exportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -26,8 +34,10 @@ export default async function exportRoutes(fastify: FastifyInstance) {
       schema: {
         summary: 'Prepare an export download: a signed token valid 5 minutes',
         description:
-          'Checks the parameters (startDate <= endDate, valid dates: 40001) and signs them with the caller into a download token. ' +
-          '`downloadUrl` (relative, token included) can be opened without an Authorization header, e.g. by a browser download.',
+          'Checks the parameters (startDate <= endDate, valid dates: 40001) and signs them with the caller into a ' +
+          'download token. ' +
+          '`downloadUrl` (relative, token included) can be opened without an Authorization header, e.g. by a browser ' +
+          'download.',
         body: ExportPrepareBody,
         response: { 200: ExportPrepareResult },
       },
@@ -49,15 +59,22 @@ export default async function exportRoutes(fastify: FastifyInstance) {
       schema: {
         summary: "Download the caller's transactions as a CSV or JSON file (streamed)",
         description:
-          'Authorized by `Authorization: Bearer <access token>`, or by `?token=` holding an access token or the token of ' +
-          'POST /api/export/prepare (whose parameters then win over the query; startDate and endDate may then be left out). ' +
-          'A bad, expired or foreign token: 40101. The caller\'s own transactions (including those recorded in groups) from ' +
-          'startDate to endDate inclusive, of `type` (expense, income, transfer, adjustment or all, default all), ordered by date then id. ' +
+          'Authorized by `Authorization: Bearer <access token>`, or by `?token=` holding an access token or the ' +
+          'token of ' +
+          'POST /api/export/prepare (whose parameters then win over the query; startDate and endDate may then be ' +
+          'left out). ' +
+          "A bad, expired or foreign token: 40101. The caller's own transactions (including those recorded in " +
+          'groups) from ' +
+          'startDate to endDate inclusive, of `type` (expense, income, transfer, adjustment or all, default all), ' +
+          'ordered by date then id. ' +
           `${FORMAT_TEXT} Answered with Content-Disposition: attachment; filename="transactions-<startDate>-<endDate>.<csv|json>", ` +
-          'Cache-Control: no-store and Referrer-Policy: no-referrer. The file is streamed page by page: memory does not grow with the number of rows.',
+          'Cache-Control: no-store and Referrer-Policy: no-referrer. The file is streamed page by page: memory does ' +
+          'not grow with the number of rows.',
         querystring: ExportQuery,
         produces: ['text/csv', 'application/json'],
-        response: { 200: Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the CSV or JSON file' }) },
+        response: {
+          200: Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'the CSV or JSON file' }),
+        },
       },
     },
     async (req, reply) => {

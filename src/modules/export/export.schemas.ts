@@ -2,9 +2,18 @@ import { Type, type Static } from 'typebox';
 import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { CalendarDate } from '../../lib/schemas.ts';
 
-export const ExportType = Type.Union([Type.Literal('expense'), Type.Literal('income'), Type.Literal('transfer'), Type.Literal('adjustment'), Type.Literal('all')], {
-  description: 'default all (every kind: expense, income, transfer and adjustment rows)',
-});
+export const ExportType = Type.Union(
+  [
+    Type.Literal('expense'),
+    Type.Literal('income'),
+    Type.Literal('transfer'),
+    Type.Literal('adjustment'),
+    Type.Literal('all'),
+  ],
+  {
+    description: 'default all (every kind: expense, income, transfer and adjustment rows)',
+  },
+);
 export const ExportFormat = Type.Union([Type.Literal('csv'), Type.Literal('json')], { description: 'default csv' });
 
 export const ExportPrepareBody = Type.Object({
@@ -16,7 +25,9 @@ export const ExportPrepareBody = Type.Object({
 export type ExportPrepareBody = Static<typeof ExportPrepareBody>;
 
 export const ExportPrepareResult = Type.Object({
-  token: Type.String({ description: 'signed download token, valid 5 minutes, bound to the caller and these parameters' }),
+  token: Type.String({
+    description: 'signed download token, valid 5 minutes, bound to the caller and these parameters',
+  }),
   expires_in: Type.Integer({ description: 'seconds: 300' }),
   downloadUrl: Type.String({ description: 'relative URL of the download, token included' }),
 });
@@ -28,7 +39,12 @@ export const ExportQuery = Type.Object({
   endDate: Type.Optional(CalendarDate),
   type: Type.Optional(ExportType),
   format: Type.Optional(ExportFormat),
-  token: Type.Optional(Type.String({ maxLength: 4096, description: 'an access token, or the token of POST /api/export/prepare (whose parameters then win)' })),
+  token: Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      description: 'an access token, or the token of POST /api/export/prepare (whose parameters then win)',
+    }),
+  ),
 });
 export type ExportQuery = Static<typeof ExportQuery>;
 

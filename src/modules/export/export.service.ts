@@ -39,7 +39,11 @@ export function fileNameOf(p: ExportParams): string {
 }
 
 /** Signs the parameters into a short-lived download token. */
-export async function prepareExport({ tokens }: { tokens: TokenService }, userId: number, body: ExportPrepareBody): Promise<ExportPrepareResult> {
+export async function prepareExport(
+  { tokens }: { tokens: TokenService },
+  userId: number,
+  body: ExportPrepareBody,
+): Promise<ExportPrepareResult> {
   const params = resolveParams(body);
   const token = await tokens.signPurpose(EXPORT_PURPOSE, String(userId), EXPORT_TOKEN_TTL_S, { ...params });
   const qs = new URLSearchParams({ token, ...params });
@@ -62,12 +66,17 @@ export interface DownloadAuthenticator {
   authenticator: Authenticator;
 }
 
-export async function authorizeDownload(auth: DownloadAuthenticator, queryToken: string | undefined, bearer: string | null): Promise<DownloadAuth> {
+export async function authorizeDownload(
+  auth: DownloadAuthenticator,
+  queryToken: string | undefined,
+  bearer: string | null,
+): Promise<DownloadAuth> {
   if (queryToken !== undefined) {
     // not a prepared export token: it may still be an access token
     const claims = await auth.tokens.verifyPurpose(queryToken, EXPORT_PURPOSE).catch(() => null);
     if (claims) {
-      if (!/^[1-9]\d{0,9}$/.test(claims.sub) || Number(claims.sub) > 2147483647) throw Errors.unauthorized('download token invalid');
+      if (!/^[1-9]\d{0,9}$/.test(claims.sub) || Number(claims.sub) > 2147483647)
+        throw Errors.unauthorized('download token invalid');
       const userId = Number(claims.sub);
       const state = await auth.userState.get(userId);
       if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
@@ -88,8 +97,14 @@ export async function authorizeDownload(auth: DownloadAuthenticator, queryToken:
 
 /** Query parameters merged with a prepared token's, which win. */
 export function downloadParams(query: ExportQuery, fromToken: Partial<ExportParams> | null): ExportParams {
-  const q: Partial<ExportParams> = { startDate: query.startDate, endDate: query.endDate, type: query.type, format: query.format };
-  if (fromToken) for (const [k, v] of Object.entries(fromToken)) if (v !== undefined) (q as Record<string, unknown>)[k] = v;
+  const q: Partial<ExportParams> = {
+    startDate: query.startDate,
+    endDate: query.endDate,
+    type: query.type,
+    format: query.format,
+  };
+  if (fromToken)
+    for (const [k, v] of Object.entries(fromToken)) if (v !== undefined) (q as Record<string, unknown>)[k] = v;
   return resolveParams(q);
 }
 
@@ -100,7 +115,12 @@ export function downloadParams(query: ExportQuery, fromToken: Partial<ExportPara
  * written out), so the database and the formatting work side by side, never more than two pages
  * in hand.
  */
-export async function* exportPages(db: Executor, userId: number, p: ExportParams, pageSize = EXPORT_PAGE): AsyncGenerator<ExportPage> {
+export async function* exportPages(
+  db: Executor,
+  userId: number,
+  p: ExportParams,
+  pageSize = EXPORT_PAGE,
+): AsyncGenerator<ExportPage> {
   const fetchPage = (after: { date: string; id: number } | null): Promise<ExportRow[]> => {
     const promise = exportPage(db, userId, p, after, pageSize);
     // a download abandoned mid-way must not leave an unhandled rejection behind
@@ -123,7 +143,8 @@ export async function* exportPages(db: Executor, userId: number, p: ExportParams
         )
       : new Map<number, string[]>();
     // a category created while the download runs
-    if (rows.some((r) => r.category_id !== null && !categories.has(Number(r.category_id)))) categories = await exportCategoryNames(db, userId);
+    if (rows.some((r) => r.category_id !== null && !categories.has(Number(r.category_id))))
+      categories = await exportCategoryNames(db, userId);
     yield { rows, tags, categories };
   }
 }
@@ -139,7 +160,15 @@ async function* jsonChunks(pages: AsyncGenerator<ExportPage>): AsyncGenerator<st
   for await (const { rows, tags, categories } of pages) {
     let out = '';
     for (const r of rows) {
-      out += (first ? '\n' : ',\n') + JSON.stringify(jsonRecord(r, tags.get(Number(r.id)) ?? NO_TAGS, r.category_id === null ? '' : (categories.get(Number(r.category_id)) ?? '')));
+      out +=
+        (first ? '\n' : ',\n') +
+        JSON.stringify(
+          jsonRecord(
+            r,
+            tags.get(Number(r.id)) ?? NO_TAGS,
+            r.category_id === null ? '' : (categories.get(Number(r.category_id)) ?? ''),
+          ),
+        );
       first = false;
     }
     yield out;
@@ -150,5 +179,8 @@ async function* jsonChunks(pages: AsyncGenerator<ExportPage>): AsyncGenerator<st
 /** The file as a stream that pulls a page from the database only when the client has taken the previous one. */
 export function exportStream(db: Executor, userId: number, p: ExportParams): Readable {
   const pages = exportPages(db, userId, p);
-  return Readable.from(p.format === 'csv' ? csvChunks(pages) : jsonChunks(pages), { objectMode: false, highWaterMark: 64 * 1024 });
+  return Readable.from(p.format === 'csv' ? csvChunks(pages) : jsonChunks(pages), {
+    objectMode: false,
+    highWaterMark: 64 * 1024,
+  });
 }

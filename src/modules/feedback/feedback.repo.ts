@@ -10,7 +10,12 @@ export type FeedbackWithAuthor = FeedbackRow & { author: AuthorRow };
 const total = sql<number>`count(*)::int`.mapWith(Number);
 const newestFirst = [desc(feedback.createdAt), desc(feedback.id)];
 
-export async function insertFeedback(db: Executor, userId: number, content: string, contact: string | null): Promise<FeedbackRow> {
+export async function insertFeedback(
+  db: Executor,
+  userId: number,
+  content: string,
+  contact: string | null,
+): Promise<FeedbackRow> {
   const [row] = await db.insert(feedback).values({ userId, content, contact }).returning();
   return row!;
 }
@@ -19,7 +24,13 @@ export async function insertFeedback(db: Executor, userId: number, content: stri
 export async function listOfUser(db: Executor, userId: number, limit: number, offset: number) {
   const where = eq(feedback.userId, userId);
   const [rows, [count]] = await Promise.all([
-    db.select().from(feedback).where(where).orderBy(...newestFirst).limit(limit).offset(offset),
+    db
+      .select()
+      .from(feedback)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(limit)
+      .offset(offset),
     db.select({ total }).from(feedback).where(where),
   ]);
   return { rows, total: count?.total ?? 0 };
@@ -31,7 +42,14 @@ const withAuthor = { row: feedback, author: { id: users.id, nickname: users.nick
 export async function listAll(db: Executor, status: FeedbackStatus | undefined, limit: number, offset: number) {
   const where: SQL | undefined = status ? eq(feedback.status, status) : undefined;
   const [rows, [count]] = await Promise.all([
-    db.select(withAuthor).from(feedback).innerJoin(users, eq(users.id, feedback.userId)).where(where).orderBy(...newestFirst).limit(limit).offset(offset),
+    db
+      .select(withAuthor)
+      .from(feedback)
+      .innerJoin(users, eq(users.id, feedback.userId))
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(limit)
+      .offset(offset),
     db.select({ total }).from(feedback).where(where),
   ]);
   return { rows: rows.map((r): FeedbackWithAuthor => ({ ...r.row, author: r.author })), total: count?.total ?? 0 };
@@ -44,7 +62,11 @@ export async function lockFeedback(db: Executor, id: number): Promise<FeedbackRo
 }
 
 export async function findWithAuthor(db: Executor, id: number): Promise<FeedbackWithAuthor | null> {
-  const [r] = await db.select(withAuthor).from(feedback).innerJoin(users, eq(users.id, feedback.userId)).where(eq(feedback.id, id));
+  const [r] = await db
+    .select(withAuthor)
+    .from(feedback)
+    .innerJoin(users, eq(users.id, feedback.userId))
+    .where(eq(feedback.id, id));
   return r ? { ...r.row, author: r.author } : null;
 }
 

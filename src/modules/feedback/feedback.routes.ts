@@ -2,10 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams } from '../../lib/schemas.ts';
-import { AdminFeedback, AdminFeedbackList, AdminQuery, Feedback, FeedbackList, MineQuery, ReplyBody, StatusBody, SubmitBody } from './feedback.schemas.ts';
+import {
+  AdminFeedback,
+  AdminFeedbackList,
+  AdminQuery,
+  Feedback,
+  FeedbackList,
+  MineQuery,
+  ReplyBody,
+  StatusBody,
+  SubmitBody,
+} from './feedback.schemas.ts';
 import { type createFeedbackService } from './feedback.service.ts';
 
-export default async function feedbackRoutes(fastify: FastifyInstance, { feedback: service }: { feedback: ReturnType<typeof createFeedbackService> }) {
+export default async function feedbackRoutes(
+  fastify: FastifyInstance,
+  { feedback: service }: { feedback: ReturnType<typeof createFeedbackService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const admin = { auth: 'admin' as const };
 
@@ -14,7 +27,8 @@ export default async function feedbackRoutes(fastify: FastifyInstance, { feedbac
     {
       schema: {
         summary: 'Send feedback',
-        description: '`content` 1 to 2000 characters and `contact` 0 to 100 characters, after trimming (an empty contact is stored as null). The new feedback is `pending`.',
+        description:
+          '`content` 1 to 2000 characters and `contact` 0 to 100 characters, after trimming (an empty contact is stored as null). The new feedback is `pending`.',
         body: SubmitBody,
         response: { 201: Feedback },
       },

@@ -3,7 +3,9 @@ import { PageQuery } from '../../lib/pagination.ts';
 import { Id, listOf, Nullable, Text, Timestamp } from '../../lib/schemas.ts';
 
 export const FeedbackStatus = Type.Union([Type.Literal('pending'), Type.Literal('replied'), Type.Literal('closed')], {
-  description: '`pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to `pending`, and reply again while `replied`',
+  description:
+    '`pending` -> `replied` (by a reply) -> `closed`; an administrator may close any, reopen a closed one to ' +
+    '`pending`, and reply again while `replied`',
 });
 export type FeedbackStatus = Static<typeof FeedbackStatus>;
 
@@ -38,7 +40,14 @@ export const AdminFeedbackList = listOf(AdminFeedback);
 export const SubmitBody = Type.Object(
   {
     content: Text(1, 2000),
-    contact: Type.Optional(Nullable(Type.String({ maxLength: 164, description: 'how to reach the author (e-mail, phone...): 0 to 100 characters after trimming' }))),
+    contact: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 164,
+          description: 'how to reach the author (e-mail, phone...): 0 to 100 characters after trimming',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -23,7 +23,10 @@ export function toFeedback(row: feedbackRepo.FeedbackRow): Feedback {
 }
 
 export function toAdminFeedback(row: feedbackRepo.FeedbackWithAuthor): AdminFeedback {
-  return { ...toFeedback(row), user: { id: row.author.id, nickname: row.author.nickname, avatar_url: row.author.avatarUrl } };
+  return {
+    ...toFeedback(row),
+    user: { id: row.author.id, nickname: row.author.nickname, avatar_url: row.author.avatarUrl },
+  };
 }
 
 /** Tells the author about a reply; runs inside the reply's transaction. */
@@ -84,7 +87,12 @@ export function createFeedbackService({ db, clock, notify = notifyAuthor, repo =
         const fb = await repo.lockFeedback(tx, id);
         if (!fb) throw Errors.notFound('feedback');
         if (fb.status === 'closed') throw Errors.rule('the feedback is closed; reopen it before replying');
-        const updated = await repo.updateFeedback(tx, id, fb.status, { status: 'replied', reply, repliedAt: clock.now(), repliedBy: adminId });
+        const updated = await repo.updateFeedback(tx, id, fb.status, {
+          status: 'replied',
+          reply,
+          repliedAt: clock.now(),
+          repliedBy: adminId,
+        });
         if (!updated) throw Errors.notFound('feedback');
         await notify(tx, updated, adminId);
       });

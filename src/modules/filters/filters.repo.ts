@@ -17,7 +17,10 @@ export async function findFilter(db: Executor, userId: number, id: number): Prom
 }
 
 export async function countFilters(db: Executor, userId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<string>`count(*)` }).from(savedFilters).where(eq(savedFilters.userId, userId));
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(savedFilters)
+    .where(eq(savedFilters.userId, userId));
   return Number(row?.n ?? 0);
 }
 
@@ -26,7 +29,10 @@ export async function lockUserRow(db: Executor, userId: number): Promise<void> {
   await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
 }
 
-export async function insertFilter(db: Executor, values: { userId: number; name: string; criteria: Record<string, unknown> }): Promise<SavedFilterRow> {
+export async function insertFilter(
+  db: Executor,
+  values: { userId: number; name: string; criteria: Record<string, unknown> },
+): Promise<SavedFilterRow> {
   const [row] = await db.insert(savedFilters).values(values).returning();
   return row!;
 }
@@ -52,4 +58,3 @@ export async function deleteFilter(db: Executor, userId: number, id: number): Pr
     .returning({ id: savedFilters.id });
   return rows.length > 0;
 }
-

@@ -6,16 +6,21 @@ import { SavedFilterCreateBody, SavedFilterList, SavedFilterSchema, SavedFilterU
 import { type createFilterService } from './filters.service.ts';
 
 const CRITERIA_RULES =
-  'criteria keys are the transaction list filters (startDate, endDate, kind, category_ids, tag_ids, min_amount, max_amount, keyword, group_id, user_id, sort); ' +
-  'id lists are arrays of numbers, amount bounds numbers (0 is a valid bound). Unknown keys, invalid values and ids that are not yours (categories, tags, ' +
+  'criteria keys are the transaction list filters (startDate, endDate, kind, category_ids, tag_ids, min_amount, ' +
+  'max_amount, keyword, group_id, user_id, sort); ' +
+  'id lists are arrays of numbers, amount bounds numbers (0 is a valid bound). Unknown keys, invalid values and ids ' +
+  'that are not yours (categories, tags, ' +
   'a group you are not in): 40001. The criteria are stored and returned exactly as given.';
 
-export default async function filtersRoutes(fastify: FastifyInstance, { filters: service }: { filters: ReturnType<typeof createFilterService> }) {
+export default async function filtersRoutes(
+  fastify: FastifyInstance,
+  { filters: service }: { filters: ReturnType<typeof createFilterService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/api/filters',
-    { schema: { summary: 'Your saved filter schemes, oldest first', response: { 200: SavedFilterList } } },
+    { schema: { summary: 'Your saved filters, oldest first', response: { 200: SavedFilterList } } },
     async (req) => service.list(userOf(req).id),
   );
 
@@ -23,8 +28,8 @@ export default async function filtersRoutes(fastify: FastifyInstance, { filters:
     '/api/filters',
     {
       schema: {
-        summary: 'Save a filter scheme',
-        description: `name 1 to 30 characters after trimming; at most 50 schemes per user (42201). ${CRITERIA_RULES}`,
+        summary: 'Save a filter',
+        description: `name 1 to 30 characters after trimming; at most 50 saved filters per user (42201). ${CRITERIA_RULES}`,
         body: SavedFilterCreateBody,
         response: { 201: SavedFilterSchema },
       },
@@ -36,7 +41,7 @@ export default async function filtersRoutes(fastify: FastifyInstance, { filters:
     '/api/filters/:id',
     {
       schema: {
-        summary: 'Rename a scheme or replace its criteria',
+        summary: 'Rename a saved filter or replace its criteria',
         description: `\`criteria\`, when given, replaces the stored criteria as a whole. ${CRITERIA_RULES}`,
         params: IdParams,
         body: SavedFilterUpdateBody,
@@ -48,7 +53,7 @@ export default async function filtersRoutes(fastify: FastifyInstance, { filters:
 
   app.delete(
     '/api/filters/:id',
-    { schema: { summary: 'Delete a saved filter scheme', params: IdParams, response: { 204: NoContent } } },
+    { schema: { summary: 'Delete a saved filter', params: IdParams, response: { 204: NoContent } } },
     async (req, reply) => {
       await service.remove(userOf(req).id, req.params.id);
       return reply.code(204).send(null);

@@ -6,7 +6,14 @@ import { Errors } from '../../lib/errors.ts';
 import { parseAmountBound } from '../../lib/money.ts';
 import { cleanText } from '../../lib/text.ts';
 import * as filtersRepo from './filters.repo.ts';
-import { CRITERIA_KEYS, type Criteria, type SavedFilterCreateBody, type SavedFilterList, type SavedFilterUpdateBody, type SavedFilterView } from './filters.schemas.ts';
+import {
+  CRITERIA_KEYS,
+  type Criteria,
+  type SavedFilterCreateBody,
+  type SavedFilterList,
+  type SavedFilterUpdateBody,
+  type SavedFilterView,
+} from './filters.schemas.ts';
 
 export const MAX_SAVED_FILTERS = 50;
 
@@ -17,22 +24,30 @@ export function toSavedFilter(row: filtersRepo.SavedFilterRow): SavedFilterView 
 const allowed = new Set<string>(CRITERIA_KEYS);
 
 /**
- * Checks a scheme's criteria the way the list checks its query, plus ownership: every category and
+ * Checks a saved filter's criteria the way the list checks its query, plus ownership: every category and
  * tag id must be the caller's and the group one they belong to (else 40001, as for any reference).
  * The criteria are then stored exactly as given.
  */
 async function checkCriteria(db: Executor, userId: number, criteria: Criteria): Promise<void> {
   for (const key of Object.keys(criteria)) {
-    if (!allowed.has(key)) throw Errors.field(`criteria.${key}`, `is not a filter key (allowed: ${CRITERIA_KEYS.join(', ')})`);
+    if (!allowed.has(key))
+      throw Errors.field(`criteria.${key}`, `is not a filter key (allowed: ${CRITERIA_KEYS.join(', ')})`);
   }
   const { startDate, endDate } = criteria;
-  if (startDate !== undefined && !isValidDate(startDate)) throw Errors.field('criteria.startDate', 'must be a valid calendar date (YYYY-MM-DD)');
-  if (endDate !== undefined && !isValidDate(endDate)) throw Errors.field('criteria.endDate', 'must be a valid calendar date (YYYY-MM-DD)');
-  if (startDate !== undefined && endDate !== undefined && startDate > endDate) throw Errors.field('criteria.startDate', 'must not be after endDate');
-  const min = criteria.min_amount === undefined ? undefined : parseAmountBound(criteria.min_amount, 'criteria.min_amount');
-  const max = criteria.max_amount === undefined ? undefined : parseAmountBound(criteria.max_amount, 'criteria.max_amount');
-  if (min !== undefined && max !== undefined && min > max) throw Errors.field('criteria.min_amount', 'must not be greater than max_amount');
-  if (criteria.user_id !== undefined && criteria.group_id === undefined) throw Errors.field('criteria.user_id', 'is only allowed with group_id');
+  if (startDate !== undefined && !isValidDate(startDate))
+    throw Errors.field('criteria.startDate', 'must be a valid calendar date (YYYY-MM-DD)');
+  if (endDate !== undefined && !isValidDate(endDate))
+    throw Errors.field('criteria.endDate', 'must be a valid calendar date (YYYY-MM-DD)');
+  if (startDate !== undefined && endDate !== undefined && startDate > endDate)
+    throw Errors.field('criteria.startDate', 'must not be after endDate');
+  const min =
+    criteria.min_amount === undefined ? undefined : parseAmountBound(criteria.min_amount, 'criteria.min_amount');
+  const max =
+    criteria.max_amount === undefined ? undefined : parseAmountBound(criteria.max_amount, 'criteria.max_amount');
+  if (min !== undefined && max !== undefined && min > max)
+    throw Errors.field('criteria.min_amount', 'must not be greater than max_amount');
+  if (criteria.user_id !== undefined && criteria.group_id === undefined)
+    throw Errors.field('criteria.user_id', 'is only allowed with group_id');
   await requireCategories(db, userId, criteria.category_ids ?? [], 'criteria.category_ids');
   await requireTags(db, userId, criteria.tag_ids ?? [], { field: 'criteria.tag_ids' });
   if (criteria.group_id !== undefined) await requireGroupReference(db, criteria.group_id, userId, 'criteria.group_id');
@@ -56,7 +71,8 @@ export function createFilterService({ db, repo = filtersRepo }: FilterServiceDep
       return db.transaction(async (tx) => {
         // two concurrent creations must not both pass the count
         await repo.lockUserRow(tx, userId);
-        if ((await repo.countFilters(tx, userId)) >= MAX_SAVED_FILTERS) throw Errors.rule(`at most ${MAX_SAVED_FILTERS} saved filters per user`);
+        if ((await repo.countFilters(tx, userId)) >= MAX_SAVED_FILTERS)
+          throw Errors.rule(`at most ${MAX_SAVED_FILTERS} saved filters per user`);
         return toSavedFilter(await repo.insertFilter(tx, { userId, name, criteria: body.criteria }));
       });
     },

@@ -2,20 +2,39 @@ import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/client.ts';
 import { groupMembers, groups, users } from '../../db/schema/index.ts';
+import type { GroupRow } from '../books/index.ts';
 
-export type GroupRow = typeof groups.$inferSelect;
 export type GroupViewRow = GroupRow & { role: 'owner' | 'member'; memberCount: number };
 
-const memberCount = sql<number>`(select count(*)::int from group_members m where m.group_id = ${groups.id})`.mapWith(Number);
+const memberCount = sql<number>`(select count(*)::int from group_members m where m.group_id = ${groups.id})`.mapWith(
+  Number,
+);
 
 /** Inserts a group unless its invite code is taken; null on a code collision. */
-export async function insertGroup(db: Executor, ownerId: number, name: string, inviteCode: string, currency: string, splitCosts = false): Promise<GroupRow | null> {
-  const [row] = await db.insert(groups).values({ name, ownerId, inviteCode, currency, splitCosts }).onConflictDoNothing({ target: groups.inviteCode }).returning();
+export async function insertGroup(
+  db: Executor,
+  ownerId: number,
+  name: string,
+  inviteCode: string,
+  currency: string,
+  splitCosts = false,
+): Promise<GroupRow | null> {
+  const [row] = await db
+    .insert(groups)
+    // a new group tells its members of every shared record that names them; the owner may raise the threshold
+    .values({ name, ownerId, inviteCode, currency, splitCosts, notifyThreshold: 0 })
+    .onConflictDoNothing({ target: groups.inviteCode })
+    .returning();
   return row ?? null;
 }
 
 /** Adds a membership; false when the user already is a member (the primary key decides, so races cannot duplicate). */
-export async function insertMember(db: Executor, groupId: number, userId: number, role: 'owner' | 'member'): Promise<boolean> {
+export async function insertMember(
+  db: Executor,
+  groupId: number,
+  userId: number,
+  role: 'owner' | 'member',
+): Promise<boolean> {
   const rows = await db
     .insert(groupMembers)
     .values({ groupId, userId, role })
@@ -31,7 +50,10 @@ export async function lockGroupByCode(db: Executor, inviteCode: string): Promise
 }
 
 export async function countMembers(db: Executor, groupId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(groupMembers).where(eq(groupMembers.groupId, groupId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(groupMembers)
+    .where(eq(groupMembers.groupId, groupId));
   return row?.n ?? 0;
 }
 
@@ -59,11 +81,21 @@ export async function listLiveGroups(db: Executor, userId: number): Promise<Grou
 /** Members of a group, the owner first, then by join time. */
 export async function listMembers(db: Executor, groupId: number) {
   return db
-    .select({ userId: groupMembers.userId, nickname: users.nickname, avatarUrl: users.avatarUrl, role: groupMembers.role, joinedAt: groupMembers.joinedAt })
+    .select({
+      userId: groupMembers.userId,
+      nickname: users.nickname,
+      avatarUrl: users.avatarUrl,
+      role: groupMembers.role,
+      joinedAt: groupMembers.joinedAt,
+    })
     .from(groupMembers)
     .innerJoin(users, eq(users.id, groupMembers.userId))
     .where(eq(groupMembers.groupId, groupId))
-    .orderBy(sql`case when ${groupMembers.role} = 'owner' then 0 else 1 end`, asc(groupMembers.joinedAt), asc(groupMembers.userId));
+    .orderBy(
+      sql`case when ${groupMembers.role} = 'owner' then 0 else 1 end`,
+      asc(groupMembers.joinedAt),
+      asc(groupMembers.userId),
+    );
 }
 
 /** Removes a plain member (never the owner); false when `userId` is not a plain member of the group. */
@@ -89,7 +121,12 @@ export async function markDissolved(db: Executor, groupId: number, ownerId: numb
  * Replaces the invite code of a live group of `ownerId`. 'taken' when another group holds that
  * code (unique violation), 'gone' when the group is not live any more.
  */
-export async function updateInviteCode(db: Executor, groupId: number, ownerId: number, inviteCode: string): Promise<'ok' | 'taken' | 'gone'> {
+export async function updateInviteCode(
+  db: Executor,
+  groupId: number,
+  ownerId: number,
+  inviteCode: string,
+): Promise<'ok' | 'taken' | 'gone'> {
   try {
     const rows = await db
       .update(groups)
@@ -101,4 +138,10 @@ export async function updateInviteCode(db: Executor, groupId: number, ownerId: n
     if (isUniqueViolation(err)) return 'taken';
     throw err;
   }
+}
+
+/** A group row by id, whoever asks (for a record or a settlement already in it); null when there is none. */
+export async function groupById(db: Executor, groupId: number): Promise<GroupRow | null> {
+  const [row] = await db.select().from(groups).where(eq(groups.id, groupId));
+  return row ?? null;
 }

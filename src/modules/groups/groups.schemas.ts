@@ -14,17 +14,24 @@ export const Group = Type.Object(
     owner_id: Id,
     role: Role,
     member_count: Type.Integer({ minimum: 0 }),
-    invite_code: Type.String({ description: `${INVITE_CODE_LENGTH} characters of ${INVITE_ALPHABET}; shown to every member` }),
+    invite_code: Type.String({
+      description: `${INVITE_CODE_LENGTH} characters of ${INVITE_ALPHABET}; shown to every member`,
+    }),
     currency: Type.String({ description: 'ISO 4217 code the group keeps its balances in' }),
-    notify_threshold: Nullable(Type.Number({ description: 'expenses of at least this amount (major units) notify the members sharing them; null: none do' })),
+    notify_threshold: Nullable(
+      Type.Number({
+        description: 'expenses of at least this amount (major units) notify the members sharing them; null: none do',
+      }),
+    ),
     split_costs: Type.Boolean({
       description:
-        "records without an explicit `split` are shared equally among the members, so balances show who owes whom; false (a first-version client's group): shared books, only explicit splits and settlements make balances",
+        'records without an explicit `split` are shared equally among the members, so balances show who owes whom; ' +
+        "false (a first-version client's group): shared books, only explicit splits and settlements make balances",
     }),
     dissolved: Type.Boolean(),
     created_at: Timestamp,
   },
-  { title: 'Group', description: '`role` is the caller\'s role in the group' },
+  { title: 'Group', description: "`role` is the caller's role in the group" },
 );
 export type Group = Static<typeof Group>;
 
@@ -33,8 +40,20 @@ export const GroupList = Type.Object({ list: Type.Array(Group) });
 export const CreateGroupBody = Type.Object(
   {
     name: Text(1, 30),
-    currency: Type.Optional(Type.String({ maxLength: 8, description: "ISO 4217 code of the group's balances; default the creator's base currency" })),
-    split_costs: Type.Optional(Type.Boolean({ default: false, description: 'share records equally among the members unless they carry a split (default false: shared books without debts)' })),
+    currency: Type.Optional(
+      Type.String({
+        maxLength: 8,
+        description: "ISO 4217 code of the group's balances; default the creator's base currency",
+      }),
+    ),
+    split_costs: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'share records equally among the members unless they carry a split (default false: shared books without ' +
+          'debts)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

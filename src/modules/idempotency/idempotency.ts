@@ -77,7 +77,14 @@ export function requestHash(body: unknown): string {
     .digest('hex');
 }
 
-type KeyRow = { requestHash: string; status: 'pending' | 'done'; responseStatus: number | null; responseBody: unknown; expired: boolean; stale: boolean };
+type KeyRow = {
+  requestHash: string;
+  status: 'pending' | 'done';
+  responseStatus: number | null;
+  responseBody: unknown;
+  expired: boolean;
+  stale: boolean;
+};
 
 async function find(db: Executor, userId: number, scope: string, key: string): Promise<KeyRow | undefined> {
   const [row] = await db
@@ -95,8 +102,22 @@ async function find(db: Executor, userId: number, scope: string, key: string): P
 }
 
 /** Records the answer; replaces an expired or abandoned row of the same key. */
-async function record(db: Executor, userId: number, scope: string, key: string, hash: string, status: number, body: unknown): Promise<void> {
-  const values = { requestHash: hash, status: 'done' as const, responseStatus: status, responseBody: body, createdAt: sql`now()` };
+async function record(
+  db: Executor,
+  userId: number,
+  scope: string,
+  key: string,
+  hash: string,
+  status: number,
+  body: unknown,
+): Promise<void> {
+  const values = {
+    requestHash: hash,
+    status: 'done' as const,
+    responseStatus: status,
+    responseBody: body,
+    createdAt: sql`now()`,
+  };
   await db
     .insert(idempotencyKeys)
     .values({ userId, scope, key, ...values })
@@ -113,9 +134,9 @@ const running = new Map<string, string>();
  * vanish) together. Without a key it gets the database handle (`inTransaction` false), so that the
  * operation may take its usual path (creates are then batched with others).
  *
- *     const out = await withIdempotency(app.db, { userId, scope: 'transactions.create', key: req.headers['idempotency-key'], body: req.body },
- *       async (ex, inTx) => ({ status: 201, body: await service.create(userId, req.body, inTx ? ex : undefined) }));
- *     return reply.code(out.status).send(out.body);
+ * const out = await withIdempotency(app.db, { userId, scope: 'transactions.create', key:
+ * req.headers['idempotency-key'], body: req.body }, async (ex, inTx) => ({ status: 201, body: await
+ * service.create(userId, req.body, inTx ? ex : undefined) })); return reply.code(out.status).send(out.body);
  */
 export async function withIdempotency<T>(
   db: Db,
@@ -128,12 +149,16 @@ export async function withIdempotency<T>(
   const hash = requestHash(req.body);
   const local = `${userId} ${scope} ${key}`;
   const runningHash = running.get(local);
-  if (runningHash !== undefined) throw runningHash === hash ? Errors.idempotencyInProgress() : Errors.idempotencyMismatch();
+  if (runningHash !== undefined)
+    throw runningHash === hash ? Errors.idempotencyInProgress() : Errors.idempotencyMismatch();
   running.set(local, hash);
   try {
     return await db.transaction(async (tx) => {
       // held until commit or rollback; another process's attempt at the same key fails it at once
-      const [lock] = await query<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${userId}::int, hashtext(${`${scope}\n${key}`})) as ok`);
+      const [lock] = await query<{ ok: boolean }>(
+        tx,
+        sql`select pg_try_advisory_xact_lock(${userId}::int, hashtext(${`${scope}\n${key}`})) as ok`,
+      );
       if (!lock?.ok) throw Errors.idempotencyInProgress();
       const row = await find(tx, userId, scope, key);
       if (row && !row.expired) {
@@ -162,12 +187,20 @@ export async function withIdempotency<T>(
 async function purgeExpiredFor(db: Executor, userId: number): Promise<void> {
   await db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, userId), sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`));
+    .where(
+      and(
+        eq(idempotencyKeys.userId, userId),
+        sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+      ),
+    );
 }
 
 /** Deletes keys older than 24 hours (all users); answers how many went. */
 export async function purgeExpiredIdempotencyKeys(db: Executor, now: Date = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3_600_000);
-  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff)).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, cutoff))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }

@@ -10,7 +10,11 @@ export async function insertToken(db: Executor, values: typeof apiTokens.$inferI
 }
 
 export async function listOwn(db: Executor, userId: number): Promise<ApiTokenRow[]> {
-  return db.select().from(apiTokens).where(eq(apiTokens.userId, userId)).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+  return db
+    .select()
+    .from(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
 
 export async function countOwn(db: Executor, userId: number): Promise<number> {
@@ -18,7 +22,10 @@ export async function countOwn(db: Executor, userId: number): Promise<number> {
 }
 
 export async function deleteOwn(db: Executor, userId: number, id: number): Promise<boolean> {
-  const rows = await db.delete(apiTokens).where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId))).returning({ id: apiTokens.id });
+  const rows = await db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId)))
+    .returning({ id: apiTokens.id });
   return rows.length > 0;
 }
 

@@ -3,9 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Id, IdParams, NoContent, Nullable, Timestamp } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
-import { createApiTokenService, MAX_TOKENS_PER_USER } from './api-tokens.service.ts';
+import { MAX_TOKENS_PER_USER, type ApiTokenService } from './api-tokens.service.ts';
 
-const Scope = Type.Union([Type.Literal('read'), Type.Literal('write')], { description: '`read`: GET and HEAD of user routes; `write`: every user route' });
+const Scope = Type.Union([Type.Literal('read'), Type.Literal('write')], {
+  description: '`read`: GET and HEAD of user routes; `write`: every user route',
+});
 
 const ApiToken = Type.Object({
   id: Id,
@@ -19,7 +21,9 @@ const ApiToken = Type.Object({
 
 const CreatedToken = Type.Object({
   ...ApiToken.properties,
-  token: Type.String({ description: 'the secret, shown only in this answer: `lgr_` + 30 random characters + a 6-character CRC32 checksum' }),
+  token: Type.String({
+    description: 'the secret, shown only in this answer: `lgr_` + 30 random characters + a 6-character CRC32 checksum',
+  }),
 });
 
 const CreateBody = Type.Object(
@@ -31,14 +35,22 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export default async function apiTokensRoutes(fastify: FastifyInstance) {
+export default async function apiTokensRoutes(
+  fastify: FastifyInstance,
+  { apiTokens: service }: { apiTokens: ApiTokenService },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createApiTokenService({ db: app.db, clock: app.clock });
   const session = { session: true };
 
   app.get(
     '/api/me/tokens',
-    { config: session, schema: { summary: "The caller's personal API tokens (secrets are never shown again)", response: { 200: Type.Object({ list: Type.Array(ApiToken) }) } } },
+    {
+      config: session,
+      schema: {
+        summary: "The caller's personal API tokens (secrets are never shown again)",
+        response: { 200: Type.Object({ list: Type.Array(ApiToken) }) },
+      },
+    },
     async (req) => service.list(userOf(req).id),
   );
 
@@ -58,7 +70,10 @@ export default async function apiTokensRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/api/me/tokens/:id',
-    { config: session, schema: { summary: 'Revoke a personal API token', params: IdParams, response: { 204: NoContent } } },
+    {
+      config: session,
+      schema: { summary: 'Revoke a personal API token', params: IdParams, response: { 204: NoContent } },
+    },
     async (req, reply) => {
       await service.remove(userOf(req).id, req.params.id);
       return reply.code(204).send(null);

@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
-import { sha256 } from './tokens.ts';
+import { sha256 } from '../../lib/tokens.ts';
 import type { ApiTokenScope, AuthUser } from '../../types.ts';
 import * as repo from './api-tokens.repo.ts';
 
@@ -48,7 +48,8 @@ export function generateToken(): string {
 
 /** Whether a string has the shape and checksum of a personal API token. */
 export function isWellFormedToken(token: string): boolean {
-  if (!token.startsWith(TOKEN_PREFIX) || token.length !== TOKEN_PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH) return false;
+  if (!token.startsWith(TOKEN_PREFIX) || token.length !== TOKEN_PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH)
+    return false;
   if (!/^[0-9A-Za-z]+$/.test(token.slice(TOKEN_PREFIX.length))) return false;
   const body = token.slice(0, -CHECKSUM_LENGTH);
   return checksum(body) === token.slice(-CHECKSUM_LENGTH);
@@ -88,13 +89,17 @@ export function createApiTokenService({ db, clock }: { db: Db; clock: Clock }) {
       return { list: (await repo.listOwn(db, userId)).map(toView) };
     },
 
-    async create(userId: number, body: { name: string; scopes: ApiTokenScope[]; expires_in_days?: number }): Promise<ApiTokenView & { token: string }> {
+    async create(
+      userId: number,
+      body: { name: string; scopes: ApiTokenScope[]; expires_in_days?: number },
+    ): Promise<ApiTokenView & { token: string }> {
       const name = body.name.trim();
       if (!name) throw Errors.field('name', 'must not be blank');
       const scopes = [...new Set(body.scopes)].sort();
       if (!scopes.length) throw Errors.field('scopes', 'must name at least one scope');
       return db.transaction(async (tx) => {
-        if ((await repo.countOwn(tx, userId)) >= MAX_TOKENS_PER_USER) throw Errors.rule(`at most ${MAX_TOKENS_PER_USER} API tokens per user`);
+        if ((await repo.countOwn(tx, userId)) >= MAX_TOKENS_PER_USER)
+          throw Errors.rule(`at most ${MAX_TOKENS_PER_USER} API tokens per user`);
         const token = generateToken();
         const at = now();
         const row = await repo.insertToken(tx, {
@@ -127,9 +132,16 @@ export function createApiTokenService({ db, clock }: { db: Db; clock: Clock }) {
             await repo.touch(db, found.token.id, at);
           }
           // a token never carries administrator rights, whoever owns it
-          return { id: found.token.userId, role: 'user', sessionId: null, apiToken: { id: found.token.id, scopes: found.token.scopes as ApiTokenScope[] } };
+          return {
+            id: found.token.userId,
+            role: 'user',
+            sessionId: null,
+            apiToken: { id: found.token.id, scopes: found.token.scopes as ApiTokenScope[] },
+          };
         },
       };
     },
   };
 }
+
+export type ApiTokenService = ReturnType<typeof createApiTokenService>;

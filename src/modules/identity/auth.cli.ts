@@ -7,7 +7,8 @@ import { setUpNewUser } from './new-user.ts';
 import * as repo from './auth.repo.ts';
 import { acceptPassword, createPasswordHasher } from './passwords.ts';
 
-const USAGE = 'usage: npm run cli -- user:create <username> [--admin] [--nickname <name>]   (password on standard input)';
+const USAGE =
+  'usage: npm run cli -- user:create <username> [--admin] [--nickname <name>]   (password on standard input)';
 
 /** The first line of standard input: the password never appears on a command line or in the shell history. */
 async function readPassword(): Promise<string> {
@@ -40,7 +41,12 @@ export const authCommands: IdentityCliCommand[] = [
       const nickname = nickIndex >= 0 ? rest[nickIndex + 1] : undefined;
       if (nickIndex >= 0) rest.splice(nickIndex, 2);
       const [typed] = rest;
-      if (!typed || rest.length !== 1 || rest.some((a) => a.startsWith('--')) || (nickIndex >= 0 && !nickname?.trim())) {
+      if (
+        !typed ||
+        rest.length !== 1 ||
+        rest.some((a) => a.startsWith('--')) ||
+        (nickIndex >= 0 && !nickname?.trim())
+      ) {
         console.error(USAGE);
         return 1;
       }
@@ -65,7 +71,13 @@ export const authCommands: IdentityCliCommand[] = [
       try {
         const user = await database.db.transaction(async (tx) => {
           if (await repo.findUserByUsername(tx, username)) return null;
-          const row = await repo.insertUser(tx, { username, passwordHash, nickname: nickname?.trim().slice(0, 30) || username, role: admin ? 'admin' : 'user', baseCurrency: config.defaultCurrency });
+          const row = await repo.insertUser(tx, {
+            username,
+            passwordHash,
+            nickname: nickname?.trim().slice(0, 30) || username,
+            role: admin ? 'admin' : 'user',
+            baseCurrency: config.defaultCurrency,
+          });
           await setUpNewUser(tx, row);
           return row;
         });

@@ -4,8 +4,15 @@ import { refreshTokens, sessions, users } from '../../db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
-export async function findUserByProvider(db: Executor, provider: string, subject: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(and(eq(users.provider, provider), eq(users.providerSubject, subject)));
+export async function findUserByProvider(
+  db: Executor,
+  provider: string,
+  subject: string,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.provider, provider), eq(users.providerSubject, subject)));
   return row;
 }
 
@@ -43,12 +50,18 @@ export async function markRotated(db: Executor, id: number, at: Date): Promise<v
 }
 
 export async function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
   return row;
 }
 
 export async function updateUser(db: Executor, id: number, patch: Partial<typeof users.$inferInsert>): Promise<void> {
-  await db.update(users).set({ ...patch, updatedAt: new Date() }).where(eq(users.id, id));
+  await db
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(users.id, id));
 }
 
 /** Counts a failed password sign-in on the account (shown to its owner after the next sign-in). */
@@ -71,8 +84,18 @@ export async function upsertSession(
 ): Promise<number> {
   const [row] = await db
     .insert(sessions)
-    .values({ userId: values.userId, family: values.family, userAgent: values.userAgent, ip: values.ip, createdAt: values.at, lastUsedAt: values.at })
-    .onConflictDoUpdate({ target: sessions.family, set: { lastUsedAt: values.at, userAgent: values.userAgent, ip: values.ip } })
+    .values({
+      userId: values.userId,
+      family: values.family,
+      userAgent: values.userAgent,
+      ip: values.ip,
+      createdAt: values.at,
+      lastUsedAt: values.at,
+    })
+    .onConflictDoUpdate({
+      target: sessions.family,
+      set: { lastUsedAt: values.at, userAgent: values.userAgent, ip: values.ip },
+    })
     .returning({ id: sessions.id });
   return row!.id;
 }
@@ -82,7 +105,13 @@ async function endSessions(db: Executor, userId: number, families: string[] | 'a
   await db
     .update(sessions)
     .set({ revokedAt: at })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), families === 'all' ? undefined : inArray(sessions.family, families)));
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        families === 'all' ? undefined : inArray(sessions.family, families),
+      ),
+    );
 }
 
 export async function revokeFamily(db: Executor, userId: number, family: string, at: Date): Promise<void> {
@@ -94,18 +123,34 @@ export async function revokeFamily(db: Executor, userId: number, family: string,
 }
 
 export async function revokeAllForUser(db: Executor, userId: number, at: Date = new Date()): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: at }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
   await endSessions(db, userId, 'all', at);
 }
 
 /** Ends every session of a user but one (the caller's own; null ends them all). */
-export async function revokeOtherSessions(db: Executor, userId: number, keepSessionId: number | null, at: Date): Promise<void> {
-  const [keep] = keepSessionId === null ? [] : await db.select({ family: sessions.family }).from(sessions).where(and(eq(sessions.id, keepSessionId), eq(sessions.userId, userId)));
+export async function revokeOtherSessions(
+  db: Executor,
+  userId: number,
+  keepSessionId: number | null,
+  at: Date,
+): Promise<void> {
+  const [keep] =
+    keepSessionId === null
+      ? []
+      : await db
+          .select({ family: sessions.family })
+          .from(sessions)
+          .where(and(eq(sessions.id, keepSessionId), eq(sessions.userId, userId)));
   if (!keep) return revokeAllForUser(db, userId, at);
   await db
     .update(refreshTokens)
     .set({ revokedAt: at })
-    .where(and(eq(refreshTokens.userId, userId), ne(refreshTokens.family, keep.family), isNull(refreshTokens.revokedAt)));
+    .where(
+      and(eq(refreshTokens.userId, userId), ne(refreshTokens.family, keep.family), isNull(refreshTokens.revokedAt)),
+    );
   await db
     .update(sessions)
     .set({ revokedAt: at })
@@ -124,8 +169,18 @@ export async function enforceTokenCap(db: Executor, userId: number, keep: number
   await db
     .update(refreshTokens)
     .set({ revokedAt: at })
-    .where(inArray(refreshTokens.id, live.slice(0, excess).map((r) => r.id)));
-  await endSessions(db, userId, live.slice(0, excess).map((r) => r.family), at);
+    .where(
+      inArray(
+        refreshTokens.id,
+        live.slice(0, excess).map((r) => r.id),
+      ),
+    );
+  await endSessions(
+    db,
+    userId,
+    live.slice(0, excess).map((r) => r.family),
+    at,
+  );
 }
 
 /** Drops token rows that can never be used again (expired for a day), keeping the table small. */

@@ -1,9 +1,8 @@
 import { Errors } from '../../lib/errors.ts';
-import type { Authenticator } from '../../plugins/auth.ts';
+import type { Authenticator, UserStateCache } from '../../plugins/auth.ts';
 import type { AuthUser } from '../../types.ts';
 import { TOKEN_PREFIX, type ApiTokenAuthenticator } from './api-tokens.service.ts';
-import type { TokenService } from './tokens.ts';
-import type { UserStateCache } from './user-state.ts';
+import type { TokenService } from '../../lib/tokens.ts';
 
 export interface AuthenticatorDeps {
   tokens: TokenService;
@@ -27,7 +26,8 @@ export function createAuthenticator({ tokens, userState, apiTokens }: Authentica
       const claims = await tokens.verifyAccess(token);
       const state = await userState().get(claims.userId);
       if (!state || state.deleted || state.status === 'disabled') throw Errors.accountBlocked();
-      if (claims.sessionId !== null && state.endedSessions.includes(claims.sessionId)) throw Errors.unauthorized('the session was signed out');
+      if (claims.sessionId !== null && state.endedSessions.includes(claims.sessionId))
+        throw Errors.unauthorized('the session was signed out');
       return { id: claims.userId, role: state.role, sessionId: claims.sessionId };
     },
   };

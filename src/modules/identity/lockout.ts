@@ -87,7 +87,11 @@ export function createRedisCounterStore(url: string, namespace: string, onError:
       guarded(
         async () => {
           // only an existing counter: DECR on a missing key would create one without expiry
-          await redis.eval("if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0", 1, k(key));
+          await redis.eval(
+            "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0",
+            1,
+            k(key),
+          );
         },
         () => fallback.decrement(key),
       ),

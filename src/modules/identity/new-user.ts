@@ -7,7 +7,16 @@ import { createDefaultCategories, type Locale } from '../categories/index.ts';
  * the default categories and a cash account in their base currency, both named in their language.
  * `openingDate` is when the cash account starts (the demo's first sample day, else today).
  */
-export async function setUpNewUser(db: Executor, user: { id: number; baseCurrency: string; createdAt: Date }, locale: Locale = 'en', openingDate?: string): Promise<void> {
+export async function setUpNewUser(
+  db: Executor,
+  user: { id: number; baseCurrency: string; createdAt: Date },
+  locale: Locale = 'en',
+  openingDate?: string,
+): Promise<void> {
   await createDefaultCategories(db, user.id, locale);
-  await createDefaultAccount(db, user.id, { locale, currency: user.baseCurrency, openingDate: openingDate ?? user.createdAt.toISOString().slice(0, 10) });
+  await createDefaultAccount(db, user.id, {
+    locale,
+    currency: user.baseCurrency,
+    openingDate: openingDate ?? user.createdAt.toISOString().slice(0, 10),
+  });
 }

@@ -5,7 +5,11 @@ import { passkeys, webauthnChallenges } from '../../db/schema/index.ts';
 export type PasskeyRow = typeof passkeys.$inferSelect;
 
 export async function listOwn(db: Executor, userId: number): Promise<PasskeyRow[]> {
-  return db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt), asc(passkeys.id));
+  return db
+    .select()
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .orderBy(asc(passkeys.createdAt), asc(passkeys.id));
 }
 
 export async function countOwn(db: Executor, userId: number): Promise<number> {
@@ -13,7 +17,10 @@ export async function countOwn(db: Executor, userId: number): Promise<number> {
 }
 
 export async function findOwn(db: Executor, userId: number, id: number): Promise<PasskeyRow | undefined> {
-  const [row] = await db.select().from(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)));
   return row;
 }
 
@@ -28,8 +35,17 @@ export async function insertPasskey(db: Executor, values: typeof passkeys.$infer
   return row!;
 }
 
-export async function renameOwn(db: Executor, userId: number, id: number, name: string): Promise<PasskeyRow | undefined> {
-  const [row] = await db.update(passkeys).set({ name }).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).returning();
+export async function renameOwn(
+  db: Executor,
+  userId: number,
+  id: number,
+  name: string,
+): Promise<PasskeyRow | undefined> {
+  const [row] = await db
+    .update(passkeys)
+    .set({ name })
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .returning();
   return row;
 }
 
@@ -49,7 +65,13 @@ export async function insertChallenge(db: Executor, values: typeof webauthnChall
  * Takes a challenge out of the table: it answers once, for one purpose (and one user for a
  * registration), before it expires. Two processes presenting it at once: only one gets the row.
  */
-export async function consumeChallenge(db: Executor, challenge: string, purpose: 'register' | 'login', userId: number | null, at: Date): Promise<boolean> {
+export async function consumeChallenge(
+  db: Executor,
+  challenge: string,
+  purpose: 'register' | 'login',
+  userId: number | null,
+  at: Date,
+): Promise<boolean> {
   const rows = await db.delete(webauthnChallenges).where(eq(webauthnChallenges.challenge, challenge)).returning();
   const row = rows[0];
   return Boolean(row && row.purpose === purpose && row.userId === userId && row.expiresAt > at);

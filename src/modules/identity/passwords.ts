@@ -59,7 +59,12 @@ export interface PasswordHasher {
 }
 
 export function createPasswordHasher(params: PasswordHashingConfig = DEFAULT_PASSWORD_HASHING): PasswordHasher {
-  const options = { algorithm: Algorithm.Argon2id, memoryCost: params.memoryCost, timeCost: params.timeCost, parallelism: params.parallelism };
+  const options = {
+    algorithm: Algorithm.Argon2id,
+    memoryCost: params.memoryCost,
+    timeCost: params.timeCost,
+    parallelism: params.parallelism,
+  };
   const marker = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
   // made once, up front: the first unknown username must not take longer than the others
   const dummy = hash('not a password of anyone', options);

@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
-import { createSignInMethodsService, type SignInMethodsDeps } from './sign-in-methods.service.ts';
+import type { SignInMethodsService } from './sign-in-methods.service.ts';
 import { LoginBody, PasswordChangeBody, UsernameBody } from './auth.schemas.ts';
 
-export function registerSignInMethodRoutes(fastify: FastifyInstance, deps: Omit<SignInMethodsDeps, 'db'>): void {
+export function registerSignInMethodRoutes(fastify: FastifyInstance, service: SignInMethodsService): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createSignInMethodsService({ db: app.db, ...deps });
   const session = { session: true };
   const done = { 204: NoContent };
 
@@ -32,7 +31,10 @@ export function registerSignInMethodRoutes(fastify: FastifyInstance, deps: Omit<
 
   app.delete(
     '/api/me/password',
-    { config: session, schema: { summary: 'Remove the password (another sign-in method must remain: 42201)', response: done } },
+    {
+      config: session,
+      schema: { summary: 'Remove the password (another sign-in method must remain: 42201)', response: done },
+    },
     async (req, reply) => {
       await service.removePassword(userOf(req).id);
       return reply.code(204).send(null);
@@ -43,7 +45,12 @@ export function registerSignInMethodRoutes(fastify: FastifyInstance, deps: Omit<
     '/api/me/username',
     {
       config: session,
-      schema: { summary: 'Choose a username, for an account without one', description: 'Taken: 40901; the account already has one: 42201.', body: UsernameBody, response: done },
+      schema: {
+        summary: 'Choose a username, for an account without one',
+        description: 'Taken: 40901; the account already has one: 42201.',
+        body: UsernameBody,
+        response: done,
+      },
     },
     async (req, reply) => {
       await service.setUsername(userOf(req).id, req.body.username);
@@ -57,7 +64,8 @@ export function registerSignInMethodRoutes(fastify: FastifyInstance, deps: Omit<
       config: session,
       schema: {
         summary: 'Link a WeChat account (mini-program login code) to this account',
-        description: 'Already linked, or the WeChat account belongs to another user: 40901. Provider refusal: 40103; unreachable: 50301.',
+        description:
+          'Already linked, or the WeChat account belongs to another user: 40901. Provider refusal: 40103; unreachable: 50301.',
         body: LoginBody,
         response: { ...done, 503: ErrorBody },
       },
@@ -70,7 +78,10 @@ export function registerSignInMethodRoutes(fastify: FastifyInstance, deps: Omit<
 
   app.delete(
     '/api/me/wechat',
-    { config: session, schema: { summary: 'Unlink WeChat (another sign-in method must remain: 42201)', response: done } },
+    {
+      config: session,
+      schema: { summary: 'Unlink WeChat (another sign-in method must remain: 42201)', response: done },
+    },
     async (req, reply) => {
       await service.unlinkWechat(userOf(req).id);
       return reply.code(204).send(null);

@@ -35,15 +35,25 @@ export function createSignInMethodsService(deps: SignInMethodsDeps) {
      * Sets or changes the password. With a password already set the current one is required
      * (a stolen access token alone cannot take the account over); every other session ends.
      */
-    async setPassword(userId: number, sessionId: number | null, body: { current_password?: string; new_password: string }, ip: string): Promise<void> {
+    async setPassword(
+      userId: number,
+      sessionId: number | null,
+      body: { current_password?: string; new_password: string },
+      ip: string,
+    ): Promise<void> {
       const user = await usableUser(userId);
-      if (!user.username) throw new AppError(422, 42201, 'choose a username first (PUT /api/me/username)', undefined, { reason: 'username_required' });
+      if (!user.username)
+        throw new AppError(422, 42201, 'choose a username first (PUT /api/me/username)', undefined, {
+          reason: 'username_required',
+        });
       const fresh = acceptPassword(body.new_password, user.username, 'new_password');
       if (user.passwordHash) {
-        if (body.current_password === undefined) throw Errors.field('current_password', 'is required to change the password');
+        if (body.current_password === undefined)
+          throw Errors.field('current_password', 'is required to change the password');
         await deps.guard.assertOpen(user.username, ip);
         await deps.guard.attempt(user.username, ip);
-        if (!(await deps.hasher.verify(user.passwordHash, normalizePassword(body.current_password)))) throw Errors.badCredentials();
+        if (!(await deps.hasher.verify(user.passwordHash, normalizePassword(body.current_password))))
+          throw Errors.badCredentials();
         await deps.guard.succeeded(user.username, ip);
       }
       const passwordHash = await deps.hasher.hash(fresh);
@@ -98,3 +108,5 @@ export function createSignInMethodsService(deps: SignInMethodsDeps) {
     },
   };
 }
+
+export type SignInMethodsService = ReturnType<typeof createSignInMethodsService>;

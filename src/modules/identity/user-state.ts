@@ -1,23 +1,8 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
-import { ACCESS_TTL_S } from './tokens.ts';
-
-export interface UserState {
-  role: 'user' | 'admin';
-  status: 'active' | 'disabled';
-  deleted: boolean;
-  /** sessions ended within an access token's lifetime: their access tokens are refused */
-  endedSessions: number[];
-}
-
-export interface UserStateCache {
-  /** role, status and deletion of a user; null when there is no such user */
-  get(userId: number): Promise<UserState | null>;
-  /** drop a cached entry at once (after a change of role, status or deletion) */
-  invalidate(userId: number): void;
-  clear(): void;
-}
+import { ACCESS_TTL_S } from '../../lib/tokens.ts';
+import type { UserState, UserStateCache } from '../../plugins/auth.ts';
 
 /**
  * The deleted/disabled lookup of every authenticated request, cached for at most `ttlMs`
@@ -39,7 +24,9 @@ export function createUserStateCache(db: Db, ttlMs: number, maxEntries = 50_000)
             .from(sessions)
             .where(and(eq(sessions.userId, userId), gt(sessions.revokedAt, new Date(Date.now() - ACCESS_TTL_S * 1000))))
         : [];
-      const state = row ? { role: row.role, status: row.status, deleted: row.deletedAt !== null, endedSessions: ended.map((s) => s.id) } : null;
+      const state = row
+        ? { role: row.role, status: row.status, deleted: row.deletedAt !== null, endedSessions: ended.map((s) => s.id) }
+        : null;
       if (entries.size >= maxEntries) entries.clear();
       entries.set(userId, { state, at: Date.now() });
       return state;

@@ -1,7 +1,10 @@
 import { Errors } from '../../lib/errors.ts';
 
 export interface IdentityProvider {
-  /** exchanges a login code for the provider's subject; throws 40103 on refusal, 50301 when unreachable */
+  /**
+   * exchanges a login code for the provider's subject; throws 40103 on refusal, 50301 when
+   * unreachable, 40401 when the server has no provider settings
+   */
   resolve(code: string): Promise<string>;
 }
 
@@ -12,15 +15,32 @@ interface Code2SessionAnswer {
 }
 
 /** WeChat mini-program login: GET {base}/sns/jscode2session. */
-export function createWechatProvider(opts: { appId: string | null; secret: string | null; apiBase: string; timeoutMs?: number }): IdentityProvider {
+export function createWechatProvider(opts: {
+  appId: string | null;
+  secret: string | null;
+  apiBase: string;
+  timeoutMs?: number;
+}): IdentityProvider {
   return {
     async resolve(code) {
-      if (!opts.appId || !opts.secret) throw Errors.unavailable('third-party login is not configured on this server');
+      // A feature switched off by configuration, as passkeys without PUBLIC_URL: no retry can help,
+      // so it is not a 503 with Retry-After.
+      if (!opts.appId || !opts.secret) {
+        throw Errors.featureOff('third-party login is not configured on this server (WECHAT_APPID, WECHAT_SECRET)');
+      }
       const url = new URL('/sns/jscode2session', opts.apiBase);
-      url.search = new URLSearchParams({ appid: opts.appId, secret: opts.secret, js_code: code, grant_type: 'authorization_code' }).toString();
+      url.search = new URLSearchParams({
+        appid: opts.appId,
+        secret: opts.secret,
+        js_code: code,
+        grant_type: 'authorization_code',
+      }).toString();
       let res: Response;
       try {
-        res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 5000), headers: { accept: 'application/json' } });
+        res = await fetch(url, {
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
+          headers: { accept: 'application/json' },
+        });
       } catch {
         throw Errors.unavailable('the identity provider is unreachable');
       }

@@ -1,4 +1,14 @@
-import { cleanId, cleanText, headerKey, parseBillAmount, parseBillDate, timeOf, type DateFormat, type DecimalMark, type Period } from './bill.text.ts';
+import {
+  cleanId,
+  cleanText,
+  headerKey,
+  parseBillAmount,
+  parseBillDate,
+  timeOf,
+  type DateFormat,
+  type DecimalMark,
+  type Period,
+} from './bill.text.ts';
 
 /*
  * The layouts of the bills we read: how each announces itself (its table header, found among the
@@ -6,7 +16,23 @@ import { cleanId, cleanText, headerKey, parseBillAmount, parseBillDate, timeOf, 
  * its lines reads as a payment. No database here.
  */
 
-export type BillFormat = 'wechat' | 'alipay' | 'ledger' | 'mapped';
+export type BillFormat =
+  | 'wechat'
+  | 'alipay'
+  | 'ledger'
+  | 'mapped'
+  | 'ofx'
+  | 'qif'
+  | 'camt'
+  | 'mt940'
+  | 'ezbookkeeping'
+  | 'firefly'
+  | 'actual'
+  | 'ynab'
+  | 'qianji'
+  | 'sui_app'
+  | 'sui_cloud'
+  | 'sui_web';
 /** which way money moved, as the bill says: out, in, or neither (不计收支, "/") */
 export type Direction = 'out' | 'in' | 'neutral';
 
@@ -21,7 +47,7 @@ export interface BillLine {
   currency: string | null;
   direction: Direction;
   /** positive */
-  cents: number;
+  amountMinor: number;
   counterparty: string;
   item: string;
   /** 交易类型 / 交易分类 / 类型 */
@@ -33,7 +59,7 @@ export interface BillLine {
   merchantId: string | null;
   remark: string;
   /** part of the amount already refunded (the old Alipay web export's 成功退款) */
-  refundedCents: number;
+  refundedMinor: number;
 }
 
 /**
@@ -47,7 +73,9 @@ export interface LineProblem {
   message: string;
 }
 
-export type LineResult = { ok: true; line: BillLine } | { ok: false; row: number; message: string; problems: LineProblem[]; notTransaction: boolean };
+export type LineResult =
+  | { ok: true; line: BillLine }
+  | { ok: false; row: number; message: string; problems: LineProblem[]; notTransaction: boolean };
 
 /** A saved column mapping for any other bank's CSV or XLSX. */
 export interface ColumnMapping {
@@ -84,15 +112,35 @@ export interface PresetRef {
 export interface Layout {
   format: BillFormat;
   /** the source recorded on imported rows: wechat, alipay, or bank:<header hash> */
-  variant: 'wechat' | 'alipay_app' | 'alipay_web' | 'ledger' | 'mapped';
+  variant: 'wechat' | 'alipay_app' | 'alipay_web' | 'ledger' | 'mapped' | 'app';
   /** column index by normalized name */
   columns: Map<string, number>;
   header: string[];
   preset: PresetRef | null;
 }
 
-const WECHAT_REQUIRED = ['交易时间', '交易类型', '交易对方', '商品', '收/支', '金额(元)', '支付方式', '当前状态', '交易单号'];
-const ALIPAY_APP_REQUIRED = ['交易时间', '交易分类', '交易对方', '商品说明', '收/支', '金额', '收/付款方式', '交易状态', '交易订单号'];
+const WECHAT_REQUIRED = [
+  '交易时间',
+  '交易类型',
+  '交易对方',
+  '商品',
+  '收/支',
+  '金额(元)',
+  '支付方式',
+  '当前状态',
+  '交易单号',
+];
+const ALIPAY_APP_REQUIRED = [
+  '交易时间',
+  '交易分类',
+  '交易对方',
+  '商品说明',
+  '收/支',
+  '金额',
+  '收/付款方式',
+  '交易状态',
+  '交易订单号',
+];
 const ALIPAY_WEB_REQUIRED = ['交易号', '交易创建时间', '交易对方', '商品名称', '金额(元)', '收/支', '交易状态'];
 const LEDGER_REQUIRED = ['date', 'kind', 'amount', 'category'];
 
@@ -130,20 +178,26 @@ const hasAll = (columns: Map<string, number>, names: string[]) => names.every((n
 
 /** The table header of a WeChat Pay bill. */
 export function wechatLayout({ columns, header }: HeaderCandidate): Layout | null {
-  return hasAll(columns, WECHAT_REQUIRED) ? { format: 'wechat', variant: 'wechat', columns, header, preset: null } : null;
+  return hasAll(columns, WECHAT_REQUIRED)
+    ? { format: 'wechat', variant: 'wechat', columns, header, preset: null }
+    : null;
 }
 
 /** The table header of an Alipay bill: the app's export, or the older web export. */
 export function alipayLayout({ columns, header }: HeaderCandidate): Layout | null {
-  if (hasAll(columns, ALIPAY_APP_REQUIRED)) return { format: 'alipay', variant: 'alipay_app', columns, header, preset: null };
-  if (hasAll(columns, ALIPAY_WEB_REQUIRED)) return { format: 'alipay', variant: 'alipay_web', columns, header, preset: null };
+  if (hasAll(columns, ALIPAY_APP_REQUIRED))
+    return { format: 'alipay', variant: 'alipay_app', columns, header, preset: null };
+  if (hasAll(columns, ALIPAY_WEB_REQUIRED))
+    return { format: 'alipay', variant: 'alipay_web', columns, header, preset: null };
   return null;
 }
 
 /** The header row of our own export, its column names in any case. */
 export function ledgerLayout({ columns, header }: HeaderCandidate): Layout | null {
   const lower = new Map([...columns].map(([k, v]) => [k.toLowerCase(), v]));
-  return hasAll(lower, LEDGER_REQUIRED) ? { format: 'ledger', variant: 'ledger', columns: lower, header, preset: null } : null;
+  return hasAll(lower, LEDGER_REQUIRED)
+    ? { format: 'ledger', variant: 'ledger', columns: lower, header, preset: null }
+    : null;
 }
 
 /** The header row of one of the person's column mappings (saved with a header). */
@@ -203,7 +257,19 @@ export function mappedDirection(raw: string): 'out' | 'in' | null {
   return null;
 }
 
-const CURRENCY_NAMES: Record<string, string> = { 人民币: 'CNY', RMB: 'CNY', 美元: 'USD', 港币: 'HKD', 港元: 'HKD', 欧元: 'EUR', 日元: 'JPY', 英镑: 'GBP', 澳元: 'AUD', 加元: 'CAD', 新加坡元: 'SGD' };
+const CURRENCY_NAMES: Record<string, string> = {
+  人民币: 'CNY',
+  RMB: 'CNY',
+  美元: 'USD',
+  港币: 'HKD',
+  港元: 'HKD',
+  欧元: 'EUR',
+  日元: 'JPY',
+  英镑: 'GBP',
+  澳元: 'AUD',
+  加元: 'CAD',
+  新加坡元: 'SGD',
+};
 
 /** A currency cell as an ISO 4217 code (人民币 -> CNY), or null when it names none. */
 export function currencyCode(raw: string): string | null {
@@ -228,21 +294,54 @@ function cell(cells: string[], columns: Map<string, number>, name: string): stri
 
 /** The columns that WeChat Pay's and Alipay's phone exports name differently (the rest share names). */
 const APP_COLUMNS = {
-  wechat: { amount: '金额(元)', item: '商品', type: '交易类型', method: '支付方式', status: '当前状态', externalId: '交易单号', merchantId: '商户单号' },
-  alipay_app: { amount: '金额', item: '商品说明', type: '交易分类', method: '收/付款方式', status: '交易状态', externalId: '交易订单号', merchantId: '商家订单号' },
+  wechat: {
+    amount: '金额(元)',
+    item: '商品',
+    type: '交易类型',
+    method: '支付方式',
+    status: '当前状态',
+    externalId: '交易单号',
+    merchantId: '商户单号',
+  },
+  alipay_app: {
+    amount: '金额',
+    item: '商品说明',
+    type: '交易分类',
+    method: '收/付款方式',
+    status: '交易状态',
+    externalId: '交易订单号',
+    merchantId: '商家订单号',
+  },
   // the web export names no payment method
-  alipay_web: { amount: '金额(元)', item: '商品名称', type: '类型', method: null, status: '交易状态', externalId: '交易号', merchantId: '商家订单号' },
+  alipay_web: {
+    amount: '金额(元)',
+    item: '商品名称',
+    type: '类型',
+    method: null,
+    status: '交易状态',
+    externalId: '交易号',
+    merchantId: '商家订单号',
+  },
 } as const;
 
-/** A WeChat or Alipay line, whole at once, its date and money filled in once read (a spread into a second object costs kilobytes of garbage per line). */
-function appLine(row: number, cells: string[], cols: Layout['columns'], names: (typeof APP_COLUMNS)[keyof typeof APP_COLUMNS], refundedCents: number): BillLine {
+/**
+ * A WeChat or Alipay line, whole at once, its date and money filled in once read (a spread into a second object costs
+ * kilobytes of garbage per line).
+ */
+function appLine(
+  row: number,
+  cells: string[],
+  cols: Layout['columns'],
+  names: (typeof APP_COLUMNS)[keyof typeof APP_COLUMNS],
+  refundedMinor: number,
+): BillLine {
   return {
     row,
     date: '',
     time: '',
     currency: null,
     direction: 'neutral',
-    cents: 0,
+    amountMinor: 0,
     counterparty: cleanText(cell(cells, cols, '交易对方'), 100),
     item: cleanText(cell(cells, cols, names.item)),
     type: cleanText(cell(cells, cols, names.type), 50),
@@ -251,7 +350,7 @@ function appLine(row: number, cells: string[], cols: Layout['columns'], names: (
     externalId: cleanId(cell(cells, cols, names.externalId)),
     merchantId: cleanId(cell(cells, cols, names.merchantId)),
     remark: cleanText(cell(cells, cols, '备注')),
-    refundedCents,
+    refundedMinor,
   };
 }
 
@@ -283,7 +382,12 @@ export function readLine(layout: Layout, cells: string[], row: number, period: P
       if (cell(cells, cols, '资金状态').trim() === '资金转移') dirRaw = '';
       const refundedRaw = cell(cells, cols, '成功退款(元)').trim();
       const refunded = refundedRaw === '' ? 0 : parseBillAmount(refundedRaw);
-      if (refunded === null || refunded < 0) problems.push({ code: 'bad_amount', params: { column: '成功退款(元)', value: refundedRaw }, message: `成功退款（元） "${refundedRaw}" is not an amount` });
+      if (refunded === null || refunded < 0)
+        problems.push({
+          code: 'bad_amount',
+          params: { column: '成功退款(元)', value: refundedRaw },
+          message: `成功退款（元） "${refundedRaw}" is not an amount`,
+        });
       line = appLine(row, cells, cols, APP_COLUMNS.alipay_web, refunded ?? 0);
       break;
     }
@@ -293,16 +397,31 @@ export function readLine(layout: Layout, cells: string[], row: number, period: P
       return failed(row, [{ code: 'not_a_line', params: {}, message: 'not a bill line' }], false);
   }
   const date = parseBillDate(dateRaw);
-  if (!date) problems.push({ code: 'bad_date', params: { value: dateRaw.trim(), format: 'YYYY-MM-DD' }, message: `date "${dateRaw.trim()}" is not a date` });
-  const cents = parseBillAmount(amountRaw);
-  if (cents === null) problems.push({ code: 'bad_amount', params: { column: '金额', value: amountRaw.trim() }, message: `amount "${amountRaw.trim()}" is not an amount with at most 2 decimals` });
+  if (!date)
+    problems.push({
+      code: 'bad_date',
+      params: { value: dateRaw.trim(), format: 'YYYY-MM-DD' },
+      message: `date "${dateRaw.trim()}" is not a date`,
+    });
+  const amountMinor = parseBillAmount(amountRaw);
+  if (amountMinor === null)
+    problems.push({
+      code: 'bad_amount',
+      params: { column: '金额', value: amountRaw.trim() },
+      message: `amount "${amountRaw.trim()}" is not an amount with at most 2 decimals`,
+    });
   const dir = direction(dirRaw);
-  if (!dir) problems.push({ code: 'bad_direction', params: { value: dirRaw.trim() }, message: `收/支 "${dirRaw.trim()}" must be 支出, 收入 or 不计收支` });
+  if (!dir)
+    problems.push({
+      code: 'bad_direction',
+      params: { value: dirRaw.trim() },
+      message: `收/支 "${dirRaw.trim()}" must be 支出, 收入 or 不计收支`,
+    });
   if (problems.length) return failed(row, problems, !date && isNotTransaction(dateRaw, cells));
   line.date = date!;
   line.time = timeOf(dateRaw);
   line.direction = dir!;
-  line.cents = Math.abs(cents!);
+  line.amountMinor = Math.abs(amountMinor!);
   return { ok: true, line };
 }
 
@@ -312,7 +431,6 @@ function failed(row: number, problems: LineProblem[], notTransaction: boolean): 
 
 function readMappedLine(layout: Layout, cells: string[], row: number, period: Period | null): LineResult {
   const m = layout.preset!.mapping;
-  const decimal = m.decimal ?? '.';
   const byName = (name: string | null | undefined) => {
     if (!name) return '';
     const i = layout.columns.get(headerKey(name));
@@ -320,39 +438,9 @@ function readMappedLine(layout: Layout, cells: string[], row: number, period: Pe
   };
   const problems: LineProblem[] = [];
   const dateRaw = byName(m.date);
-  const date = parseBillDate(dateRaw, m.date_format, period);
-  if (!date) {
-    if (m.date_format === 'MM/DD' && !period && /\d/.test(dateRaw)) problems.push({ code: 'date_no_year', params: { value: dateRaw.trim() }, message: `date "${dateRaw.trim()}" has no year and the file names no statement period` });
-    else problems.push({ code: 'bad_date', params: { value: dateRaw.trim(), format: m.date_format }, message: `date "${dateRaw.trim()}" is not a date in the format ${m.date_format}` });
-  }
-  const amountProblem = (column: string, value: string) =>
-    problems.push({ code: 'bad_amount', params: { column, value: value.trim() }, message: `${column} "${value.trim()}" is not an amount with at most 2 decimals` });
-  let signed: number | null = null;
-  if (m.amount) {
-    const raw = byName(m.amount);
-    const v = parseBillAmount(raw, decimal);
-    if (v === null) amountProblem(m.amount, raw);
-    else if (m.direction) {
-      const d = mappedDirection(byName(m.direction));
-      if (!d) problems.push({ code: 'bad_direction', params: { value: byName(m.direction).trim() }, message: `${m.direction} "${byName(m.direction).trim()}" says neither money out nor money in` });
-      else signed = d === 'out' ? -Math.abs(v) : Math.abs(v);
-    } else signed = m.sign === 'positive_is_expense' ? -v : v;
-  } else {
-    const out = byName(m.debit).trim();
-    const inn = byName(m.credit).trim();
-    const blank = (x: string) => x === '' || x === '-' || x === '--';
-    const o = blank(out) ? 0 : parseBillAmount(out, decimal);
-    const i = blank(inn) ? 0 : parseBillAmount(inn, decimal);
-    if (o === null) amountProblem(m.debit!, out);
-    if (i === null) amountProblem(m.credit!, inn);
-    if (o !== null && i !== null) signed = Math.abs(i) - Math.abs(o);
-  }
-  let currency: string | null = null;
-  if (m.currency) {
-    const raw = byName(m.currency).trim();
-    currency = raw === '' ? null : currencyCode(raw);
-    if (raw !== '' && !currency) problems.push({ code: 'bad_currency', params: { value: raw }, message: `currency "${raw}" is not a currency code` });
-  }
+  const date = mappedDate(m, dateRaw, period, problems);
+  const signed = mappedAmount(m, byName, problems);
+  const currency = mappedCurrency(m, byName, problems);
   if (problems.length) return failed(row, problems, !date && isNotTransaction(dateRaw, cells));
   const description = cleanText(byName(m.description));
   const counterparty = cleanText(byName(m.counterparty), 100);
@@ -364,7 +452,7 @@ function readMappedLine(layout: Layout, cells: string[], row: number, period: Pe
       time: timeOf(dateRaw),
       currency,
       direction: signed! < 0 ? 'out' : 'in',
-      cents: Math.abs(signed!),
+      amountMinor: Math.abs(signed!),
       counterparty,
       item: description,
       type: '',
@@ -373,7 +461,86 @@ function readMappedLine(layout: Layout, cells: string[], row: number, period: Pe
       externalId: m.external_id ? cleanId(byName(m.external_id)) : null,
       merchantId: null,
       remark: '',
-      refundedCents: 0,
+      refundedMinor: 0,
     },
   };
+}
+
+/** A mapped line's date in the mapping's format (a day without a year takes the statement period's). */
+function mappedDate(m: ColumnMapping, dateRaw: string, period: Period | null, problems: LineProblem[]) {
+  const date = parseBillDate(dateRaw, m.date_format, period);
+  if (date) return date;
+  if (m.date_format === 'MM/DD' && !period && /\d/.test(dateRaw))
+    problems.push({
+      code: 'date_no_year',
+      params: { value: dateRaw.trim() },
+      message: `date "${dateRaw.trim()}" has no year and the file names no statement period`,
+    });
+  else
+    problems.push({
+      code: 'bad_date',
+      params: { value: dateRaw.trim(), format: m.date_format },
+      message: `date "${dateRaw.trim()}" is not a date in the format ${m.date_format}`,
+    });
+  return date;
+}
+
+/**
+ * A mapped line's signed amount in minor units (negative: money out): one amount column, signed or
+ * with a direction column, or a debit and a credit column. Null when it cannot be read.
+ */
+function mappedAmount(
+  m: ColumnMapping,
+  byName: (name: string | null | undefined) => string,
+  problems: LineProblem[],
+): number | null {
+  const decimal = m.decimal ?? '.';
+  const amountProblem = (column: string, value: string) =>
+    problems.push({
+      code: 'bad_amount',
+      params: { column, value: value.trim() },
+      message: `${column} "${value.trim()}" is not an amount with at most 2 decimals`,
+    });
+  if (m.amount) {
+    const raw = byName(m.amount);
+    const v = parseBillAmount(raw, decimal);
+    if (v === null) amountProblem(m.amount, raw);
+    else if (m.direction) {
+      const d = mappedDirection(byName(m.direction));
+      if (!d)
+        problems.push({
+          code: 'bad_direction',
+          params: { value: byName(m.direction).trim() },
+          message: `${m.direction} "${byName(m.direction).trim()}" says neither money out nor money in`,
+        });
+      else return d === 'out' ? -Math.abs(v) : Math.abs(v);
+    } else return m.sign === 'positive_is_expense' ? -v : v;
+    return null;
+  }
+  const out = byName(m.debit).trim();
+  const inn = byName(m.credit).trim();
+  const blank = (x: string) => x === '' || x === '-' || x === '--';
+  const o = blank(out) ? 0 : parseBillAmount(out, decimal);
+  const i = blank(inn) ? 0 : parseBillAmount(inn, decimal);
+  if (o === null) amountProblem(m.debit!, out);
+  if (i === null) amountProblem(m.credit!, inn);
+  return o !== null && i !== null ? Math.abs(i) - Math.abs(o) : null;
+}
+
+/** A mapped line's currency code, when the mapping has a currency column and the cell holds one. */
+function mappedCurrency(
+  m: ColumnMapping,
+  byName: (name: string | null | undefined) => string,
+  problems: LineProblem[],
+): string | null {
+  if (!m.currency) return null;
+  const raw = byName(m.currency).trim();
+  const currency = raw === '' ? null : currencyCode(raw);
+  if (raw !== '' && !currency)
+    problems.push({
+      code: 'bad_currency',
+      params: { value: raw },
+      message: `currency "${raw}" is not a currency code`,
+    });
+  return currency;
 }

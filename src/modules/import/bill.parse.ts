@@ -4,6 +4,7 @@ import { periodOf, unwrapCell, type Period } from './bill.text.ts';
 import { decodeHead, fileRecords, sniff, type FileRecord } from './bill.read.ts';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config.ts';
 import { detectLayout, readJsonFile, type ImportFormat } from './import.formats.ts';
+import { statementFormat } from './formats/index.ts';
 import { unrecognised, type BillOutcome, type Detected, type ReadOptions } from './import.rows.ts';
 import type { Layout } from './bill.formats.ts';
 
@@ -40,16 +41,30 @@ export function detectDelimiter(head: string): ',' | ';' | '\t' {
   return ',';
 }
 
-/** Reads a whole bill, handing its rows to `onRows` in batches; refuses unknown layouts (42203) and too many rows (41301). */
+/**
+ * Reads a whole bill, handing its rows to `onRows` in batches; refuses unknown layouts (42203) and too many rows
+ * (41301).
+ */
 export async function readBill(buf: Uint8Array, opts: ReadOptions): Promise<BillOutcome> {
   if (buf.length === 0) throw Errors.field('file', 'is empty');
   const sniffed = sniff(buf);
+  if (sniffed.container === 'csv' || sniffed.container === 'json') {
+    // the bank standards announce themselves in their first characters, not by a table header
+    const encoding = sniffed.encoding ?? 'utf-8';
+    const bank = statementFormat(decodeHead(buf, encoding, 8192), encoding);
+    if (bank) return bank.format.read(buf, bank.encoding, opts);
+  }
   if (sniffed.container === 'json') return readJsonFile(buf, sniffed.encoding ?? 'utf-8', opts);
 
   const presets = opts.presetId ? opts.presets.filter((p) => p.id === opts.presetId) : opts.presets;
   const chosen = opts.presetId ? presets[0] : undefined;
-  const delimiter = sniffed.container === 'csv' ? (chosen?.mapping.delimiter ?? detectDelimiter(decodeHead(buf, sniffed.encoding ?? 'utf-8'))) : ',';
-  const it = cleanRecords(fileRecords(buf, sniffed, { limits: opts.limits ?? DEFAULT_UPLOAD_LIMITS, signal: opts.signal, delimiter }));
+  const delimiter =
+    sniffed.container === 'csv'
+      ? (chosen?.mapping.delimiter ?? detectDelimiter(decodeHead(buf, sniffed.encoding ?? 'utf-8')))
+      : ',';
+  const it = cleanRecords(
+    fileRecords(buf, sniffed, { limits: opts.limits ?? DEFAULT_UPLOAD_LIMITS, signal: opts.signal, delimiter }),
+  );
   let format: ImportFormat | null = null;
   let layout: Layout | null = null;
   let best: FileRecord | null = null;
@@ -112,4 +127,3 @@ async function* cleanRecords(it: AsyncGenerator<FileRecord>): AsyncGenerator<Fil
     await it.return(undefined);
   }
 }
-

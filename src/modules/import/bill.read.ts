@@ -14,8 +14,8 @@ import { xlsxRows } from './bill.xlsx.ts';
  * as a stream so that a large file is never held as records all at once.
  */
 
-export type Container = 'csv' | 'xlsx' | 'xls' | 'json';
-export type Encoding = 'utf-8' | 'gb18030' | 'utf-16le' | 'utf-16be';
+export type Container = 'csv' | 'xlsx' | 'xls' | 'json' | 'text' | 'xml';
+export type Encoding = 'utf-8' | 'gb18030' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
 export interface Sniffed {
   container: Container;
@@ -29,7 +29,8 @@ const HEAD_LINES = 1000;
 /** The container and encoding of a file, from its first bytes (and, for text, whether it is valid UTF-8). */
 export function sniff(buf: Uint8Array): Sniffed {
   // an XLSX workbook is a ZIP archive
-  if (buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04) return { container: 'xlsx', encoding: null };
+  if (buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04)
+    return { container: 'xlsx', encoding: null };
   // old binary Excel (.xls); tab-separated text saved under an .xls name is read as text
   if (isCompoundFile(buf)) return { container: 'xls', encoding: null };
   const encoding = textEncoding(buf);
@@ -66,7 +67,8 @@ export function decodeAll(buf: Uint8Array, encoding: Encoding): string {
 function chunks(buf: Uint8Array): Readable {
   return Readable.from(
     (function* () {
-      for (let i = 0; i < buf.length; i += CHUNK) yield Buffer.from(buf.buffer, buf.byteOffset + i, Math.min(CHUNK, buf.length - i));
+      for (let i = 0; i < buf.length; i += CHUNK)
+        yield Buffer.from(buf.buffer, buf.byteOffset + i, Math.min(CHUNK, buf.length - i));
     })(),
     { objectMode: false },
   );
@@ -82,11 +84,16 @@ export interface FileRecord {
  * The records of a CSV file, streamed: decoded on the fly (iconv-lite), parsed by csv-parse with
  * the lenient options that bill exports need (ragged rows, stray quotes inside fields).
  */
-export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: ReadLimits = {}): AsyncGenerator<FileRecord> {
+export async function* csvRecords(
+  buf: Uint8Array,
+  encoding: Encoding,
+  opts: ReadLimits = {},
+): AsyncGenerator<FileRecord> {
   const maxCell = opts.limits?.maxCellChars;
   const maxLines = opts.limits ? opts.limits.maxRows + HEAD_LINES : undefined;
   const delimiter = opts.delimiter ?? ',';
-  const source: Readable = encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
+  const source: Readable =
+    encoding === 'utf-8' ? chunks(buf) : (chunks(buf).pipe(iconv.decodeStream(encoding)) as unknown as Readable);
   const parser: Readable = source.pipe(
     csvParser({
       bom: true,
@@ -107,11 +114,16 @@ export async function* csvRecords(buf: Uint8Array, encoding: Encoding, opts: Rea
       if (line % 256 === 0) checkSignal(opts.signal);
       // lines of empty cells count too: a file of commas must not keep a core busy
       if (maxLines !== undefined && line > maxLines) throw Errors.tooLarge(`the file has more than ${maxLines} lines`);
-      if (maxCell !== undefined && cells.some((c) => c.length > maxCell)) throw Errors.tooLarge(`a cell of the file is longer than ${maxCell} characters`);
+      if (maxCell !== undefined && cells.some((c) => c.length > maxCell))
+        throw Errors.tooLarge(`a cell of the file is longer than ${maxCell} characters`);
       yield { line, cells };
     }
   } catch (err) {
-    if (err instanceof CsvError) throw Errors.field('file', opts.strict ? `is not valid CSV: ${err.message}` : `is not valid CSV after line ${line}: ${err.message}`);
+    if (err instanceof CsvError)
+      throw Errors.field(
+        'file',
+        opts.strict ? `is not valid CSV: ${err.message}` : `is not valid CSV after line ${line}: ${err.message}`,
+      );
     throw err;
   } finally {
     source.destroy();

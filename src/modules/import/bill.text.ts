@@ -52,7 +52,7 @@ const PLAIN_AMOUNT = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
 export function unwrapCell(raw: string): string {
   if (!raw.includes('"')) return raw;
   const m = /^\s*"([\s\S]*)"[\t ]*$/.exec(raw);
-  if (!m || !raw.includes('"\t') && !/"\s+$/.test(raw)) return raw;
+  if (!m || (!raw.includes('"\t') && !/"\s+$/.test(raw))) return raw;
   return m[1]!.replace(/""/g, '"');
 }
 
@@ -93,7 +93,18 @@ export function parseBillAmount(raw: string | undefined, decimal: DecimalMark = 
   return negative ? -cents : cents;
 }
 
-export const DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'YYYYMMDD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY', 'MM/DD'] as const;
+export const DATE_FORMATS = [
+  'YYYY-MM-DD',
+  'YYYY/MM/DD',
+  'YYYY.MM.DD',
+  'YYYYMMDD',
+  'DD/MM/YYYY',
+  'MM/DD/YYYY',
+  'MM-DD-YYYY',
+  'DD.MM.YYYY',
+  'DD-MM-YYYY',
+  'MM/DD',
+] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
 /** Days of a month of the (proleptic) Gregorian calendar. */
@@ -126,8 +137,23 @@ const isDigits = (s: string, from: number, to: number) => {
  */
 function isPlainDate(s: string): boolean {
   if (s.length !== 10 && s.length !== 19) return false;
-  if (!isDigits(s, 0, 4) || s.charCodeAt(4) !== 45 || !isDigits(s, 5, 7) || s.charCodeAt(7) !== 45 || !isDigits(s, 8, 10)) return false;
-  return s.length === 10 || (s.charCodeAt(10) === 32 && isDigits(s, 11, 13) && s.charCodeAt(13) === 58 && isDigits(s, 14, 16) && s.charCodeAt(16) === 58 && isDigits(s, 17, 19));
+  if (
+    !isDigits(s, 0, 4) ||
+    s.charCodeAt(4) !== 45 ||
+    !isDigits(s, 5, 7) ||
+    s.charCodeAt(7) !== 45 ||
+    !isDigits(s, 8, 10)
+  )
+    return false;
+  return (
+    s.length === 10 ||
+    (s.charCodeAt(10) === 32 &&
+      isDigits(s, 11, 13) &&
+      s.charCodeAt(13) === 58 &&
+      isDigits(s, 14, 16) &&
+      s.charCodeAt(16) === 58 &&
+      isDigits(s, 17, 19))
+  );
 }
 
 /** An Excel serial day number (1900 date system) as a date. */
@@ -143,7 +169,10 @@ export interface Period {
   month: number;
 }
 
-/** The statement period named in a line above the table: `2024年01月`, `[2023-02-10 00:00:00] ... [2023-02-13 ...]`, `2024-12-01 至 2024-12-31`. */
+/**
+ * The statement period named in a line above the table: `2024年01月`, `[2023-02-10 00:00:00] ... [2023-02-13 ...]`,
+ * `2024-12-01 至 2024-12-31`.
+ */
 export function periodOf(text: string): Period | null {
   const s = text.normalize('NFKC');
   let last: Period | null = null;
@@ -169,12 +198,18 @@ export function timeOf(raw: string | undefined): string {
  * XLSX serial number). `MM/DD` takes its year from the statement period: a month after the
  * period's month belongs to the year before (a January statement lists December's payments).
  */
-export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYYY-MM-DD', period: Period | null = null): string | null {
+export function parseBillDate(
+  raw: string | undefined,
+  format: DateFormat = 'YYYY-MM-DD',
+  period: Period | null = null,
+): string | null {
   if (!raw) return null;
   if ((format !== 'MM/DD' || !period) && isPlainDate(raw)) {
     // its digits are the date as written: four, two and two of them
     const y = digit(raw, 0) * 1000 + digit(raw, 1) * 100 + digit(raw, 2) * 10 + digit(raw, 3);
-    return isValidYmd(y, digit(raw, 5) * 10 + digit(raw, 6), digit(raw, 8) * 10 + digit(raw, 9)) ? raw.slice(0, 10) : null;
+    return isValidYmd(y, digit(raw, 5) * 10 + digit(raw, 6), digit(raw, 8) * 10 + digit(raw, 9))
+      ? raw.slice(0, 10)
+      : null;
   }
   const s = unwrapCell(raw).normalize('NFKC').trim();
   let m: RegExpExecArray | null;
@@ -189,7 +224,8 @@ export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYY
     case 'YYYY-MM-DD':
     case 'YYYY/MM/DD':
     case 'YYYY.MM.DD':
-      if ((m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
+      if ((m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:$|[T\s]\s*\d)/.exec(s)))
+        return validYmd(+m[1]!, +m[2]!, +m[3]!);
       if ((m = /^(\d{4})(\d{2})(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
       break;
     case 'YYYYMMDD':
@@ -203,6 +239,7 @@ export function parseBillDate(raw: string | undefined, format: DateFormat = 'YYY
       if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
       break;
     case 'MM/DD/YYYY':
+    case 'MM-DD-YYYY':
       if ((m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[3]!, +m[1]!, +m[2]!);
       if ((m = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T\s]\s*\d)/.exec(s))) return validYmd(+m[1]!, +m[2]!, +m[3]!);
       break;

@@ -19,7 +19,6 @@ export function hostileFile(message: string): AppError {
   return new AppError(422, 42203, `the file cannot be read: ${message}`, undefined, { errors: [] });
 }
 
-
 const MiB = 1024 * 1024;
 /** below this uncompressed size a high ratio is harmless (tiny, repetitive XML parts) */
 const RATIO_FLOOR = MiB;
@@ -37,7 +36,11 @@ export interface ZipIndex {
 
 function openBuffer(buf: Buffer): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true, strictFileNames: false }, (err, zip) => (err ? reject(err) : resolve(zip)));
+    yauzl.fromBuffer(
+      buf,
+      { lazyEntries: true, validateEntrySizes: true, decodeStrings: true, strictFileNames: false },
+      (err, zip) => (err ? reject(err) : resolve(zip)),
+    );
   });
 }
 
@@ -68,11 +71,19 @@ export async function openZip(buf: Uint8Array, limits: UploadLimits = DEFAULT_UP
         const size = e.uncompressedSize;
         const packed = Math.max(e.compressedSize, 1);
         if (size > RATIO_FLOOR && size / packed > limits.zipMaxRatio) {
-          reject(hostileFile(`the entry ${e.fileName} expands ${Math.round(size / packed)} times, more than ${limits.zipMaxRatio}`));
+          reject(
+            hostileFile(
+              `the entry ${e.fileName} expands ${Math.round(size / packed)} times, more than ${limits.zipMaxRatio}`,
+            ),
+          );
           return;
         }
         if (size > limits.zipMaxEntryBytes) {
-          reject(Errors.tooLarge(`the workbook entry ${e.fileName} is ${Math.ceil(size / MiB)} MiB uncompressed, more than ${limits.zipMaxEntryBytes / MiB} MiB`));
+          reject(
+            Errors.tooLarge(
+              `the workbook entry ${e.fileName} is ${Math.ceil(size / MiB)} MiB uncompressed, more than ${limits.zipMaxEntryBytes / MiB} MiB`,
+            ),
+          );
           return;
         }
         total += size;
@@ -128,11 +139,16 @@ export async function* entryText(ix: ZipIndex, name: string, signal?: AbortSigna
       checkSignal(signal);
       bytes += chunk.length;
       ix.inflated += chunk.length;
-      if (bytes > ix.limits.zipMaxEntryBytes) throw Errors.tooLarge(`the workbook entry ${entry.fileName} inflates past ${ix.limits.zipMaxEntryBytes / MiB} MiB`);
-      if (ix.inflated > ix.limits.zipMaxBytes) throw Errors.tooLarge(`the workbook inflates past ${ix.limits.zipMaxBytes / MiB} MiB`);
+      if (bytes > ix.limits.zipMaxEntryBytes)
+        throw Errors.tooLarge(
+          `the workbook entry ${entry.fileName} inflates past ${ix.limits.zipMaxEntryBytes / MiB} MiB`,
+        );
+      if (ix.inflated > ix.limits.zipMaxBytes)
+        throw Errors.tooLarge(`the workbook inflates past ${ix.limits.zipMaxBytes / MiB} MiB`);
       if (first) {
         first = false;
-        if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) throw hostileFile(`the entry ${entry.fileName} is not UTF-8`);
+        if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))
+          throw hostileFile(`the entry ${entry.fileName} is not UTF-8`);
       }
       yield decoder.decode(chunk, { stream: true });
     }
@@ -191,6 +207,7 @@ export class XmlTokenizer {
     private readonly maxDepth: number,
   ) {}
 
+  // eslint-disable-next-line max-lines-per-function -- a streaming state machine over chunks, read best in one piece
   write(chunk: string): void {
     const buf = this.buf ? this.buf + chunk : chunk;
     const h = this.h;
@@ -276,7 +293,8 @@ export class XmlTokenizer {
         const qname = sp < 0 ? inner : inner.slice(0, sp);
         const name = localName(qname);
         const attrs = sp < 0 ? '' : inner.slice(sp);
-        if (!selfClosing && ++this.depth > this.maxDepth) throw hostileFile(`XML nested deeper than ${this.maxDepth} levels`);
+        if (!selfClosing && ++this.depth > this.maxDepth)
+          throw hostileFile(`XML nested deeper than ${this.maxDepth} levels`);
         h.open(name, attrs, selfClosing);
         if (selfClosing) h.close(name);
       }
@@ -285,11 +303,16 @@ export class XmlTokenizer {
     this.buf = pos < n ? buf.slice(pos) : '';
     if (this.buf.length > MAX_TOKEN) throw hostileFile(`an XML tag or comment longer than ${MAX_TOKEN} characters`);
   }
-
 }
 
 /** Reads one entry through a handler; `stop()` returning true ends the read early. */
-async function readXml(ix: ZipIndex, name: string, h: XmlHandler, signal: AbortSignal | undefined, stop: () => boolean = () => false): Promise<boolean> {
+async function readXml(
+  ix: ZipIndex,
+  name: string,
+  h: XmlHandler,
+  signal: AbortSignal | undefined,
+  stop: () => boolean = () => false,
+): Promise<boolean> {
   if (!ix.entries.has(name.toLowerCase())) return false;
   const t = new XmlTokenizer(h, ix.limits.xmlMaxDepth);
   for await (const chunk of entryText(ix, name, signal)) {
@@ -316,7 +339,12 @@ interface Rel {
   target: string;
 }
 
-async function readRels(ix: ZipIndex, relsPath: string, baseDir: string, signal?: AbortSignal): Promise<Map<string, Rel>> {
+async function readRels(
+  ix: ZipIndex,
+  relsPath: string,
+  baseDir: string,
+  signal?: AbortSignal,
+): Promise<Map<string, Rel>> {
   const rels = new Map<string, Rel>();
   await readXml(
     ix,
@@ -340,7 +368,10 @@ async function readRels(ix: ZipIndex, relsPath: string, baseDir: string, signal?
   return rels;
 }
 
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56,
+  57, 58,
+]);
 
 export function isDateFormat(code: string): boolean {
   const bare = code
@@ -362,7 +393,8 @@ async function readDateStyles(ix: ZipIndex, path: string | undefined, signal?: A
     path,
     {
       open(name, attrs) {
-        if (name === 'numFmt') custom.set(Number(attr(attrs, 'numFmtId')), isDateFormat(attr(attrs, 'formatCode') ?? ''));
+        if (name === 'numFmt')
+          custom.set(Number(attr(attrs, 'numFmtId')), isDateFormat(attr(attrs, 'formatCode') ?? ''));
         else if (name === 'cellXfs') inCellXfs = true;
         else if (name === 'xf' && inCellXfs) {
           if (styles.length >= 100_000) throw hostileFile('too many cell styles');
@@ -406,15 +438,18 @@ async function readSharedStrings(ix: ZipIndex, path: string | undefined, signal?
         else if (name === 'rPh') phonetic--;
         else if (name === 'si') {
           inSi = false;
-          if (out.length >= maxSharedStrings) throw Errors.tooLarge(`the workbook holds more than ${maxSharedStrings} shared strings`);
+          if (out.length >= maxSharedStrings)
+            throw Errors.tooLarge(`the workbook holds more than ${maxSharedStrings} shared strings`);
           out.push(cur);
           cur = '';
         }
       },
       text(t) {
-        if (cur.length + t.length > maxCellChars) throw Errors.tooLarge(`a text in the workbook is longer than ${maxCellChars} characters`);
+        if (cur.length + t.length > maxCellChars)
+          throw Errors.tooLarge(`a text in the workbook is longer than ${maxCellChars} characters`);
         chars += t.length;
-        if (chars > maxSharedChars) throw Errors.tooLarge(`the workbook's shared strings hold more than ${maxSharedChars} characters`);
+        if (chars > maxSharedChars)
+          throw Errors.tooLarge(`the workbook's shared strings hold more than ${maxSharedChars} characters`);
         cur += t;
       },
       wantText: () => inT,
@@ -456,145 +491,181 @@ export interface SheetRow {
  * The rows of a workbook's first worksheet, as cell texts (a formula's cached result, never the
  * formula; dates as `YYYY-MM-DD HH:MM:SS`), empty rows left out but counted against the limit.
  */
-export async function* xlsxRows(buf: Uint8Array, opts: { limits?: UploadLimits; signal?: AbortSignal } = {}): AsyncGenerator<SheetRow> {
+export async function* xlsxRows(
+  buf: Uint8Array,
+  opts: { limits?: UploadLimits; signal?: AbortSignal } = {},
+): AsyncGenerator<SheetRow> {
   const limits = opts.limits ?? DEFAULT_UPLOAD_LIMITS;
   const signal = opts.signal;
   checkSignal(signal);
   const ix = await openZip(buf, limits);
   try {
-    const rootRels = await readRels(ix, '_rels/.rels', '', signal);
-    const office = [...rootRels.values()].find((r) => r.type.endsWith('/officeDocument'));
-    const workbookPath = office?.target ?? 'xl/workbook.xml';
-    if (!ix.entries.has(workbookPath.toLowerCase())) throw hostileFile('not an XLSX workbook (no workbook part)');
-    const baseDir = workbookPath.split('/').slice(0, -1).join('/');
-    const relsPath = `${baseDir ? baseDir + '/' : ''}_rels/${workbookPath.split('/').pop()}.rels`;
-
-    let firstSheetRel: string | undefined;
-    let date1904 = false;
-    await readXml(
-      ix,
-      workbookPath,
-      {
-        open(name, attrs) {
-          if (name === 'sheet' && firstSheetRel === undefined) firstSheetRel = attr(attrs, 'id') ?? '';
-          else if (name === 'workbookPr') date1904 = /^(1|true)$/i.test(attr(attrs, 'date1904') ?? '');
-        },
-        close() {},
-        text() {},
-        wantText: () => false,
-      },
-      signal,
-    );
-    const rels = await readRels(ix, relsPath, baseDir, signal);
-    const sheetPath = firstSheetRel ? rels.get(firstSheetRel)?.target : undefined;
-    if (!sheetPath || !ix.entries.has(sheetPath.toLowerCase())) throw hostileFile('the workbook has no readable first worksheet');
-    const relOf = (suffix: string) => [...rels.values()].find((r) => r.type.endsWith(suffix) && ix.entries.has(r.target.toLowerCase()))?.target;
-    const dateStyles = await readDateStyles(ix, relOf('/styles'), signal);
-    const shared = await readSharedStrings(ix, relOf('/sharedStrings'), signal);
-
+    const sheet = await firstSheet(ix, signal);
     // the first worksheet, streamed: rows are handed over as each chunk is read
-    const { maxRows, maxColumns, maxCellChars } = limits;
-    const ready: SheetRow[] = [];
-    let rows = 0;
-    let line = 0;
-    let cells: string[] = [];
-    let inRow = false;
-    let col = -1;
-    let type = '';
-    let style = 0;
-    let value = '';
-    let capture = false;
-    let inInline = false;
-    let phonetic = 0;
-    let done = false;
-    const handler: XmlHandler = {
-      open(name, attrs) {
-        switch (name) {
-          case 'row':
-            if (++rows > maxRows) throw Errors.tooLarge(`the worksheet has more than ${maxRows} rows (empty rows count)`);
-            inRow = true;
-            cells = [];
-            col = -1;
-            break;
-          case 'c': {
-            if (!inRow) break;
-            const at = columnIndex(attr(attrs, 'r'));
-            col = at >= 0 ? at : col + 1;
-            if (col >= maxColumns) throw Errors.tooLarge(`the worksheet has more than ${maxColumns} columns`);
-            type = attr(attrs, 't') ?? 'n';
-            style = Number(attr(attrs, 's') ?? 0);
-            value = '';
-            break;
-          }
-          case 'v':
-            capture = inRow;
-            break;
-          case 'is':
-            inInline = true;
-            break;
-          case 'rPh':
-            phonetic++;
-            break;
-          case 't':
-            if (inInline && !phonetic) capture = true;
-            break;
-        }
-      },
-      close(name) {
-        switch (name) {
-          case 'v':
-          case 't':
-            capture = false;
-            break;
-          case 'is':
-            inInline = false;
-            break;
-          case 'rPh':
-            phonetic--;
-            break;
-          case 'c': {
-            if (!inRow || col < 0) break;
-            let text: string;
-            if (type === 's') text = shared[Number(value)] ?? '';
-            else if (type === 'inlineStr' || type === 'str') text = value;
-            else if (type === 'b') text = value.trim() === '1' ? 'TRUE' : 'FALSE';
-            else if (type === 'e') text = '';
-            else if (type === 'd') text = value.length >= 19 ? `${value.slice(0, 10)} ${value.slice(11, 19)}` : value;
-            else if (value.trim() === '') text = '';
-            else {
-              const num = Number(value);
-              if (!Number.isFinite(num)) text = '';
-              else text = dateStyles[style] ? serialDateText(num, date1904) : String(num);
-            }
-            while (cells.length < col) cells.push('');
-            cells[col] = text;
-            break;
-          }
-          case 'row':
-            inRow = false;
-            if (cells.some((c) => c.trim() !== '')) ready.push({ line: ++line, cells });
-            cells = [];
-            break;
-          case 'sheetData':
-            done = true;
-            break;
-        }
-      },
-      text(t) {
-        if (value.length + t.length > maxCellChars) throw Errors.tooLarge(`a cell of the worksheet is longer than ${maxCellChars} characters`);
-        value += t;
-      },
-      wantText: () => capture,
-    };
-    const t = new XmlTokenizer(handler, limits.xmlMaxDepth);
-    for await (const chunk of entryText(ix, sheetPath, signal)) {
+    const reader = new SheetReader(sheet, limits);
+    const t = new XmlTokenizer(reader, limits.xmlMaxDepth);
+    for await (const chunk of entryText(ix, sheet.path, signal)) {
       t.write(chunk);
       checkSignal(signal);
-      for (const r of ready.splice(0)) yield r;
-      if (done) break;
+      for (const r of reader.ready.splice(0)) yield r;
+      if (reader.done) break;
     }
-    for (const r of ready) yield r;
+    for (const r of reader.ready) yield r;
   } finally {
     ix.zip.close();
+  }
+}
+
+/** What reading the first worksheet needs: where it is, the date system, which styles are dates, the shared strings. */
+interface Sheet {
+  path: string;
+  date1904: boolean;
+  dateStyles: boolean[];
+  shared: string[];
+}
+
+/** Finds the workbook, its first worksheet and the parts its cells refer to. */
+async function firstSheet(ix: ZipIndex, signal: AbortSignal | undefined): Promise<Sheet> {
+  const rootRels = await readRels(ix, '_rels/.rels', '', signal);
+  const office = [...rootRels.values()].find((r) => r.type.endsWith('/officeDocument'));
+  const workbookPath = office?.target ?? 'xl/workbook.xml';
+  if (!ix.entries.has(workbookPath.toLowerCase())) throw hostileFile('not an XLSX workbook (no workbook part)');
+  const baseDir = workbookPath.split('/').slice(0, -1).join('/');
+  const relsPath = `${baseDir ? baseDir + '/' : ''}_rels/${workbookPath.split('/').pop()}.rels`;
+
+  let firstSheetRel: string | undefined;
+  let date1904 = false;
+  await readXml(
+    ix,
+    workbookPath,
+    {
+      open(name, attrs) {
+        if (name === 'sheet' && firstSheetRel === undefined) firstSheetRel = attr(attrs, 'id') ?? '';
+        else if (name === 'workbookPr') date1904 = /^(1|true)$/i.test(attr(attrs, 'date1904') ?? '');
+      },
+      close() {},
+      text() {},
+      wantText: () => false,
+    },
+    signal,
+  );
+  const rels = await readRels(ix, relsPath, baseDir, signal);
+  const sheetPath = firstSheetRel ? rels.get(firstSheetRel)?.target : undefined;
+  if (!sheetPath || !ix.entries.has(sheetPath.toLowerCase()))
+    throw hostileFile('the workbook has no readable first worksheet');
+  const relOf = (suffix: string) =>
+    [...rels.values()].find((r) => r.type.endsWith(suffix) && ix.entries.has(r.target.toLowerCase()))?.target;
+  const dateStyles = await readDateStyles(ix, relOf('/styles'), signal);
+  const shared = await readSharedStrings(ix, relOf('/sharedStrings'), signal);
+  return { path: sheetPath, date1904, dateStyles, shared };
+}
+
+/** The worksheet's XML read into rows: `ready` holds the rows complete so far, `done` the end of the sheet's data. */
+class SheetReader implements XmlHandler {
+  readonly ready: SheetRow[] = [];
+  done = false;
+  private rows = 0;
+  private line = 0;
+  private cells: string[] = [];
+  private inRow = false;
+  private col = -1;
+  private type = '';
+  private style = 0;
+  private value = '';
+  private capture = false;
+  private inInline = false;
+  private phonetic = 0;
+
+  constructor(
+    private readonly sheet: Sheet,
+    private readonly limits: Pick<UploadLimits, 'maxRows' | 'maxColumns' | 'maxCellChars'>,
+  ) {}
+
+  open(name: string, attrs: string): void {
+    switch (name) {
+      case 'row':
+        if (++this.rows > this.limits.maxRows)
+          throw Errors.tooLarge(`the worksheet has more than ${this.limits.maxRows} rows (empty rows count)`);
+        this.inRow = true;
+        this.cells = [];
+        this.col = -1;
+        break;
+      case 'c': {
+        if (!this.inRow) break;
+        const at = columnIndex(attr(attrs, 'r'));
+        this.col = at >= 0 ? at : this.col + 1;
+        if (this.col >= this.limits.maxColumns)
+          throw Errors.tooLarge(`the worksheet has more than ${this.limits.maxColumns} columns`);
+        this.type = attr(attrs, 't') ?? 'n';
+        this.style = Number(attr(attrs, 's') ?? 0);
+        this.value = '';
+        break;
+      }
+      case 'v':
+        this.capture = this.inRow;
+        break;
+      case 'is':
+        this.inInline = true;
+        break;
+      case 'rPh':
+        this.phonetic++;
+        break;
+      case 't':
+        if (this.inInline && !this.phonetic) this.capture = true;
+        break;
+    }
+  }
+
+  close(name: string): void {
+    switch (name) {
+      case 'v':
+      case 't':
+        this.capture = false;
+        break;
+      case 'is':
+        this.inInline = false;
+        break;
+      case 'rPh':
+        this.phonetic--;
+        break;
+      case 'c': {
+        if (!this.inRow || this.col < 0) break;
+        while (this.cells.length < this.col) this.cells.push('');
+        this.cells[this.col] = this.cellText();
+        break;
+      }
+      case 'row':
+        this.inRow = false;
+        if (this.cells.some((c) => c.trim() !== '')) this.ready.push({ line: ++this.line, cells: this.cells });
+        this.cells = [];
+        break;
+      case 'sheetData':
+        this.done = true;
+        break;
+    }
+  }
+
+  text(t: string): void {
+    if (this.value.length + t.length > this.limits.maxCellChars)
+      throw Errors.tooLarge(`a cell of the worksheet is longer than ${this.limits.maxCellChars} characters`);
+    this.value += t;
+  }
+
+  wantText(): boolean {
+    return this.capture;
+  }
+
+  /** The text of the cell just closed, by its type: a shared string, text, a boolean, a date or a number. */
+  private cellText(): string {
+    const { type, value } = this;
+    if (type === 's') return this.sheet.shared[Number(value)] ?? '';
+    if (type === 'inlineStr' || type === 'str') return value;
+    if (type === 'b') return value.trim() === '1' ? 'TRUE' : 'FALSE';
+    if (type === 'e') return '';
+    if (type === 'd') return value.length >= 19 ? `${value.slice(0, 10)} ${value.slice(11, 19)}` : value;
+    if (value.trim() === '') return '';
+    const num = Number(value);
+    if (!Number.isFinite(num)) return '';
+    return this.sheet.dateStyles[this.style] ? serialDateText(num, this.sheet.date1904) : String(num);
   }
 }

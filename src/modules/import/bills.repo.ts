@@ -4,9 +4,28 @@ import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { query, type Executor } from '../../db/client.ts';
-import { accounts, categories, importAccountMaps, importPresets, importRules, importSessionRows, importSessions } from '../../db/schema/index.ts';
+import type { AccountType } from '../../lib/domain.ts';
+import { creatingMethods, fileCategories, nameMatch, type FileCategory } from './bills.names.repo.ts';
+import {
+  accounts,
+  categories,
+  importAccountMaps,
+  importPresets,
+  importRules,
+  importSessionRows,
+  importSessions,
+} from '../../db/schema/index.ts';
 
 // ---- sessions ----
+
+export type NameMatch = 'exact' | 'similar' | 'chosen' | 'create';
+export interface MethodOut {
+  method: string;
+  account_id: number | null;
+  rows: number;
+  match: NameMatch | null;
+  create: { type: AccountType } | null;
+}
 
 export type SessionRow = typeof importSessions.$inferSelect;
 export type PreviewRow = typeof importSessionRows.$inferSelect;
@@ -17,22 +36,40 @@ export async function insertSession(db: Executor, v: typeof importSessions.$infe
   return row!;
 }
 
-export async function findOwnSession(db: Executor, userId: number, id: number, now: Date): Promise<SessionRow | undefined> {
+export async function findOwnSession(
+  db: Executor,
+  userId: number,
+  id: number,
+  now: Date,
+): Promise<SessionRow | undefined> {
   const [row] = await db
     .select()
     .from(importSessions)
-    .where(and(eq(importSessions.id, id), eq(importSessions.userId, userId), sql`${importSessions.expiresAt} > ${now.toISOString()}::timestamptz`));
+    .where(
+      and(
+        eq(importSessions.id, id),
+        eq(importSessions.userId, userId),
+        sql`${importSessions.expiresAt} > ${now.toISOString()}::timestamptz`,
+      ),
+    );
   return row;
 }
 
 export async function lockOwnSession(tx: Executor, userId: number, id: number): Promise<SessionRow | undefined> {
-  const rows = await query<{ id: number }>(tx, sql`select id from import_sessions where id = ${id} and user_id = ${userId} for update`);
+  const rows = await query<{ id: number }>(
+    tx,
+    sql`select id from import_sessions where id = ${id} and user_id = ${userId} for update`,
+  );
   if (!rows.length) return undefined;
   const [row] = await tx.select().from(importSessions).where(eq(importSessions.id, id));
   return row;
 }
 
-export async function updateSession(db: Executor, id: number, v: Partial<typeof importSessions.$inferInsert>): Promise<void> {
+export async function updateSession(
+  db: Executor,
+  id: number,
+  v: Partial<typeof importSessions.$inferInsert>,
+): Promise<void> {
   await db.update(importSessions).set(v).where(eq(importSessions.id, id));
 }
 
@@ -41,14 +78,20 @@ export async function deleteSession(db: Executor, id: number): Promise<void> {
 }
 
 export async function purgeExpired(db: Executor, now: Date): Promise<number> {
-  const rows = await db.delete(importSessions).where(lt(importSessions.expiresAt, now)).returning({ id: importSessions.id });
+  const rows = await db
+    .delete(importSessions)
+    .where(lt(importSessions.expiresAt, now))
+    .returning({ id: importSessions.id });
   return rows.length;
 }
 
 const ROW_COLUMNS = `session_id, row, date, kind, amount_cents, counterparty, note, external_id, method, to_method, account_id, to_account_id,
   category_id, category_name, tags, group_id, original_created_at, decision, reason, refund, existing_id, type`;
 
-/** The PostgreSQL pool behind a handle outside a transaction (COPY needs a connection of its own); null on the embedded database. */
+/**
+ * The PostgreSQL pool behind a handle outside a transaction (COPY needs a connection of its own); null on the embedded
+ * database.
+ */
 function poolOf(db: Executor): pg.Pool | null {
   const client = (db as { $client?: unknown }).$client;
   return client instanceof pg.Pool ? client : null;
@@ -57,7 +100,9 @@ function poolOf(db: Executor): pg.Pool | null {
 /** A value in COPY's text format: \N for null, backslash escapes for the characters that end a field or a line. */
 function copyText(v: string | null): string {
   if (v === null) return '\\N';
-  return /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : v;
+  return /[\\\t\n\r]/.test(v)
+    ? v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+    : v;
 }
 
 const copyNum = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
@@ -78,9 +123,13 @@ function copyPieces(sessionId: number, rows: PreviewRowInsert[]): string[] {
       pieces.push(out);
       out = '';
     }
-    const created = r.originalCreatedAt ? (r.originalCreatedAt instanceof Date ? r.originalCreatedAt.toISOString() : String(r.originalCreatedAt)) : null;
+    const created = r.originalCreatedAt
+      ? r.originalCreatedAt instanceof Date
+        ? r.originalCreatedAt.toISOString()
+        : String(r.originalCreatedAt)
+      : null;
     out +=
-      `${sessionId}\t${r.row}\t${r.date}\t${r.kind}\t${r.amountCents}\t${copyText(r.counterparty ?? '')}\t${copyText(r.note ?? '')}\t${copyText(r.externalId ?? null)}\t` +
+      `${sessionId}\t${r.row}\t${r.date}\t${r.kind}\t${r.amountMinor}\t${copyText(r.counterparty ?? '')}\t${copyText(r.note ?? '')}\t${copyText(r.externalId ?? null)}\t` +
       `${copyText(r.method ?? '')}\t${copyText(r.toMethod ?? null)}\t${copyNum(r.accountId)}\t${copyNum(r.toAccountId)}\t${copyNum(r.categoryId)}\t` +
       `${copyText(r.categoryName ?? null)}\t${copyText(JSON.stringify(r.tags ?? []))}\t${copyNum(r.groupId)}\t${copyText(created)}\t${r.decision}\t` +
       `${copyText(r.reason ?? null)}\t${r.refund ? 't' : 'f'}\t${copyNum(r.existingId)}\t${copyText(r.type ?? '')}\n`;
@@ -89,7 +138,10 @@ function copyPieces(sessionId: number, rows: PreviewRowInsert[]): string[] {
   return pieces;
 }
 
-/** Stores a batch of preview rows on the embedded database: one multi-row insert, each column sent as one array (PostgreSQL: rowSink's COPY). */
+/**
+ * Stores a batch of preview rows on the embedded database: one multi-row insert, each column sent as one array
+ * (PostgreSQL: rowSink's COPY).
+ */
 async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInsert[]): Promise<void> {
   if (!rows.length) return;
   const col = <T>(f: (r: PreviewRowInsert) => T) => new Param(rows.map(f));
@@ -97,7 +149,7 @@ async function insertRows(db: Executor, sessionId: number, rows: PreviewRowInser
     db,
     sql`insert into import_session_rows (${sql.raw(ROW_COLUMNS)})
         select ${sessionId}::int, k.* from unnest(
-          ${col((r) => r.row)}::int[], ${col((r) => r.date)}::date[], ${col((r) => r.kind)}::text[], ${col((r) => r.amountCents)}::bigint[],
+          ${col((r) => r.row)}::int[], ${col((r) => r.date)}::date[], ${col((r) => r.kind)}::text[], ${col((r) => r.amountMinor)}::bigint[],
           ${col((r) => r.counterparty ?? '')}::text[], ${col((r) => r.note ?? '')}::text[], ${col((r) => r.externalId ?? null)}::text[],
           ${col((r) => r.method ?? '')}::text[], ${col((r) => r.toMethod ?? null)}::text[], ${col((r) => r.accountId ?? null)}::int[],
           ${col((r) => r.toAccountId ?? null)}::int[], ${col((r) => r.categoryId ?? null)}::int[], ${col((r) => r.categoryName ?? null)}::text[],
@@ -182,17 +234,37 @@ export async function analyzeRows(db: Executor): Promise<void> {
   await query(db, sql`analyze import_session_rows (session_id, row, decision, external_id, refund_of_row)`);
 }
 
-export async function listRows(db: Executor, sessionId: number, opts: { offset: number; limit: number; decision?: string }): Promise<{ rows: PreviewRow[]; total: number }> {
-  const where = and(eq(importSessionRows.sessionId, sessionId), opts.decision ? eq(importSessionRows.decision, opts.decision as PreviewRow['decision']) : undefined);
+export async function listRows(
+  db: Executor,
+  sessionId: number,
+  opts: { offset: number; limit: number; decision?: string },
+): Promise<{ rows: PreviewRow[]; total: number }> {
+  const where = and(
+    eq(importSessionRows.sessionId, sessionId),
+    opts.decision ? eq(importSessionRows.decision, opts.decision as PreviewRow['decision']) : undefined,
+  );
   const [rows, [count]] = await Promise.all([
-    db.select().from(importSessionRows).where(where).orderBy(asc(importSessionRows.row)).offset(opts.offset).limit(opts.limit),
-    db.select({ n: sql<number>`count(*)::int` }).from(importSessionRows).where(where),
+    db
+      .select()
+      .from(importSessionRows)
+      .where(where)
+      .orderBy(asc(importSessionRows.row))
+      .offset(opts.offset)
+      .limit(opts.limit),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(importSessionRows)
+      .where(where),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
 }
 
 export async function allRows(db: Executor, sessionId: number): Promise<PreviewRow[]> {
-  return db.select().from(importSessionRows).where(eq(importSessionRows.sessionId, sessionId)).orderBy(asc(importSessionRows.row));
+  return db
+    .select()
+    .from(importSessionRows)
+    .where(eq(importSessionRows.sessionId, sessionId))
+    .orderBy(asc(importSessionRows.row));
 }
 
 export async function rowsByNumber(db: Executor, sessionId: number, rows: number[]): Promise<PreviewRow[]> {
@@ -207,7 +279,10 @@ export async function rowsByNumber(db: Executor, sessionId: number, rows: number
 
 /** How many rows the session has. */
 export async function countRows(db: Executor, sessionId: number): Promise<number> {
-  const [row] = await query<{ n: number }>(db, sql`select count(*)::int as n from import_session_rows where session_id = ${sessionId}`);
+  const [row] = await query<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from import_session_rows where session_id = ${sessionId}`,
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -219,8 +294,17 @@ export interface Summary {
   transfer: number;
   expense_cents: number;
   income_cents: number;
-  methods: { method: string; account_id: number | null; rows: number }[];
+  methods: MethodOut[];
+  categories: FileCategory[];
+  undecided: { rows: number; category: number; account: number };
 }
+
+/** rows to book that still lack a category (kept names of our own export are created at commit) */
+const NO_CATEGORY = sql`decision = 'import' and kind <> 'transfer' and category_id is null and category_name is null`;
+/** rows to book an account of which is still missing (one the file names and that is to be created is not) */
+const noAccount = (sessionId: number) =>
+  sql`decision in ('import', 'transfer') and ((account_id is null and method not in ${creatingMethods(sessionId)})
+      or (decision = 'transfer' and to_account_id is null and coalesce(to_method, '') not in ${creatingMethods(sessionId)}))`;
 
 export async function summary(db: Executor, sessionId: number): Promise<Summary> {
   const [counts] = await query<Record<string, string | number>>(
@@ -232,16 +316,33 @@ export async function summary(db: Executor, sessionId: number): Promise<Summary>
           count(*) filter (where decision = 'transfer') as transfer,
           coalesce(sum(case when refund and (refund_of_id is not null or refund_of_row is not null) then -amount_cents else amount_cents end)
             filter (where decision = 'import' and kind = 'expense'), 0) as expense_cents,
-          coalesce(sum(amount_cents) filter (where decision = 'import' and kind = 'income'), 0) as income_cents
+          coalesce(sum(amount_cents) filter (where decision = 'import' and kind = 'income'), 0) as income_cents,
+          count(*) filter (where ${NO_CATEGORY} or ${noAccount(sessionId)}) as undecided,
+          count(*) filter (where ${NO_CATEGORY}) as no_category,
+          count(*) filter (where ${noAccount(sessionId)}) as no_account
         from import_session_rows where session_id = ${sessionId}`,
   );
-  const methods = await query<{ method: string; account_id: number | null; rows: number }>(
+  const methods = await query<{
+    method: string;
+    account_id: number | null;
+    rows: number;
+    match: NameMatch | null;
+    create_type: AccountType | null;
+  }>(
     db,
-    sql`select m.method, min(m.account_id) as account_id, count(*)::int as rows from (
-          select method, account_id from import_session_rows where session_id = ${sessionId} and method <> ''
+    // a method still lacking its account on a row to book has none yet, whatever other rows were given
+    sql`select g.method, g.account_id, g.rows, cr.type as create_type,
+               case when g.account_id is null then case when cr.type is not null then 'create' end
+                    else ${nameMatch(sql`a.name`, sql`g.method`)} end as match
+        from (select m.method, case when bool_or(m.open) then null else min(m.account_id) end as account_id, count(*)::int as rows from (
+          select method, account_id, account_id is null and decision in ('import', 'transfer') as open
+            from import_session_rows where session_id = ${sessionId} and method <> ''
           union all
-          select to_method, to_account_id from import_session_rows where session_id = ${sessionId} and to_method is not null and to_method <> ''
-        ) m group by m.method order by count(*) desc, m.method limit 100`,
+          select to_method, to_account_id, false from import_session_rows where session_id = ${sessionId} and to_method is not null and to_method <> ''
+        ) m group by m.method order by count(*) desc, m.method limit 100) g
+        left join accounts a on a.id = g.account_id
+        left join lateral (select s.result -> 'create_accounts' ->> g.method as type from import_sessions s where s.id = ${sessionId}) cr on true
+        order by g.rows desc, g.method`,
   );
   const n = (k: string) => Number(counts?.[k] ?? 0);
   return {
@@ -252,7 +353,15 @@ export async function summary(db: Executor, sessionId: number): Promise<Summary>
     transfer: n('transfer'),
     expense_cents: n('expense_cents'),
     income_cents: n('income_cents'),
-    methods: methods.map((m) => ({ method: m.method, account_id: m.account_id === null ? null : Number(m.account_id), rows: Number(m.rows) })),
+    methods: methods.map((m) => ({
+      method: m.method,
+      account_id: m.account_id === null ? null : Number(m.account_id),
+      rows: Number(m.rows),
+      match: m.match,
+      create: m.account_id === null && m.create_type ? { type: m.create_type } : null,
+    })),
+    categories: await fileCategories(db, sessionId),
+    undecided: { rows: n('undecided'), category: n('no_category'), account: n('no_account') },
   };
 }
 
@@ -268,17 +377,30 @@ export interface AccountRef {
 
 export async function userAccounts(db: Executor, userId: number): Promise<AccountRef[]> {
   return db
-    .select({ id: accounts.id, name: accounts.name, currency: accounts.currency, archived: accounts.archived, isDefault: accounts.isDefault })
+    .select({
+      id: accounts.id,
+      name: accounts.name,
+      currency: accounts.currency,
+      archived: accounts.archived,
+      isDefault: accounts.isDefault,
+    })
     .from(accounts)
     .where(eq(accounts.userId, userId));
 }
 
 export async function accountMaps(db: Executor, userId: number): Promise<Map<string, number>> {
-  const rows = await db.select({ method: importAccountMaps.method, accountId: importAccountMaps.accountId }).from(importAccountMaps).where(eq(importAccountMaps.userId, userId));
+  const rows = await db
+    .select({ method: importAccountMaps.method, accountId: importAccountMaps.accountId })
+    .from(importAccountMaps)
+    .where(eq(importAccountMaps.userId, userId));
   return new Map(rows.map((r) => [r.method, r.accountId]));
 }
 
-export async function saveAccountMaps(db: Executor, userId: number, pairs: { method: string; accountId: number }[]): Promise<void> {
+export async function saveAccountMaps(
+  db: Executor,
+  userId: number,
+  pairs: { method: string; accountId: number }[],
+): Promise<void> {
   if (!pairs.length) return;
   await query(
     db,
@@ -297,7 +419,17 @@ export interface CategoryRef {
 }
 
 export async function userCategories(db: Executor, userId: number): Promise<CategoryRef[]> {
-  return db.select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort, icon: categories.icon }).from(categories).where(eq(categories.userId, userId)).orderBy(asc(categories.sort), asc(categories.id));
+  return db
+    .select({
+      id: categories.id,
+      kind: categories.kind,
+      name: categories.name,
+      sort: categories.sort,
+      icon: categories.icon,
+    })
+    .from(categories)
+    .where(eq(categories.userId, userId))
+    .orderBy(asc(categories.sort), asc(categories.id));
 }
 
 export interface OriginalRef {
@@ -306,32 +438,69 @@ export interface OriginalRef {
   accountId: number | null;
 }
 
-/** A purchase already in the books that a refund of this bill reduces: by trade number, else by counterparty and amount. */
-export async function findOriginal(
+/** A purchase in the books a refund of a bill may reduce, with what it can still absorb. */
+export interface BookedPurchase extends OriginalRef {
+  externalId: string | null;
+  date: string;
+  /** the bill's counterparty when the purchase's note starts with it, else '' */
+  counterparty: string;
+  leftMinor: number;
+}
+
+/**
+ * The purchases in the books that a refund may reduce: those it names by number, and those of its
+ * counterparty in the year before it. Purchases that are rows of this bill too are left out: the
+ * bill itself, with their times and marks, already said whether the refund is theirs.
+ */
+export async function bookedPurchases(
   db: Executor,
   userId: number,
   source: string,
-  r: { ids: string[]; counterparty: string; date: string; cents: number },
-): Promise<OriginalRef | undefined> {
-  if (r.ids.length) {
-    const rows = await query<{ id: number; category_id: number | null; account_id: number | null }>(
-      db,
-      sql`select id, category_id, account_id from transactions
-          where user_id = ${userId} and source = ${source} and external_id = any(${new Param(r.ids)}::text[]) and kind = 'expense' limit 1`,
-    );
-    if (rows[0]) return { id: Number(rows[0].id), categoryId: rows[0].category_id === null ? null : Number(rows[0].category_id), accountId: rows[0].account_id === null ? null : Number(rows[0].account_id) };
-  }
-  if (!r.counterparty) return undefined;
-  const rows = await query<{ id: number; category_id: number | null; account_id: number | null }>(
+  sessionId: number,
+  r: { ids: string[]; counterparty: string; date: string },
+): Promise<BookedPurchase[]> {
+  const byCounterparty = r.counterparty
+    ? sql`(t.note = ${r.counterparty} or starts_with(t.note, ${r.counterparty + ' '}))
+          and t.date <= ${r.date}::date and t.date > ${r.date}::date - 366`
+    : sql`false`;
+  const rows = await query<{
+    id: number;
+    category_id: number | null;
+    account_id: number | null;
+    external_id: string | null;
+    date: string;
+    same_counterparty: boolean;
+    left_cents: number | string;
+  }>(
     db,
-    sql`select id, category_id, account_id from transactions
-        where user_id = ${userId} and source = ${source} and kind = 'expense' and refund_of is null
-          and (note = ${r.counterparty} or starts_with(note, ${r.counterparty + ' '}))
-          and amount_cents >= ${r.cents} and date <= ${r.date}::date and date > ${r.date}::date - 366
-        order by date desc, id desc limit 1`,
+    sql`select t.id, t.category_id, t.account_id, t.external_id, t.date::text as date,
+               ${r.counterparty ? sql`(t.note = ${r.counterparty} or starts_with(t.note, ${r.counterparty + ' '}))` : sql`false`} as same_counterparty,
+               t.amount_cents - coalesce((select sum(abs(x.amount_cents)) from transactions x where x.refund_of = t.id), 0) as left_cents
+        from transactions t
+        where t.user_id = ${userId} and t.source = ${source} and t.kind = 'expense' and t.refund_of is null
+          and (t.external_id = any(${new Param(r.ids)}::text[]) or (${byCounterparty}))
+          and not exists (select 1 from import_session_rows s where s.session_id = ${sessionId} and s.external_id = t.external_id)
+        order by t.date desc, t.id desc limit 50`,
   );
-  if (!rows[0]) return undefined;
-  return { id: Number(rows[0].id), categoryId: rows[0].category_id === null ? null : Number(rows[0].category_id), accountId: rows[0].account_id === null ? null : Number(rows[0].account_id) };
+  return rows.map((t) => ({
+    id: Number(t.id),
+    categoryId: t.category_id === null ? null : Number(t.category_id),
+    accountId: t.account_id === null ? null : Number(t.account_id),
+    externalId: t.external_id,
+    date: t.date,
+    counterparty: t.same_counterparty ? r.counterparty : '',
+    leftMinor: Number(t.left_cents),
+  }));
+}
+
+/** Gives rows to import a reason that says why, without changing what they do. */
+export async function explainRows(db: Executor, sessionId: number, rows: number[], reason: string): Promise<void> {
+  if (!rows.length) return;
+  await query(
+    db,
+    sql`update import_session_rows set reason = ${reason}
+        where session_id = ${sessionId} and row = any(${new Param(rows)}::int[]) and decision = 'import'`,
+  );
 }
 
 /** Links refunds to purchases of the same file: their category and account follow the purchase's. */
@@ -346,7 +515,12 @@ export async function linkRefunds(db: Executor, sessionId: number, links: [numbe
   );
 }
 
-export async function linkRefundToExisting(db: Executor, sessionId: number, row: number, o: OriginalRef): Promise<void> {
+export async function linkRefundToExisting(
+  db: Executor,
+  sessionId: number,
+  row: number,
+  o: OriginalRef,
+): Promise<void> {
   await query(
     db,
     sql`update import_session_rows set refund_of_id = ${o.id}, kind = 'expense', category_id = coalesce(${o.categoryId}::int, category_id), account_id = coalesce(${o.accountId}::int, account_id)
@@ -355,10 +529,19 @@ export async function linkRefundToExisting(db: Executor, sessionId: number, row:
 }
 
 /** Rows set to skip with a reason (only those with one of `from` decisions, when given). */
-export async function skipRows(db: Executor, sessionId: number, rows: number[], reason: string, from?: string[]): Promise<void> {
+export async function skipRows(
+  db: Executor,
+  sessionId: number,
+  rows: number[],
+  reason: string,
+  from?: string[],
+): Promise<void> {
   if (!rows.length) return;
   const only = from ? sql` and decision = any(${new Param(from)}::text[])` : sql``;
-  await query(db, sql`update import_session_rows set decision = 'skip', reason = ${reason} where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])${only}`);
+  await query(
+    db,
+    sql`update import_session_rows set decision = 'skip', reason = ${reason} where session_id = ${sessionId} and row = any(${new Param(rows)}::int[])${only}`,
+  );
 }
 
 // ---- rules and presets ----
@@ -367,7 +550,11 @@ export type RuleRow = typeof importRules.$inferSelect;
 export type PresetRow = typeof importPresets.$inferSelect;
 
 export async function listRules(db: Executor, userId: number): Promise<RuleRow[]> {
-  return db.select().from(importRules).where(eq(importRules.userId, userId)).orderBy(asc(importRules.position), asc(importRules.id));
+  return db
+    .select()
+    .from(importRules)
+    .where(eq(importRules.userId, userId))
+    .orderBy(asc(importRules.position), asc(importRules.id));
 }
 
 export async function listPresets(db: Executor, userId: number): Promise<PresetRow[]> {
@@ -400,21 +587,34 @@ export async function updateRow(
   if (v.accountId !== undefined) set.accountId = v.accountId;
   if (v.toAccountId !== undefined) set.toAccountId = v.toAccountId;
   if (v.categoryId !== undefined) set.categoryId = v.categoryId;
+  // a row given a category of its own leaves the file's name (mapped as a whole in mappings.categories)
+  if (typeof v.categoryId === 'number') set.categoryName = null;
   if (v.tags !== undefined) set.tags = v.tags;
   if (v.note !== undefined) set.note = v.note;
-  await db.update(importSessionRows).set(set).where(and(eq(importSessionRows.sessionId, sessionId), eq(importSessionRows.row, row)));
+  await db
+    .update(importSessionRows)
+    .set(set)
+    .where(and(eq(importSessionRows.sessionId, sessionId), eq(importSessionRows.row, row)));
 }
 
 /** One bulk edit: rows chosen by number, method, counterparty and/or decision. Answers the rows changed. */
 export async function bulkUpdate(
   db: Executor,
   sessionId: number,
-  b: { rows?: number[]; method?: string; counterparty?: string; decision?: string; set: { decision?: string; accountId?: number; categoryId?: number; categoryKind?: string; tags?: string[] } },
+  b: {
+    rows?: number[];
+    method?: string;
+    counterparty?: string;
+    decision?: string;
+    undecided?: 'category';
+    set: { decision?: string; accountId?: number; categoryId?: number; categoryKind?: string; tags?: string[] };
+  },
 ): Promise<number> {
   const sel = sql.join(
     [
       sql`session_id = ${sessionId}`,
       b.rows ? sql`row = any(${new Param(b.rows)}::int[])` : undefined,
+      b.undecided === 'category' ? sql`(${NO_CATEGORY})` : undefined,
       b.counterparty !== undefined ? sql`counterparty = ${b.counterparty}` : undefined,
       b.decision !== undefined ? sql`decision = ${b.decision}` : undefined,
     ].filter((x) => x !== undefined),
@@ -428,8 +628,12 @@ export async function bulkUpdate(
   const s = b.set;
   if (s.accountId !== undefined) {
     if (b.method !== undefined) {
-      await count(sql`update import_session_rows set account_id = ${s.accountId}, edited = true where ${sel} and method = ${b.method}`);
-      await count(sql`update import_session_rows set to_account_id = ${s.accountId}, edited = true where ${sel} and to_method = ${b.method}`);
+      await count(
+        sql`update import_session_rows set account_id = ${s.accountId}, edited = true where ${sel} and method = ${b.method}`,
+      );
+      await count(
+        sql`update import_session_rows set to_account_id = ${s.accountId}, edited = true where ${sel} and to_method = ${b.method}`,
+      );
       // moves whose both ends are now known become transfers again
       await query(
         db,
@@ -440,8 +644,14 @@ export async function bulkUpdate(
     } else await count(sql`update import_session_rows set account_id = ${s.accountId}, edited = true where ${sel}`);
   }
   const methodSel = b.method !== undefined ? sql` and (method = ${b.method} or to_method = ${b.method})` : sql``;
-  if (s.categoryId !== undefined) await count(sql`update import_session_rows set category_id = ${s.categoryId}, category_name = null, edited = true where ${sel}${methodSel} and kind = ${s.categoryKind ?? ''}`);
-  if (s.tags !== undefined) await count(sql`update import_session_rows set tags = ${JSON.stringify(s.tags)}::jsonb, edited = true where ${sel}${methodSel}`);
+  if (s.categoryId !== undefined)
+    await count(
+      sql`update import_session_rows set category_id = ${s.categoryId}, category_name = null, edited = true where ${sel}${methodSel} and kind = ${s.categoryKind ?? ''}`,
+    );
+  if (s.tags !== undefined)
+    await count(
+      sql`update import_session_rows set tags = ${JSON.stringify(s.tags)}::jsonb, edited = true where ${sel}${methodSel}`,
+    );
   if (s.decision !== undefined) {
     const d = s.decision;
     // import and transfer follow the row's kind; rows already in the books stay duplicates
@@ -451,18 +661,26 @@ export async function bulkUpdate(
         : d === 'transfer'
           ? sql` and kind = 'transfer' and not (reason = 'duplicate' and external_id is not null)`
           : sql` and kind <> 'transfer' and not (reason = 'duplicate' and external_id is not null)`;
-    await count(sql`update import_session_rows set decision = ${d}, reason = ${d === 'skip' ? 'user' : null}, edited = true where ${sel}${methodSel}${guard}`);
+    await count(
+      sql`update import_session_rows set decision = ${d}, reason = ${d === 'skip' ? 'user' : null}, edited = true where ${sel}${methodSel}${guard}`,
+    );
   }
   return n;
 }
 
 export async function findOwnRule(db: Executor, userId: number, id: number): Promise<RuleRow | undefined> {
-  const [row] = await db.select().from(importRules).where(and(eq(importRules.id, id), eq(importRules.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(importRules)
+    .where(and(eq(importRules.id, id), eq(importRules.userId, userId)));
   return row;
 }
 
 export async function shiftRules(db: Executor, userId: number, from: number): Promise<void> {
-  await db.update(importRules).set({ position: sql`${importRules.position} + 1` }).where(and(eq(importRules.userId, userId), sql`${importRules.position} >= ${from}`));
+  await db
+    .update(importRules)
+    .set({ position: sql`${importRules.position} + 1` })
+    .where(and(eq(importRules.userId, userId), sql`${importRules.position} >= ${from}`));
 }
 
 export async function insertRule(db: Executor, v: typeof importRules.$inferInsert): Promise<RuleRow> {
@@ -470,7 +688,12 @@ export async function insertRule(db: Executor, v: typeof importRules.$inferInser
   return row!;
 }
 
-export async function updateRule(db: Executor, userId: number, id: number, v: Partial<typeof importRules.$inferInsert>): Promise<RuleRow | undefined> {
+export async function updateRule(
+  db: Executor,
+  userId: number,
+  id: number,
+  v: Partial<typeof importRules.$inferInsert>,
+): Promise<RuleRow | undefined> {
   const [row] = await db
     .update(importRules)
     .set({ ...v, updatedAt: new Date() })
@@ -480,7 +703,10 @@ export async function updateRule(db: Executor, userId: number, id: number, v: Pa
 }
 
 export async function deleteRule(db: Executor, userId: number, id: number): Promise<boolean> {
-  const rows = await db.delete(importRules).where(and(eq(importRules.id, id), eq(importRules.userId, userId))).returning({ id: importRules.id });
+  const rows = await db
+    .delete(importRules)
+    .where(and(eq(importRules.id, id), eq(importRules.userId, userId)))
+    .returning({ id: importRules.id });
   return rows.length > 0;
 }
 
@@ -494,7 +720,10 @@ export async function setRulePositions(db: Executor, userId: number, ids: number
 }
 
 export async function findOwnPreset(db: Executor, userId: number, id: number): Promise<PresetRow | undefined> {
-  const [row] = await db.select().from(importPresets).where(and(eq(importPresets.id, id), eq(importPresets.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(importPresets)
+    .where(and(eq(importPresets.id, id), eq(importPresets.userId, userId)));
   return row;
 }
 
@@ -503,7 +732,12 @@ export async function insertPreset(db: Executor, v: typeof importPresets.$inferI
   return row!;
 }
 
-export async function updatePreset(db: Executor, userId: number, id: number, v: Partial<typeof importPresets.$inferInsert>): Promise<PresetRow | undefined> {
+export async function updatePreset(
+  db: Executor,
+  userId: number,
+  id: number,
+  v: Partial<typeof importPresets.$inferInsert>,
+): Promise<PresetRow | undefined> {
   const [row] = await db
     .update(importPresets)
     .set({ ...v, updatedAt: new Date() })
@@ -513,14 +747,25 @@ export async function updatePreset(db: Executor, userId: number, id: number, v: 
 }
 
 export async function deletePreset(db: Executor, userId: number, id: number): Promise<boolean> {
-  const rows = await db.delete(importPresets).where(and(eq(importPresets.id, id), eq(importPresets.userId, userId))).returning({ id: importPresets.id });
+  const rows = await db
+    .delete(importPresets)
+    .where(and(eq(importPresets.id, id), eq(importPresets.userId, userId)))
+    .returning({ id: importPresets.id });
   return rows.length > 0;
 }
 
 // ---- commit ----
 
-/** Rows to write whose source and id the books hold: duplicates (after a bill is read, and again at its commit for what reached the books since). */
-export async function markNewDuplicates(tx: Executor, userId: number, sessionId: number, source: string): Promise<void> {
+/**
+ * Rows to write whose source and id the books hold: duplicates (after a bill is read, and again at its commit for what
+ * reached the books since).
+ */
+export async function markNewDuplicates(
+  tx: Executor,
+  userId: number,
+  sessionId: number,
+  source: string,
+): Promise<void> {
   await query(
     tx,
     sql`update import_session_rows r set decision = 'duplicate', reason = 'duplicate', existing_id = t.id
@@ -560,7 +805,12 @@ export async function followPurchases(db: Executor, sessionId: number): Promise<
 }
 
 /** Categories named by our own export's rows that the user does not have: created, and the rows pointed at them. */
-export async function createNamedCategories(tx: Executor, userId: number, sessionId: number, room: number): Promise<{ row: number; name: string }[]> {
+export async function createNamedCategories(
+  tx: Executor,
+  userId: number,
+  sessionId: number,
+  room: number,
+): Promise<{ refused: { row: number; name: string }[]; created: string[] }> {
   const wanted = await query<{ kind: string; name: string; first_row: number }>(
     tx,
     sql`select r.kind, r.category_name as name, min(r.row)::int as first_row from import_session_rows r
@@ -585,15 +835,21 @@ export async function createNamedCategories(tx: Executor, userId: number, sessio
         where r.session_id = ${sessionId} and r.category_id is null and r.category_name is not null
           and c.user_id = ${userId} and c.kind = r.kind and c.name = r.category_name`,
   );
-  if (!refused.length) return [];
-  return query<{ row: number; name: string }>(
+  const created = create.map((c) => c.name);
+  if (!refused.length) return { refused: [], created };
+  const rows = await query<{ row: number; name: string }>(
     tx,
     sql`select row, category_name as name from import_session_rows where session_id = ${sessionId} and decision = 'import' and category_id is null and category_name is not null order by row`,
   );
+  return { refused: rows, created };
 }
 
 /** The first 1,000 rows that cannot be written as they stand, with the reason, in row order. */
-export async function invalidRows(tx: Executor, userId: number, sessionId: number): Promise<{ row: number; message: string }[]> {
+export async function invalidRows(
+  tx: Executor,
+  userId: number,
+  sessionId: number,
+): Promise<{ row: number; message: string; code?: string }[]> {
   // joins, not a subquery per row: a bill of 100,000 rows is checked in one pass
   const rows = await query<{ row: number; message: string }>(
     tx,
@@ -601,6 +857,8 @@ export async function invalidRows(tx: Executor, userId: number, sessionId: numbe
           select r.row, case
               when r.refund and r.kind = 'expense' and r.refund_of_id is null and not (p.decision = 'import' or p.existing_id is not null) is not false
                 then 'the purchase this refund reduces is not imported: import it, or make this row an income'
+              when r.account_id is null then 'no_account'
+              when r.decision = 'import' and r.kind <> 'transfer' and r.category_id is null then 'no_category'
               when a.id is null then 'account_id must be one of your accounts'
               when r.decision = 'transfer' and b.id is null then 'to_account_id must be one of your accounts'
               when r.decision = 'transfer' and r.to_account_id = r.account_id then 'a transfer needs two different accounts'
@@ -622,8 +880,18 @@ export async function invalidRows(tx: Executor, userId: number, sessionId: numbe
         where message is not null
         order by row limit 1000`,
   );
-  return rows.map((r) => ({ row: Number(r.row), message: r.message }));
+  return rows.map(({ row, message }) =>
+    message in UNDECIDED
+      ? { row: Number(row), code: message, message: UNDECIDED[message as keyof typeof UNDECIDED] }
+      : { row: Number(row), message },
+  );
 }
+
+/** rows still to decide refuse the commit, each named with a code the client words */
+const UNDECIDED = {
+  no_account: 'no account chosen yet for this row (its payment method has none): choose one, or skip the row',
+  no_category: 'no category chosen yet for this row: choose one, or skip the row',
+};
 
 /**
  * The session's rows to write as the books writer's set-based insert takes them (insertSelected):

@@ -11,10 +11,17 @@ import { existingCounts, type DupKey } from './import.repo.ts';
  * account is created by the import); the counts carry over from batch to batch, so that a file
  * read in batches is judged as a whole. One query per batch, for the keys not seen before.
  */
-export function duplicateCounter(ex: Executor, userId: number): (keys: readonly (DupKey | null)[]) => Promise<boolean[]> {
+export function duplicateCounter(
+  ex: Executor,
+  userId: number,
+): (keys: readonly (DupKey | null)[]) => Promise<boolean[]> {
   const remaining = new Map<string, number>();
   return async (keys) => {
-    const texts = keys.map((k) => (k === null ? null : `${k.accountId}\u0000${k.date}\u0000${k.kind}\u0000${k.cents}\u0000${k.categoryId}\u0000${k.note}`));
+    const texts = keys.map((k) =>
+      k === null
+        ? null
+        : `${k.accountId}\u0000${k.date}\u0000${k.kind}\u0000${k.amountMinor}\u0000${k.categoryId}\u0000${k.note}`,
+    );
     const unseen = new Map<string, DupKey>();
     texts.forEach((t, i) => {
       if (t !== null && !remaining.has(t) && !unseen.has(t)) unseen.set(t, keys[i]!);

@@ -1,10 +1,22 @@
 import { createHash } from 'node:crypto';
-import { alipayLayout, headerCandidate, headerlessLayout, ledgerLayout, mappedLayout, wechatLayout, type BillFormat, type HeaderCandidate, type Layout, type PresetRef } from './bill.formats.ts';
+import {
+  alipayLayout,
+  headerCandidate,
+  headerlessLayout,
+  ledgerLayout,
+  mappedLayout,
+  wechatLayout,
+  type BillFormat,
+  type HeaderCandidate,
+  type Layout,
+  type PresetRef,
+} from './bill.formats.ts';
 import { readLines } from './bill.lines.ts';
 import type { Encoding, FileRecord } from './bill.read.ts';
 import { headerKey, type Period } from './bill.text.ts';
 import type { BillOutcome, Detected, ReadOptions } from './import.rows.ts';
 import { readLedgerJson, readLedgerRows } from './ledger.read.ts';
+import { appLayout, readAppRows } from './formats/apps.ts';
 
 /*
  * The formats an import reads, behind one interface and chosen from one table: each says whether
@@ -44,7 +56,8 @@ export function sourceOfHeader(header: string[]): string {
   return `bank:${createHash('sha256').update(header.map(headerKey).join('\u0001')).digest('hex').slice(0, 12)}`;
 }
 
-const billLines = ({ records, layout, detected, opts, period, firstRow }: RowsStart) => readLines(records, layout, detected, opts, period, firstRow);
+const billLines = ({ records, layout, detected, opts, period, firstRow }: RowsStart) =>
+  readLines(records, layout, detected, opts, period, firstRow);
 
 const wechat: ImportFormat = { id: 'wechat', header: wechatLayout, source: () => 'wechat', readRows: billLines };
 
@@ -59,6 +72,14 @@ const ledger: ImportFormat = {
   readJson: readLedgerJson,
 };
 
+/** The exports of other bookkeeping apps (formats/apps.ts), each source its app. */
+const apps: ImportFormat = {
+  id: 'ezbookkeeping',
+  header: appLayout,
+  source: (layout) => layout.format,
+  readRows: ({ records, layout, detected, opts }) => readAppRows(records, layout, detected, opts),
+};
+
 /** Any other bank's CSV or XLSX, read through one of the person's column mappings. */
 const mapped: ImportFormat = {
   id: 'mapped',
@@ -68,11 +89,18 @@ const mapped: ImportFormat = {
   readRows: billLines,
 };
 
-/** Every format, in the order a header is tried: the payment apps, our own export, then the person's mappings. */
-export const IMPORT_FORMATS: readonly ImportFormat[] = [wechat, alipay, ledger, mapped];
+/**
+ * Every format, in the order a header is tried: the payment apps, our own export, other apps, then the person's
+ * mappings.
+ */
+export const IMPORT_FORMATS: readonly ImportFormat[] = [wechat, alipay, ledger, apps, mapped];
 
 /** The layout a record announces: as a table header, else as the first row of a header-less file. */
-export function detectLayout(cells: string[], presets: PresetRef[], period: Period | null): { format: ImportFormat; layout: Layout; headerless: boolean } | null {
+export function detectLayout(
+  cells: string[],
+  presets: PresetRef[],
+  period: Period | null,
+): { format: ImportFormat; layout: Layout; headerless: boolean } | null {
   const candidate = headerCandidate(cells);
   for (const format of IMPORT_FORMATS) {
     const layout = format.header(candidate, presets);

@@ -1,5 +1,5 @@
 import { and, eq, isNull, Param, sql } from 'drizzle-orm';
-import type { CategoryKind as TransactionKind } from '../../lib/domain.ts';
+import type { AccountType, CategoryKind as TransactionKind } from '../../lib/domain.ts';
 import { query, type Executor } from '../../db/client.ts';
 import { accounts, categories, groupMembers, groups, tags } from '../../db/schema/index.ts';
 
@@ -17,7 +17,10 @@ export interface CategoryRef {
 }
 
 export async function userCategories(db: Executor, userId: number): Promise<CategoryRef[]> {
-  return db.select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort }).from(categories).where(eq(categories.userId, userId));
+  return db
+    .select({ id: categories.id, kind: categories.kind, name: categories.name, sort: categories.sort })
+    .from(categories)
+    .where(eq(categories.userId, userId));
 }
 
 export async function userTags(db: Executor, userId: number): Promise<{ id: number; name: string }[]> {
@@ -37,7 +40,7 @@ export async function liveGroupIds(db: Executor, userId: number): Promise<number
 export interface DupKey {
   date: string;
   kind: string;
-  cents: number;
+  amountMinor: number;
   categoryId: number | null;
   note: string;
   accountId: number;
@@ -53,11 +56,11 @@ export async function existingCounts(db: Executor, userId: number, keys: DupKey[
       db,
       sql`select k.i::int as i, count(*)::int as n
           from unnest(${new Param(part.map((k) => k.date))}::date[], ${new Param(part.map((k) => k.kind))}::text[],
-                      ${new Param(part.map((k) => k.cents))}::bigint[], ${new Param(part.map((k) => k.categoryId))}::int[],
+                      ${new Param(part.map((k) => k.amountMinor))}::bigint[], ${new Param(part.map((k) => k.categoryId))}::int[],
                       ${new Param(part.map((k) => k.note))}::text[], ${new Param(part.map((k) => k.accountId))}::int[])
-               with ordinality as k(date, kind, cents, category_id, note, account_id, i)
+               with ordinality as k(date, kind, amount_minor, category_id, note, account_id, i)
           join transactions t on t.user_id = ${userId} and t.date = k.date and t.kind = k.kind
-                             and t.amount_cents = k.cents and t.category_id is not distinct from k.category_id and t.note = k.note
+                             and t.amount_cents = k.amount_minor and t.category_id is not distinct from k.category_id and t.note = k.note
                              and t.account_id = k.account_id
           group by k.i`,
     );
@@ -71,7 +74,11 @@ export async function lockUserImports(tx: Executor, userId: number): Promise<voi
   await query(tx, sql`select pg_advisory_xact_lock(727274002, ${userId}::int)`);
 }
 
-export async function insertCategories(tx: Executor, userId: number, rows: { kind: TransactionKind; name: string; sort: number }[]): Promise<void> {
+export async function insertCategories(
+  tx: Executor,
+  userId: number,
+  rows: { kind: TransactionKind; name: string; sort: number }[],
+): Promise<void> {
   if (!rows.length) return;
   await tx
     .insert(categories)
@@ -104,14 +111,28 @@ export async function userAccounts(db: Executor, userId: number): Promise<Accoun
 }
 
 /** Creates accounts named by an import, after the user's own; answers their ids in the same order. */
-export async function insertAccounts(tx: Executor, userId: number, rows: { name: string; currency: string; openingDate: string }[]): Promise<number[]> {
-  const [top] = await query<{ s: number | string | null }>(tx, sql`select max(sort) as s from accounts where user_id = ${userId}`);
+export async function insertAccounts(
+  tx: Executor,
+  userId: number,
+  rows: { name: string; currency: string; openingDate: string; type?: AccountType }[],
+): Promise<number[]> {
+  const [top] = await query<{ s: number | string | null }>(
+    tx,
+    sql`select max(sort) as s from accounts where user_id = ${userId}`,
+  );
   let sort = Number(top?.s ?? -1) + 1;
   const out: number[] = [];
   for (const r of rows) {
     const [row] = await tx
       .insert(accounts)
-      .values({ userId, name: r.name, type: 'other', currency: r.currency, openingDate: r.openingDate, sort: sort++ })
+      .values({
+        userId,
+        name: r.name,
+        type: r.type ?? 'other',
+        currency: r.currency,
+        openingDate: r.openingDate,
+        sort: sort++,
+      })
       .returning({ id: accounts.id });
     out.push(row!.id);
   }

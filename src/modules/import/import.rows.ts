@@ -31,7 +31,7 @@ export interface SeedRow {
   row: number;
   date: string;
   kind: RowKind;
-  cents: number;
+  amountMinor: number;
   counterparty: string;
   note: string;
   externalId: string | null;
@@ -94,6 +94,20 @@ export interface BillOutcome {
   unpairedRefunds: RefundRef[];
   /** lines under the header that are no payments */
   ignored: IgnoredLine[];
+  /** the order of day and month the dates were read in (QIF), and whether the person chose it */
+  dateOrder?: { order: 'mdy' | 'dmy'; chosen: boolean } | null;
+  /** the balance a bank statement states for each of its accounts (OFX, camt, MT940), offered for reconciliation */
+  balances?: StatementBalance[];
+}
+
+/** The closing balance a bank file states for one of its accounts (the last statement of the account). */
+export interface StatementBalance {
+  /** the account's key in the file: the rows' payment method */
+  account: string;
+  currency: string;
+  /** signed, with exactly the currency's minor digits ("-104.99", "1200" in yen) */
+  amount: string;
+  date: string;
 }
 
 /** What a file that is none of the formats looked like, for the 42203 answer. */
@@ -110,20 +124,26 @@ export interface Recognised {
 
 export function unrecognised(r: Recognised): AppError {
   if (r.suggestion === 'save_as_xlsx') {
-    return new AppError(422, 42203, 'the file is a legacy Excel workbook (.xls): open it and save it as .xlsx (or CSV), then send it again', undefined, {
-      errors: [{ row: 0, message: 'legacy .xls workbook', code: 'save_as_xlsx', params: {} }],
-      recognised: r,
-    });
+    return new AppError(
+      422,
+      42203,
+      'the file is a legacy Excel workbook (.xls): open it and save it as .xlsx (or CSV), then send it again',
+      undefined,
+      {
+        errors: [{ row: 0, message: 'legacy .xls workbook', code: 'save_as_xlsx', params: {} }],
+        recognised: r,
+      },
+    );
   }
   return new AppError(
     422,
     42203,
-    'the file is not a WeChat Pay, Alipay or own-export bill and matches no saved column mapping: map its columns (header below) and send it again with preset_id',
+    'the file is not a WeChat Pay, Alipay or own-export bill and matches no saved column mapping: map its columns ' +
+      '(header below) and send it again with preset_id',
     undefined,
     { errors: [], recognised: { ...r, suggestion: r.suggestion ?? 'map_columns' } },
   );
 }
-
 
 export function tooManyRows(): AppError {
   return Errors.tooLarge(`too many rows: a bill holds at most ${BILL_MAX_ROWS}`);
@@ -141,4 +161,6 @@ export interface ReadOptions {
   limits?: UploadLimits;
   /** aborted when the client goes away: reading stops */
   signal?: AbortSignal;
+  /** the order of day and month the person chose for a file whose dates read both ways (QIF) */
+  dateOrder?: 'MDY' | 'DMY' | null;
 }

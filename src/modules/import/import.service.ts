@@ -8,6 +8,7 @@ import { checkSignal } from './import.signal.ts';
 import { duplicateCounter } from './import.duplicates.ts';
 import { fitToAccount, writePage } from './import.writer.ts';
 import * as repo from './import.repo.ts';
+import { recordEvent } from '../webhooks/index.ts';
 import type { ImportResult } from './import.schemas.ts';
 import { categoryRefused, MAX_CATEGORIES, WRITE_PAGE } from './import.rows.ts';
 import { readLedgerFile, validateRecords, type ImportRow, type RowError } from './ledger.read.ts';
@@ -58,19 +59,15 @@ interface Plan {
   liveGroups: Set<number>;
 }
 
-const isCategorized = (r: ImportRow): r is ImportRow & { kind: CategoryKind } => r.kind === 'expense' || r.kind === 'income';
+const isCategorized = (r: ImportRow): r is ImportRow & { kind: CategoryKind } =>
+  r.kind === 'expense' || r.kind === 'income';
 
 /**
- * The accounts and amounts of every row. A row without `account` goes to the user's default
- * account; an account name the user does not have is created by the import (type "other", in the
- * row's `currency`, else the base currency, opening balance 0 on its first row's date). A
- * `currency` that differs from its account's, an amount with more decimals than the account's
- * currency has, or a foreign amount without a rate (neither in the file nor in the user's rates on
- * or before the row's date) is an error of that row.
+ * The account each row goes to by name: the user's own (the first of a name, in their order), the
+ * default one for a row naming none, or a new one the import creates (in the row's currency, else
+ * the base); a reason when the row's currency is not its account's.
  */
-async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors: RowError[]): Promise<{ money: (Money | null)[]; newAccounts: AccountPlan[] }> {
-  const base = await baseCurrencyOf(ex, userId);
-  const own = await repo.userAccounts(ex, userId);
+function accountPlanner(own: Awaited<ReturnType<typeof repo.userAccounts>>, base: CurrencyInfo) {
   const byName = new Map<string, AccountPlan>();
   let fallback: AccountPlan | null = null;
   for (const a of own) {
@@ -80,28 +77,55 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
     if (a.isDefault) fallback = plan;
   }
   const newAccounts: AccountPlan[] = [];
+  const accountOf = (name: string | undefined, currency: string | undefined, date: string): AccountPlan | string => {
+    if (name === undefined) {
+      if (!fallback) return 'there is no default account';
+      if (currency !== undefined && currency !== fallback.currency.code)
+        return `currency ${currency} is not the default account's (${fallback.currency.code}): name the account`;
+      return fallback;
+    }
+    let a = byName.get(name);
+    if (!a) {
+      a = {
+        id: null,
+        name,
+        currency: (currency !== undefined ? currencyInfo(currency) : undefined) ?? base,
+        firstDate: date,
+      };
+      byName.set(name, a);
+      newAccounts.push(a);
+    }
+    if (currency !== undefined && currency !== a.currency.code)
+      return `account "${name}" holds ${a.currency.code}, not ${currency}`;
+    if (a.id === null && date < a.firstDate) a.firstDate = date;
+    return a;
+  };
+
+  return { accountOf, newAccounts };
+}
+
+/**
+ * The accounts and amounts of every row. A row without `account` goes to the user's default
+ * account; an account name the user does not have is created by the import (type "other", in the
+ * row's `currency`, else the base currency, opening balance 0 on its first row's date). A
+ * `currency` that differs from its account's, an amount with more decimals than the account's
+ * currency has, or a foreign amount without a rate (neither in the file nor in the user's rates on
+ * or before the row's date) is an error of that row.
+ */
+async function planMoney(
+  ex: Executor,
+  userId: number,
+  rows: ImportRow[],
+  errors: RowError[],
+): Promise<{ money: (Money | null)[]; newAccounts: AccountPlan[] }> {
+  const base = await baseCurrencyOf(ex, userId);
+  const own = await repo.userAccounts(ex, userId);
+  const { accountOf, newAccounts } = accountPlanner(own, base);
   const rates = new Map<string, string | null>();
   const rateFor = async (currency: string, date: string): Promise<string | null> => {
     const key = `${currency} ${date}`;
     if (!rates.has(key)) rates.set(key, await rateOn(ex, userId, currency, date));
     return rates.get(key)!;
-  };
-
-  const accountOf = (name: string | undefined, currency: string | undefined, date: string): AccountPlan | string => {
-    if (name === undefined) {
-      if (!fallback) return 'there is no default account';
-      if (currency !== undefined && currency !== fallback.currency.code) return `currency ${currency} is not the default account's (${fallback.currency.code}): name the account`;
-      return fallback;
-    }
-    let a = byName.get(name);
-    if (!a) {
-      a = { id: null, name, currency: (currency !== undefined ? currencyInfo(currency) : undefined) ?? base, firstDate: date };
-      byName.set(name, a);
-      newAccounts.push(a);
-    }
-    if (currency !== undefined && currency !== a.currency.code) return `account "${name}" holds ${a.currency.code}, not ${currency}`;
-    if (a.id === null && date < a.firstDate) a.firstDate = date;
-    return a;
   };
 
   const money: (Money | null)[] = [];
@@ -115,7 +139,8 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
       const t = accountOf(r.toAccount, undefined, r.date);
       if (typeof t === 'string') problems.push(t);
       else to = t;
-      if (typeof account !== 'string' && to !== null && to === account) problems.push('a transfer needs two different accounts');
+      if (typeof account !== 'string' && to !== null && to === account)
+        problems.push('a transfer needs two different accounts');
     }
     if (typeof account === 'string' || problems.length) {
       errors.push({ row: r.row, message: problems.join('; ') });
@@ -123,10 +148,10 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
       continue;
     }
     // without a currency cell the amount was read in hundredths: fitted to the account's decimals
-    let minor = r.cents;
+    let minor = r.amountMinor;
     if (r.currency === undefined) {
       // the books' rule, as a preview's commit fits the amounts of a file that names no currency
-      const fitted = fitToAccount(r.cents, account.currency);
+      const fitted = fitToAccount(r.amountMinor, account.currency);
       if (typeof fitted === 'string') problems.push(fitted);
       else minor = fitted;
     }
@@ -134,7 +159,10 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
     let rate: string | null = null;
     if (account.currency.code !== base.code) {
       rate = r.rate ?? (await rateFor(account.currency.code, r.date));
-      if (rate === null) problems.push(`rate is needed: there is no ${account.currency.code} to ${base.code} rate on or before ${r.date}`);
+      if (rate === null)
+        problems.push(
+          `rate is needed: there is no ${account.currency.code} to ${base.code} rate on or before ${r.date}`,
+        );
       else baseAmount = convertMinor(minor, account.currency, base, parseRate(rate));
     }
     let toMinor: number | null = null;
@@ -146,7 +174,10 @@ async function planMoney(ex: Executor, userId: number, rows: ImportRow[], errors
           problems.push(err instanceof AppError ? err.message : 'to_amount is invalid');
         }
       } else if (to.currency.code === account.currency.code) toMinor = minor;
-      else problems.push(`to_amount is needed: a transfer from ${account.currency.code} to ${to.currency.code} carries both amounts`);
+      else
+        problems.push(
+          `to_amount is needed: a transfer from ${account.currency.code} to ${to.currency.code} carries both amounts`,
+        );
     }
     if (problems.length) {
       errors.push({ row: r.row, message: problems.join('; ') });
@@ -171,13 +202,16 @@ async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): P
   const rows = allRows.filter((_, i) => planned.money[i] !== null);
   const rowMoney = planned.money.filter((m): m is Money => m !== null);
 
-  const duplicate = await duplicateCounter(ex, userId)(
+  const duplicate = await duplicateCounter(
+    ex,
+    userId,
+  )(
     rows.map((r, i) => {
       const m = rowMoney[i]!;
       const categoryId = isCategorized(r) ? categoryIds.get(catKey(r.kind, r.category)) : null;
       // a category or an account the import creates: nothing of it can exist yet
       if (categoryId === undefined || m.account.id === null) return null;
-      return { date: r.date, kind: r.kind, cents: m.minor, categoryId, note: r.note, accountId: m.account.id };
+      return { date: r.date, kind: r.kind, amountMinor: m.minor, categoryId, note: r.note, accountId: m.account.id };
     }),
   );
 
@@ -213,7 +247,17 @@ async function planImport(ex: Executor, userId: number, allRows: ImportRow[]): P
       }
     }
   }
-  return { toImport, money, skipped, newCategories: newCategories.slice(0, room), newAccounts, errors, categoryIds, categories, liveGroups };
+  return {
+    toImport,
+    money,
+    skipped,
+    newCategories: newCategories.slice(0, room),
+    newAccounts,
+    errors,
+    categoryIds,
+    categories,
+    liveGroups,
+  };
 }
 
 async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSignal): Promise<void> {
@@ -284,7 +328,8 @@ async function write(tx: Executor, userId: number, plan: Plan, signal?: AbortSig
 
 const byRow = (a: RowError, b: RowError) => a.row - b.row;
 
-const createdOf = (plan: Plan) => (plan.newAccounts.length ? { accounts_created: plan.newAccounts.map((a) => a.name) } : {});
+const createdOf = (plan: Plan) =>
+  plan.newAccounts.length ? { accounts_created: plan.newAccounts.map((a) => a.name) } : {};
 
 /**
  * Imports a CSV or JSON file, all or nothing, in one database transaction. Any invalid row: 42203
@@ -292,7 +337,13 @@ const createdOf = (plan: Plan) => (plan.newAccounts.length ? { accounts_created:
  * nothing: with invalid rows that is nothing imported and the errors. When `signal` aborts (the
  * client went away) the work stops between batches and nothing is written (40001).
  */
-export async function importFile(db: Executor, userId: number, file: Uint8Array, dryRun: boolean, signal?: AbortSignal): Promise<ImportResult> {
+export async function importFile(
+  db: Executor,
+  userId: number,
+  file: Uint8Array,
+  dryRun: boolean,
+  signal?: AbortSignal,
+): Promise<ImportResult> {
   const { rows, errors } = validateRecords(await readLedgerFile(file, signal));
   checkSignal(signal);
   if (dryRun) {
@@ -313,6 +364,12 @@ export async function importFile(db: Executor, userId: number, file: Uint8Array,
     checkSignal(signal);
     await write(tx, userId, plan, signal);
     checkSignal(signal);
-    return { imported: plan.toImport.length, skipped: plan.skipped, errors: [], ...createdOf(plan) };
+    const result = { imported: plan.toImport.length, skipped: plan.skipped, errors: [], ...createdOf(plan) };
+    await recordEvent(tx, userId, 'import.committed', {
+      source: 'file',
+      imported: result.imported,
+      skipped: result.skipped,
+    });
+    return result;
   });
 }

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/client.ts';
 import type { CurrencyInfo } from '../../lib/currency.ts';
-import { fitHundredths, insertRows, linkTags, type BookedRow } from '../books/index.ts';
+import { fitHundredths, write, type BookedRow } from '../books/index.ts';
 import { checkSignal } from './import.signal.ts';
 
 /*
@@ -13,15 +13,22 @@ import { checkSignal } from './import.signal.ts';
  * account's currency; or why it cannot be (more decimals than that currency has).
  */
 export function fitToAccount(hundredths: number, currency: CurrencyInfo): number | string {
-  return fitHundredths(hundredths, currency) ?? `amount must have at most ${currency.digits} decimals in ${currency.code}`;
+  return (
+    fitHundredths(hundredths, currency) ?? `amount must have at most ${currency.digits} decimals in ${currency.code}`
+  );
 }
 
 /**
  * One page of an import's rows through the books writer: the rows in one statement, then their
  * tags. When the client has gone away the error ends the caller's transaction before the page.
  */
-export async function writePage(tx: Executor, userId: number, rows: readonly BookedRow[], links: readonly { transactionId: number; tagId: number }[], signal?: AbortSignal): Promise<void> {
+export async function writePage(
+  tx: Executor,
+  userId: number,
+  rows: readonly BookedRow[],
+  links: readonly { transactionId: number; tagId: number }[],
+  signal?: AbortSignal,
+): Promise<void> {
   checkSignal(signal);
-  await insertRows(tx, userId, rows);
-  await linkTags(tx, links);
+  await write(tx, userId, { type: 'import', rows, links });
 }

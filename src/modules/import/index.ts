@@ -2,3 +2,4 @@
 export { createBillImportService, type BillImportService } from './bills.service.ts';
 export { default as importRoutes } from './import.routes.ts';
 export { importPurgeTask } from './import.task.ts';
+export { importedLike } from './import.dedupe.ts';

@@ -3,7 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LogFiles, LogList, LogQuery, LogStats, StatsQuery } from './logs.schemas.ts';
 import { type createLogsService } from './logs.service.ts';
 
-export default async function logsRoutes(fastify: FastifyInstance, { logs: service }: { logs: ReturnType<typeof createLogsService> }) {
+export default async function logsRoutes(
+  fastify: FastifyInstance,
+  { logs: service }: { logs: ReturnType<typeof createLogsService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const admin = { auth: 'admin' as const };
 
@@ -19,7 +22,9 @@ export default async function logsRoutes(fastify: FastifyInstance, { logs: servi
       config: admin,
       schema: {
         summary: 'Entries per level and day',
-        description: '`date` for one day, or `days` (1 to 90, default 7) for the last n days up to today in APP_TIMEZONE; both at once: 40001.',
+        description:
+          '`date` for one day, or `days` (1 to 90, default 7) for the last n days up to today in APP_TIMEZONE; both ' +
+          'at once: 40001.',
         querystring: StatsQuery,
         response: { 200: LogStats },
       },
@@ -34,8 +39,10 @@ export default async function logsRoutes(fastify: FastifyInstance, { logs: servi
       schema: {
         summary: "One day's log entries, newest first",
         description:
-          '`date` defaults to today in APP_TIMEZONE. `level` keeps entries of exactly that level (not that level and above). ' +
-          '`keyword` is a case-insensitive substring of the raw JSON line. Lines that are not JSON log entries are skipped.',
+          '`date` defaults to today in APP_TIMEZONE. `level` keeps entries of exactly that level (not that level and ' +
+          'above). ' +
+          '`keyword` is a case-insensitive substring of the raw JSON line. Lines that are not JSON log entries are ' +
+          'skipped.',
         querystring: LogQuery,
         response: { 200: LogList },
       },

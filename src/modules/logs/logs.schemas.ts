@@ -21,7 +21,9 @@ export const LogFiles = Type.Object({
 
 export const StatsQuery = Type.Object({
   date: Type.Optional(CalendarDate),
-  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, description: 'the last n days, today included; default 7' })),
+  days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 90, description: 'the last n days, today included; default 7' }),
+  ),
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
@@ -35,14 +37,22 @@ const Levels = Type.Object({
 });
 export type LevelCounts = Static<typeof Levels>;
 
-export const DayStats = Type.Object({ date: CalendarDate, total: Type.Integer({ description: 'log entries that day' }), levels: Levels });
+export const DayStats = Type.Object({
+  date: CalendarDate,
+  total: Type.Integer({ description: 'log entries that day' }),
+  levels: Levels,
+});
 export type DayStats = Static<typeof DayStats>;
-export const LogStats = Type.Object({ list: Type.Array(DayStats, { description: 'newest day first; a day without a log file counts 0' }) });
+export const LogStats = Type.Object({
+  list: Type.Array(DayStats, { description: 'newest day first; a day without a log file counts 0' }),
+});
 
 export const LogQuery = Type.Object({
   date: Type.Optional(CalendarDate),
   level: Type.Optional(LevelName),
-  keyword: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'case-insensitive substring of the raw log line' })),
+  keyword: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'case-insensitive substring of the raw log line' }),
+  ),
   ...PageQuery,
 });
 export type LogQuery = Static<typeof LogQuery>;
@@ -53,7 +63,10 @@ export const LogEntry = Type.Object(
     level: Type.String({ description: 'level name (trace ... fatal), or the number for a custom level' }),
     msg: Type.String(),
   },
-  { additionalProperties: true, description: 'every other field of the log line is passed through (reqId, req, res, err, ...)' },
+  {
+    additionalProperties: true,
+    description: 'every other field of the log line is passed through (reqId, req, res, err, ...)',
+  },
 );
 export type LogEntry = Static<typeof LogEntry> & Record<string, unknown>;
 

@@ -4,7 +4,15 @@ import type { Clock } from '../../lib/clock.ts';
 import { Errors } from '../../lib/errors.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import * as repo from './logs.repo.ts';
-import { LEVELS, type DayStats, type LevelCounts, type LevelName, type LogEntry, type LogQuery, type StatsQuery } from './logs.schemas.ts';
+import {
+  LEVELS,
+  type DayStats,
+  type LevelCounts,
+  type LevelName,
+  type LogEntry,
+  type LogQuery,
+  type StatsQuery,
+} from './logs.schemas.ts';
 
 const NAME_OF = new Map<number, LevelName>(Object.entries(LEVELS).map(([name, n]) => [n, name as LevelName]));
 
@@ -34,7 +42,12 @@ export function toLogEntry(line: string): LogEntry | null {
   let iso: string | null = null;
   if (typeof time === 'string') iso = time;
   else if (typeof time === 'number' && Number.isFinite(time)) iso = new Date(time).toISOString();
-  return { ...rest, time: iso, level: NAME_OF.get(level) ?? String(level), msg: typeof msg === 'string' ? msg : msg === undefined ? '' : JSON.stringify(msg) };
+  return {
+    ...rest,
+    time: iso,
+    level: NAME_OF.get(level) ?? String(level),
+    msg: typeof msg === 'string' ? msg : msg === undefined ? '' : JSON.stringify(msg),
+  };
 }
 
 const emptyLevels = (): LevelCounts => ({ trace: 0, debug: 0, info: 0, warn: 0, error: 0, fatal: 0 });
@@ -45,6 +58,52 @@ const RING_MAX = 5000;
 export interface LogsServiceDeps {
   clock: Clock;
   config: Pick<Config, 'logDir' | 'appTimezone'>;
+}
+
+/**
+ * The page [offset, offset + limit) of a day's matching lines, newest first, and how many match: one
+ * pass keeping the last matches in a ring, or, for deep pages, a count and a second pass.
+ */
+async function pickPage(
+  logDir: string,
+  fileName: string,
+  matches: (line: string) => boolean,
+  offset: number,
+  limit: number,
+): Promise<{ picked: string[]; total: number }> {
+  const window = offset + limit;
+  let picked: string[];
+  let total = 0;
+  if (window <= RING_MAX) {
+    // one pass: the last `window` matches, oldest first
+    const ring: string[] = new Array(window);
+    await repo.eachLine(logDir, fileName, (line) => {
+      if (!matches(line)) return;
+      ring[total % window] = line;
+      total++;
+    });
+    const kept = Math.min(total, window);
+    picked = [];
+    for (let i = 0; i < kept; i++) picked.push(ring[(total - kept + i) % window]!);
+    picked.reverse();
+    picked = picked.slice(offset, offset + limit);
+  } else {
+    await repo.eachLine(logDir, fileName, (line) => {
+      if (matches(line)) total++;
+    });
+    // newest-first positions [offset, offset + limit) are these positions counted from the start
+    const from = total - offset - limit;
+    const to = total - offset - 1;
+    let i = 0;
+    picked = [];
+    await repo.eachLine(logDir, fileName, (line) => {
+      if (!matches(line)) return;
+      if (i >= from && i <= to) picked.push(line);
+      i++;
+    });
+    picked.reverse();
+  }
+  return { picked, total };
 }
 
 export function createLogsService({ clock, config }: LogsServiceDeps) {
@@ -80,7 +139,8 @@ export function createLogsService({ clock, config }: LogsServiceDeps) {
     },
 
     async stats(q: StatsQuery): Promise<{ list: DayStats[] }> {
-      if (q.date !== undefined && q.days !== undefined) throw Errors.field('days', 'give either date or days, not both');
+      if (q.date !== undefined && q.days !== undefined)
+        throw Errors.field('days', 'give either date or days, not both');
       let dates: string[];
       if (q.date !== undefined) {
         if (!isValidDate(q.date)) throw Errors.field('date', 'is not a valid date');
@@ -94,7 +154,10 @@ export function createLogsService({ clock, config }: LogsServiceDeps) {
       return { list };
     },
 
-    /** Entries of one day, newest first. `level` is an exact match; `keyword` a case-insensitive substring of the raw line. */
+    /**
+     * Entries of one day, newest first. `level` is an exact match; `keyword` a case-insensitive substring of the raw
+     * line.
+     */
     async query(q: LogQuery): Promise<{ list: LogEntry[]; total: number }> {
       const date = q.date ?? todayIn(timezone, now());
       if (!isValidDate(date)) throw Errors.field('date', 'is not a valid date');
@@ -109,38 +172,7 @@ export function createLogsService({ clock, config }: LogsServiceDeps) {
         return level !== null && (wantLevel === null || level === wantLevel);
       };
 
-      const window = offset + limit;
-      let picked: string[];
-      let total = 0;
-      if (window <= RING_MAX) {
-        // one pass: the last `window` matches, oldest first
-        const ring: string[] = new Array(window);
-        await repo.eachLine(logDir, file.name, (line) => {
-          if (!matches(line)) return;
-          ring[total % window] = line;
-          total++;
-        });
-        const kept = Math.min(total, window);
-        picked = [];
-        for (let i = 0; i < kept; i++) picked.push(ring[(total - kept + i) % window]!);
-        picked.reverse();
-        picked = picked.slice(offset, offset + limit);
-      } else {
-        await repo.eachLine(logDir, file.name, (line) => {
-          if (matches(line)) total++;
-        });
-        // newest-first positions [offset, offset + limit) are these positions counted from the start
-        const from = total - offset - limit;
-        const to = total - offset - 1;
-        let i = 0;
-        picked = [];
-        await repo.eachLine(logDir, file.name, (line) => {
-          if (!matches(line)) return;
-          if (i >= from && i <= to) picked.push(line);
-          i++;
-        });
-        picked.reverse();
-      }
+      const { picked, total } = await pickPage(logDir, file.name, matches, offset, limit);
       return { list: picked.map(toLogEntry).filter((e): e is LogEntry => e !== null), total };
     },
   };

@@ -28,7 +28,9 @@ export interface StoredImage {
  * Checks an uploaded image by its bytes (never by name or declared type), refuses oversize ones
  * and re-encodes it, which drops metadata (EXIF location) and anything appended after the image.
  */
-export async function processImage(buf: Buffer): Promise<{ data: Buffer; contentType: string; ext: string; width: number; height: number }> {
+export async function processImage(
+  buf: Buffer,
+): Promise<{ data: Buffer; contentType: string; ext: string; width: number; height: number }> {
   if (buf.length > IMAGE_MAX_BYTES) throw Errors.tooLarge('image larger than 2 MiB');
   const type = await fileTypeFromBuffer(buf);
   const spec = type ? ALLOWED[type.mime] : undefined;
@@ -43,11 +45,13 @@ export async function processImage(buf: Buffer): Promise<{ data: Buffer; content
   const width = meta.width ?? 0;
   const height = meta.pageHeight ?? meta.height ?? 0;
   const frames = meta.pages ?? 1;
-  if (width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE) throw Errors.tooLarge(`image larger than ${IMAGE_MAX_SIDE} pixels a side`);
+  if (width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE)
+    throw Errors.tooLarge(`image larger than ${IMAGE_MAX_SIDE} pixels a side`);
   if (!width || !height) throw Errors.unsupportedMedia('the image cannot be decoded');
   if (frames > IMAGE_MAX_FRAMES) throw Errors.tooLarge(`an animation of more than ${IMAGE_MAX_FRAMES} frames`);
   const animated = (type.mime === 'image/gif' || type.mime === 'image/webp') && frames > 1;
-  if (width * height * (animated ? frames : 1) > IMAGE_MAX_PIXELS) throw Errors.tooLarge(`an image of more than ${IMAGE_MAX_PIXELS} pixels, all frames together`);
+  if (width * height * (animated ? frames : 1) > IMAGE_MAX_PIXELS)
+    throw Errors.tooLarge(`an image of more than ${IMAGE_MAX_PIXELS} pixels, all frames together`);
   try {
     const pipeline = sharp(buf, { animated, limitInputPixels: IMAGE_MAX_PIXELS }).rotate();
     const data = await spec.encode(pipeline).toBuffer();
@@ -60,11 +64,22 @@ export async function processImage(buf: Buffer): Promise<{ data: Buffer; content
 export async function storeImage(db: Executor, userId: number, buf: Buffer): Promise<StoredImage> {
   const img = await processImage(buf);
   const key = `${randomBytes(16).toString('hex')}.${img.ext}`;
-  await db.insert(images).values({ key, userId, contentType: img.contentType, data: img.data, size: img.data.length, width: img.width, height: img.height });
+  await db.insert(images).values({
+    key,
+    userId,
+    contentType: img.contentType,
+    data: img.data,
+    size: img.data.length,
+    width: img.width,
+    height: img.height,
+  });
   return { key, contentType: img.contentType };
 }
 
 export async function loadImage(db: Executor, key: string) {
-  const [row] = await db.select({ data: images.data, contentType: images.contentType }).from(images).where(eq(images.key, key));
+  const [row] = await db
+    .select({ data: images.data, contentType: images.contentType })
+    .from(images)
+    .where(eq(images.key, key));
   return row;
 }

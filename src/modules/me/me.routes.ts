@@ -7,14 +7,25 @@ import { Errors } from '../../lib/errors.ts';
 import { IMAGE_MAX_BYTES, loadImage } from './images.ts';
 import { type createMeService, Profile, ProfileUpdate } from './me.service.ts';
 
-export default async function meRoutes(fastify: FastifyInstance, { me: service }: { me: ReturnType<typeof createMeService> }) {
+export default async function meRoutes(
+  fastify: FastifyInstance,
+  { me: service }: { me: ReturnType<typeof createMeService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/api/me', { schema: { summary: "The caller's profile", response: { 200: Profile } } }, async (req) => service.get(userOf(req).id));
+  app.get('/api/me', { schema: { summary: "The caller's profile", response: { 200: Profile } } }, async (req) =>
+    service.get(userOf(req).id),
+  );
 
   app.put(
     '/api/me',
-    { schema: { summary: 'Edit nickname, avatar_url, slogan, time zone or base currency', body: ProfileUpdate, response: { 200: Profile } } },
+    {
+      schema: {
+        summary: 'Edit nickname, avatar_url, slogan, time zone or base currency',
+        body: ProfileUpdate,
+        response: { 200: Profile },
+      },
+    },
     async (req) => service.update(userOf(req).id, req.body),
   );
 
@@ -24,7 +35,8 @@ export default async function meRoutes(fastify: FastifyInstance, { me: service }
       schema: {
         summary: 'Upload an avatar (multipart field `file`)',
         description:
-          'PNG, JPEG, WebP or GIF recognised by its bytes, at most 2 MiB and 4096 pixels a side (41301), other types 41501. ' +
+          'PNG, JPEG, WebP or GIF recognised by its bytes, at most 2 MiB and 4096 pixels a side (41301), other types ' +
+          '41501. ' +
           'The image is re-encoded without metadata, stored, and set as the profile avatar.',
         consumes: ['multipart/form-data'],
         response: { 200: Type.Object({ avatar_url: Type.String() }) },

@@ -1,15 +1,16 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Clock } from '../../lib/clock.ts';
 import { Type, type Static } from 'typebox';
 import { isValidTimezone } from '../../config.ts';
-import { query, type Db } from '../../db/client.ts';
-import { accounts, users } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
+import { users } from '../../db/schema/index.ts';
 import { requireCurrency } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
 import { Id, Nullable, Timestamp } from '../../lib/schemas.ts';
 import { cleanText } from '../../lib/text.ts';
 import { isSafeLink } from '../../lib/url.ts';
-import { countPasskeys, signInMethods } from '../identity/index.ts';
+import { switchBaseCurrency } from '../accounts/index.ts';
+import { countOidcIdentities, countPasskeys, signInMethods } from '../identity/index.ts';
 import { storeImage } from './images.ts';
 
 export const Profile = Type.Object({
@@ -23,36 +24,54 @@ export const Profile = Type.Object({
   is_demo: Type.Boolean(),
   created_at: Timestamp,
   username: Nullable(Type.String({ description: 'the sign-in name; null until chosen' })),
-  auth_methods: Type.Array(Type.Union([Type.Literal('password'), Type.Literal('passkey'), Type.Literal('wechat')]), {
-    description: 'the ways this account can sign in again',
-  }),
+  auth_methods: Type.Array(
+    Type.Union([Type.Literal('password'), Type.Literal('passkey'), Type.Literal('wechat'), Type.Literal('oidc')]),
+    { description: 'the ways this account can sign in again' },
+  ),
   last_sign_in_at: Nullable(Type.String({ format: 'date-time', description: 'the sign-in before the current one' })),
   failed_sign_ins: Type.Integer({ description: 'failed password sign-ins since the sign-in before the current one' }),
-  base_currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code statistics, budgets and net worth are in' }),
-  notify_splits: Type.Boolean({ description: 'personal notifications of shared group expenses and settlements (false: opted out)' }),
+  base_currency: Type.String({
+    pattern: '^[A-Z]{3}$',
+    description: 'ISO 4217 code statistics, budgets and net worth are in',
+  }),
+  notify_splits: Type.Boolean({
+    description: 'personal notifications of shared group expenses and settlements (false: opted out)',
+  }),
 });
 export type Profile = Static<typeof Profile>;
 
 export const ProfileUpdate = Type.Object(
   {
-    nickname: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: '1 to 30 characters after trimming' })),
-    avatar_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL or an in-app path such as /api/avatars/<key>' }))),
+    nickname: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: '1 to 30 characters after trimming' }),
+    ),
+    avatar_url: Type.Optional(
+      Nullable(
+        Type.String({ maxLength: 2048, description: 'http(s) URL or an in-app path such as /api/avatars/<key>' }),
+      ),
+    ),
     slogan: Type.Optional(Type.String({ maxLength: 200, description: '0 to 60 characters after trimming' })),
-    timezone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'an IANA time zone such as Asia/Shanghai; null resets' }))),
+    timezone: Type.Optional(
+      Nullable(Type.String({ maxLength: 64, description: 'an IANA time zone such as Asia/Shanghai; null resets' })),
+    ),
     base_currency: Type.Optional(
       Type.String({
         maxLength: 3,
         description:
-          'ISO 4217 code. Only while you have no transactions and no exchange rates (else 42201): stored base amounts and rates are in the old ' +
-          'base currency and would silently change meaning. Accounts in the old base currency with a zero opening balance (the starting cash account) follow.',
+          'ISO 4217 code. Only while you have no transactions and no exchange rates (else 42201): stored base ' +
+          'amounts and rates are in the old ' +
+          'base currency and would silently change meaning. Accounts in the old base currency with a zero opening ' +
+          'balance (the starting cash account) follow.',
       }),
     ),
-    notify_splits: Type.Optional(Type.Boolean({ description: 'false: no personal notifications of shared expenses and settlements' })),
+    notify_splits: Type.Optional(
+      Type.Boolean({ description: 'false: no personal notifications of shared expenses and settlements' }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export function toProfile(row: typeof users.$inferSelect, passkeyCount = 0): Profile {
+export function toProfile(row: typeof users.$inferSelect, passkeyCount = 0, oidcCount = 0): Profile {
   return {
     id: row.id,
     nickname: row.nickname,
@@ -64,7 +83,7 @@ export function toProfile(row: typeof users.$inferSelect, passkeyCount = 0): Pro
     is_demo: row.isDemo,
     created_at: row.createdAt.toISOString(),
     username: row.username,
-    auth_methods: signInMethods(row, passkeyCount),
+    auth_methods: signInMethods(row, passkeyCount, oidcCount),
     last_sign_in_at: row.previousSignInAt?.toISOString() ?? null,
     failed_sign_ins: row.failedSignInsBefore + row.failedSignIns,
     base_currency: row.baseCurrency,
@@ -79,9 +98,12 @@ export interface MeServiceDeps {
 
 export function createMeService({ db, clock }: MeServiceDeps) {
   async function get(userId: number): Promise<Profile> {
-    const [row] = await db.select().from(users).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)));
     if (!row) throw Errors.notFound('user');
-    return toProfile(row, await countPasskeys(db, userId));
+    return toProfile(row, await countPasskeys(db, userId), await countOidcIdentities(db, userId));
   }
 
   return {
@@ -91,35 +113,26 @@ export function createMeService({ db, clock }: MeServiceDeps) {
       if (body.nickname !== undefined) patch.nickname = cleanText(body.nickname, 'nickname', 1, 30);
       if (body.slogan !== undefined) patch.slogan = cleanText(body.slogan, 'slogan', 0, 60);
       if (body.avatar_url !== undefined) {
-        if (body.avatar_url !== null && !isSafeLink(body.avatar_url)) throw Errors.field('avatar_url', 'must be an http(s) URL or an in-app path');
+        if (body.avatar_url !== null && !isSafeLink(body.avatar_url))
+          throw Errors.field('avatar_url', 'must be an http(s) URL or an in-app path');
         patch.avatarUrl = body.avatar_url;
       }
       if (body.timezone !== undefined) {
-        if (body.timezone !== null && !isValidTimezone(body.timezone)) throw Errors.field('timezone', 'must be an IANA time zone');
+        if (body.timezone !== null && !isValidTimezone(body.timezone))
+          throw Errors.field('timezone', 'must be an IANA time zone');
         patch.timezone = body.timezone;
       }
       if (body.notify_splits !== undefined) patch.notifySplits = body.notify_splits;
-      const base = body.base_currency === undefined ? undefined : requireCurrency(body.base_currency, 'base_currency').code;
+      const base =
+        body.base_currency === undefined ? undefined : requireCurrency(body.base_currency, 'base_currency').code;
       if (Object.keys(patch).length || base !== undefined) {
         await db.transaction(async (tx) => {
-          if (base !== undefined) {
-            const [u] = await tx.select({ base: users.baseCurrency }).from(users).where(eq(users.id, userId)).for('update');
-            if (u && u.base !== base) {
-              const [used] = await query<{ tx: boolean; rates: boolean }>(
-                tx,
-                sql`select exists (select 1 from transactions where user_id = ${userId}) as tx, exists (select 1 from exchange_rates where user_id = ${userId}) as rates`,
-              );
-              if (used?.tx || used?.rates) {
-                throw Errors.rule('the base currency can only change while you have no transactions and no exchange rates: their base amounts and rates are in the current one');
-              }
-              patch.baseCurrency = base;
-              await tx
-                .update(accounts)
-                .set({ currency: base, updatedAt: clock.now() })
-                .where(and(eq(accounts.userId, userId), eq(accounts.currency, u.base), eq(accounts.openingBalance, 0)));
-            }
-          }
-          if (Object.keys(patch).length) await tx.update(users).set({ ...patch, updatedAt: clock.now() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+          if (base !== undefined) await switchBaseCurrency(tx, userId, base, clock.now());
+          if (Object.keys(patch).length)
+            await tx
+              .update(users)
+              .set({ ...patch, updatedAt: clock.now() })
+              .where(and(eq(users.id, userId), isNull(users.deletedAt)));
         });
       }
       return get(userId);

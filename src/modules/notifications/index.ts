@@ -2,4 +2,11 @@
 export { insertNotification, wasSent } from './notifications.repo.ts';
 export { default as notificationsRoutes } from './notifications.routes.ts';
 export { createNotificationsService } from './notifications.service.ts';
-export { sendSystemNotice, noticeValues, type NoticeKey, type SystemNotice, type SystemNotices } from './notifications.system.ts';
+export {
+  sendSystemNotice,
+  markNoticesRead,
+  noticeValues,
+  type NoticeKey,
+  type SystemNotice,
+  type SystemNotices,
+} from './notifications.system.ts';

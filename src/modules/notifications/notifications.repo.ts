@@ -11,7 +11,9 @@ const n = notifications;
 
 /** Whether `userId` has read the notification of the current row. */
 const readBy = (userId: number) =>
-  sql<boolean>`exists (select 1 from notification_reads r where r.notification_id = ${n.id} and r.user_id = ${userId})`.mapWith(Boolean);
+  sql<boolean>`exists (select 1 from notification_reads r where r.notification_id = ${n.id} and r.user_id = ${userId})`.mapWith(
+    Boolean,
+  );
 
 /**
  * What a user sees at `now`: system notices, notices of the live groups they belong to, and personal
@@ -35,7 +37,14 @@ export function visibleTo(userId: number, now: Date): SQL {
 
 const newestFirst = [desc(n.pinned), desc(sql`coalesce(${n.publishAt}, ${n.createdAt})`), desc(n.id)];
 
-async function pageWithRead(db: Executor, userId: number, where: SQL | undefined, order: SQL[], limit: number, offset: number) {
+async function pageWithRead(
+  db: Executor,
+  userId: number,
+  where: SQL | undefined,
+  order: SQL[],
+  limit: number,
+  offset: number,
+) {
   const [rows, [count]] = await Promise.all([
     db
       .select({ row: n, read: readBy(userId) })
@@ -44,20 +53,35 @@ async function pageWithRead(db: Executor, userId: number, where: SQL | undefined
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
-    db.select({ total: sql<number>`count(*)::int`.mapWith(Number) }).from(n).where(where),
+    db
+      .select({ total: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(n)
+      .where(where),
   ]);
   return { rows: rows.map((r) => ({ ...r.row, read: r.read })), total: count?.total ?? 0 };
 }
 
 /** A page of the notifications visible to `userId`, pinned first, then newest first. */
-export function listVisible(db: Executor, userId: number, now: Date, opts: { scope?: Scope; limit: number; offset: number }) {
+export function listVisible(
+  db: Executor,
+  userId: number,
+  now: Date,
+  opts: { scope?: Scope; limit: number; offset: number },
+) {
   const where = and(visibleTo(userId, now), opts.scope ? eq(n.scope, opts.scope) : undefined);
   return pageWithRead(db, userId, where, newestFirst, opts.limit, opts.offset);
 }
 
 /** Every notification (administration), scheduled and expired ones included, newest first. */
 export function listAll(db: Executor, readerId: number, opts: { scope?: Scope; limit: number; offset: number }) {
-  return pageWithRead(db, readerId, opts.scope ? eq(n.scope, opts.scope) : undefined, [desc(n.createdAt), desc(n.id)], opts.limit, opts.offset);
+  return pageWithRead(
+    db,
+    readerId,
+    opts.scope ? eq(n.scope, opts.scope) : undefined,
+    [desc(n.createdAt), desc(n.id)],
+    opts.limit,
+    opts.offset,
+  );
 }
 
 const unread = (userId: number) =>
@@ -71,7 +95,12 @@ export async function countUnread(db: Executor, userId: number, now: Date): Prom
   return row?.n ?? 0;
 }
 
-export async function listUnreadStrong(db: Executor, userId: number, now: Date, limit: number): Promise<NotificationViewRow[]> {
+export async function listUnreadStrong(
+  db: Executor,
+  userId: number,
+  now: Date,
+  limit: number,
+): Promise<NotificationViewRow[]> {
   const rows = await db
     .select()
     .from(n)
@@ -82,8 +111,16 @@ export async function listUnreadStrong(db: Executor, userId: number, now: Date, 
 }
 
 /** The notification if `userId` can see it now, else null. */
-export async function findVisible(db: Executor, id: number, userId: number, now: Date): Promise<NotificationRow | null> {
-  const [row] = await db.select().from(n).where(and(eq(n.id, id), visibleTo(userId, now)));
+export async function findVisible(
+  db: Executor,
+  id: number,
+  userId: number,
+  now: Date,
+): Promise<NotificationRow | null> {
+  const [row] = await db
+    .select()
+    .from(n)
+    .where(and(eq(n.id, id), visibleTo(userId, now)));
   return row ?? null;
 }
 
@@ -125,7 +162,11 @@ export async function insertNotification(db: Executor, values: NotificationInser
   return row!;
 }
 
-export async function updateNotification(db: Executor, id: number, patch: Partial<NotificationInsert>): Promise<NotificationRow | null> {
+export async function updateNotification(
+  db: Executor,
+  id: number,
+  patch: Partial<NotificationInsert>,
+): Promise<NotificationRow | null> {
   const [row] = await db
     .update(n)
     .set({ ...patch, updatedAt: new Date() })
@@ -155,11 +196,23 @@ export async function findGroupState(db: Executor, groupId: number): Promise<{ d
 }
 
 /** Whether `userId` was already sent a notice of `key` whose params hold `match` (one alert per occasion). */
-export async function wasSent(db: Executor, userId: number, key: string, match: Record<string, string | number>): Promise<boolean> {
+export async function wasSent(
+  db: Executor,
+  userId: number,
+  key: string,
+  match: Record<string, string | number>,
+): Promise<boolean> {
   const [row] = await db
     .select({ id: n.id })
     .from(n)
-    .where(and(eq(n.scope, 'personal'), eq(n.userId, userId), eq(n.key, key), sql`${n.params} @> ${JSON.stringify(match)}::jsonb`))
+    .where(
+      and(
+        eq(n.scope, 'personal'),
+        eq(n.userId, userId),
+        eq(n.key, key),
+        sql`${n.params} @> ${JSON.stringify(match)}::jsonb`,
+      ),
+    )
     .limit(1);
   return Boolean(row);
 }

@@ -1,9 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
-import { ListQuery, Notification, NotificationList, PinBody, PublishBody, UnreadCount, UpdateBody, Updated } from './notifications.schemas.ts';
+import {
+  ListQuery,
+  Notification,
+  NotificationList,
+  PinBody,
+  PublishBody,
+  UnreadCount,
+  UpdateBody,
+  Updated,
+} from './notifications.schemas.ts';
 import { assertMayPublishScope, type createNotificationsService } from './notifications.service.ts';
+import { typed, type TypedApp } from '../routes.ts';
 
 const VISIBILITY =
   'Visible to a user: `system` notices, `group` notices of the live groups they belong to, and `personal` notices addressed to them, ' +
@@ -13,15 +22,26 @@ const AS_PUBLISH =
   'Allowed to administrators, and to the owner of the group for a group notice. A notice the caller cannot see is 40401; ' +
   'a group notice seen by a member who is not the owner is 40302; a system or personal notice, for a non-administrator, 40301.';
 
-export default async function notificationsRoutes(fastify: FastifyInstance, { notifications: service }: { notifications: ReturnType<typeof createNotificationsService> }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+// Only the group scope is open to non-administrators: refuse the others before reading the body's rules.
+const publisherScope = async (req: FastifyRequest) => {
+  const body = req.body;
+  assertMayPublishScope(
+    userOf(req),
+    typeof body === 'object' && body !== null ? (body as { scope?: unknown }).scope : undefined,
+  );
+};
 
-  // Only the group scope is open to non-administrators: refuse the others before reading the body's rules.
-  const publisherScope = async (req: FastifyRequest) => {
-    const body = req.body;
-    assertMayPublishScope(userOf(req), typeof body === 'object' && body !== null ? (body as { scope?: unknown }).scope : undefined);
-  };
+export default async function notificationsRoutes(
+  fastify: FastifyInstance,
+  { notifications: service }: { notifications: ReturnType<typeof createNotificationsService> },
+) {
+  const app = typed(fastify);
+  registerInbox(app, service);
+  registerPublishing(app, service);
+}
 
+/** One's notifications: listed, counted, read. */
+function registerInbox(app: TypedApp, service: ReturnType<typeof createNotificationsService>) {
   app.get(
     '/api/notifications',
     {
@@ -62,7 +82,8 @@ export default async function notificationsRoutes(fastify: FastifyInstance, { no
     {
       schema: {
         summary: 'Mark one notification read',
-        description: 'A notification the caller cannot see (another user\'s personal notice, a group they are not in, not yet published or expired): 40401. Marking twice is harmless.',
+        description:
+          "A notification the caller cannot see (another user's personal notice, a group they are not in, not yet published or expired): 40401. Marking twice is harmless.",
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -72,7 +93,10 @@ export default async function notificationsRoutes(fastify: FastifyInstance, { no
       return reply.code(204).send(null);
     },
   );
+}
 
+/** Notifications published, changed, pinned, deleted, and the administrators' list. */
+function registerPublishing(app: TypedApp, service: ReturnType<typeof createNotificationsService>) {
   app.post(
     '/api/notifications',
     {
@@ -144,7 +168,8 @@ export default async function notificationsRoutes(fastify: FastifyInstance, { no
       config: { auth: 'admin' },
       schema: {
         summary: 'Every notification (administrators)',
-        description: 'Scheduled and expired notifications included, newest first. `read` is the calling administrator\'s read status.',
+        description:
+          "Scheduled and expired notifications included, newest first. `read` is the calling administrator's read status.",
         querystring: ListQuery,
         response: { 200: NotificationList },
       },

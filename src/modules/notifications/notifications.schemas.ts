@@ -11,20 +11,35 @@ export const Notification = Type.Object(
   {
     id: Id,
     scope: Scope,
-    title: Type.String({ description: 'as written; for a notice the service wrote (`key` set), a fallback text in Chinese and English' }),
+    title: Type.String({
+      description: 'as written; for a notice the service wrote (`key` set), a fallback text in Chinese and English',
+    }),
     content: Type.String(),
     key: Nullable(
       Type.String({
         description:
-          'a notice the service wrote names its message, for clients to render in their reader\'s language from `params`: ' +
-          '`feedback.replied` {reply}; `split.expense`, `split.income` {group, group_id, who, amount, share, currency, note}; ' +
-          '`settlement.paid_you`, `settlement.received`, `settlement.confirmed` {group, group_id, who, amount, currency}; ' +
-          '`budget.exceeded` {month, amount, spent, currency}; `backup.completed` {name, size}; `backup.failed` {name}. ' +
-          'Amounts are numbers in major units of `currency`. null for notices people write (announcements): show title and content as written',
+          "a notice the service wrote names its message, for clients to render in their reader's language from " +
+          '`params`: ' +
+          '`feedback.replied` {reply}; `split.expense`, `split.income` {group, group_id, who, amount, share, ' +
+          'currency, note}; ' +
+          '`settlement.paid_you`, `settlement.received`, `settlement.confirmed` {group, group_id, who, amount, ' +
+          'currency}; ' +
+          '`budget.exceeded` {month, amount, spent, currency}; `backup.completed` {name, size}; `backup.failed` ' +
+          '{name}. ' +
+          'Amounts are numbers in major units of `currency`. null for notices people write (announcements): show ' +
+          'title and content as written',
       }),
     ),
-    params: Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), { description: "the values of `key`'s message" })),
-    link_url: Nullable(Type.String({ description: 'an https:/http: URL or an in-app route of the web client (service notices: always a route)' })),
+    params: Nullable(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+        description: "the values of `key`'s message",
+      }),
+    ),
+    link_url: Nullable(
+      Type.String({
+        description: 'an https:/http: URL or an in-app route of the web client (service notices: always a route)',
+      }),
+    ),
     image_url: Nullable(Type.String()),
     pinned: Type.Boolean(),
     strong: Type.Boolean({ description: 'a strong reminder: clients show it prominently until read' }),
@@ -45,14 +60,24 @@ export const ListQuery = Type.Object({ scope: Type.Optional(Scope), ...PageQuery
 
 export const UnreadCount = Type.Object({
   count: Type.Integer({ minimum: 0, description: 'unread visible notifications of every scope' }),
-  strong: Type.Array(Notification, { description: 'the unread strong reminders, pinned first then newest first (at most 100)' }),
+  strong: Type.Array(Notification, {
+    description: 'the unread strong reminders, pinned first then newest first (at most 100)',
+  }),
 });
 
-export const Updated = Type.Object({ updated: Type.Integer({ minimum: 0, description: 'notifications newly marked read' }) });
+export const Updated = Type.Object({
+  updated: Type.Integer({ minimum: 0, description: 'notifications newly marked read' }),
+});
 
 const Link = (what: string) =>
-  Nullable(Type.String({ maxLength: 2048, description: `${what}: an https:/http: URL or an in-app path starting with a single "/"; anything else is 40001` }));
-const When = (what: string) => Nullable(Type.String({ format: 'date-time', description: `${what}, an ISO 8601 timestamp with a zone` }));
+  Nullable(
+    Type.String({
+      maxLength: 2048,
+      description: `${what}: an https:/http: URL or an in-app path starting with a single "/"; anything else is 40001`,
+    }),
+  );
+const When = (what: string) =>
+  Nullable(Type.String({ format: 'date-time', description: `${what}, an ISO 8601 timestamp with a zone` }));
 
 const publishFields = {
   scope: Scope,

@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { query, type Executor } from '../../db/client.ts';
 import { insertNotification, type NotificationInsert } from './notifications.repo.ts';
 
 /**
@@ -40,6 +41,8 @@ export interface SharedRecord {
 export interface SettlementFacts {
   group: string;
   group_id: number;
+  /** absent in notices written before it was added */
+  settlement_id?: number;
   who: string;
   amount: number;
   currency: string;
@@ -61,7 +64,8 @@ export interface SystemNotice<K extends NoticeKey = NoticeKey> {
 }
 
 export function noticeValues<K extends NoticeKey>(n: SystemNotice<K>): NotificationInsert {
-  if (n.link !== null && !/^\/(?!\/|api\/)/.test(n.link)) throw new Error(`a system notice links to an in-app route, not ${n.link}`);
+  if (n.link !== null && !/^\/(?!\/|api\/)/.test(n.link))
+    throw new Error(`a system notice links to an in-app route, not ${n.link}`);
   return {
     scope: 'personal',
     userId: n.userId,
@@ -76,4 +80,27 @@ export function noticeValues<K extends NoticeKey>(n: SystemNotice<K>): Notificat
 
 export async function sendSystemNotice<K extends NoticeKey>(ex: Executor, n: SystemNotice<K>): Promise<void> {
   await insertNotification(ex, noticeValues(n));
+}
+
+/**
+ * Marks read the reader's notices of `key` whose params hold every one of `params`: a notice asking
+ * for something (confirm a payment) is settled once it is done, wherever it was done from.
+ * Answers how many were newly marked.
+ */
+export async function markNoticesRead<K extends NoticeKey>(
+  ex: Executor,
+  userId: number,
+  key: K,
+  params: Partial<SystemNotices[K]>,
+): Promise<number> {
+  const rows = await query<{ notification_id: number }>(
+    ex,
+    sql`insert into notification_reads (notification_id, user_id)
+        select n.id, ${userId} from notifications n
+        where n.scope = 'personal' and n.user_id = ${userId} and n.key = ${key}
+          and n.params @> ${JSON.stringify(params)}::jsonb
+        on conflict do nothing
+        returning notification_id`,
+  );
+  return rows.length;
 }

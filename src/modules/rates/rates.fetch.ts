@@ -65,7 +65,11 @@ export async function storeFetchedRates(db: Executor, day: EcbDay): Promise<numb
 }
 
 /** Fetches and stores the rates of `url`, with a time limit; throws on a failed or unreadable answer. */
-export async function fetchRates(db: Executor, url: string, timeoutMs = 10_000): Promise<{ date: string; stored: number }> {
+export async function fetchRates(
+  db: Executor,
+  url: string,
+  timeoutMs = 10_000,
+): Promise<{ date: string; stored: number }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
   if (!res.ok) throw new Error(`rates answered HTTP ${res.status}`);
   const text = await res.text();

@@ -15,7 +15,10 @@ export async function latestRates(db: Executor, userId: number, asOf: string): P
 }
 
 /** Every rate of the user, by currency, oldest first (for histories). */
-export async function ratesByCurrency(db: Executor, userId: number): Promise<Map<string, { date: string; rate: string }[]>> {
+export async function ratesByCurrency(
+  db: Executor,
+  userId: number,
+): Promise<Map<string, { date: string; rate: string }[]>> {
   const rows = await query<{ currency: string; date: string; rate: string }>(
     db,
     sql`select currency, to_char(date, 'YYYY-MM-DD') as date, rate from exchange_rates where user_id = ${userId} order by currency, date`,
@@ -43,7 +46,13 @@ function where(userId: number, f: RateFilter) {
   return and(...c);
 }
 
-export async function listRates(db: Executor, userId: number, f: RateFilter, limit: number, offset: number): Promise<{ rows: RateRow[]; total: number }> {
+export async function listRates(
+  db: Executor,
+  userId: number,
+  f: RateFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: RateRow[]; total: number }> {
   const [rows, [n]] = await Promise.all([
     db
       .select()
@@ -52,13 +61,19 @@ export async function listRates(db: Executor, userId: number, f: RateFilter, lim
       .orderBy(sql`${exchangeRates.date} desc`, asc(exchangeRates.currency))
       .limit(limit)
       .offset(offset),
-    db.select({ n: sql<string>`count(*)` }).from(exchangeRates).where(where(userId, f)),
+    db
+      .select({ n: sql<string>`count(*)` })
+      .from(exchangeRates)
+      .where(where(userId, f)),
   ]);
   return { rows, total: Number(n?.n ?? 0) };
 }
 
 /** Writes (or replaces) a user's rate of a currency on a date. A fetched rate never replaces a manual one. */
-export async function upsertRate(db: Executor, v: { userId: number; currency: string; date: string; rate: string; source: 'manual' | 'fetched' }): Promise<void> {
+export async function upsertRate(
+  db: Executor,
+  v: { userId: number; currency: string; date: string; rate: string; source: 'manual' | 'fetched' },
+): Promise<void> {
   await db.execute(sql`
     insert into exchange_rates (user_id, currency, date, rate, source, updated_at)
     values (${v.userId}, ${v.currency}, ${v.date}::date, ${v.rate}, ${v.source}, now())
@@ -75,7 +90,10 @@ export async function deleteRate(db: Executor, userId: number, currency: string,
 }
 
 export async function countRates(db: Executor, userId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<string>`count(*)` }).from(exchangeRates).where(eq(exchangeRates.userId, userId));
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(exchangeRates)
+    .where(eq(exchangeRates.userId, userId));
   return Number(row?.n ?? 0);
 }
 

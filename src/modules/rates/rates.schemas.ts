@@ -4,7 +4,9 @@ import { CalendarDate, CurrencyCode, Nullable, Timestamp } from '../../lib/schem
 
 const RateText = Type.String({
   maxLength: 32,
-  description: 'exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; greater than 0 and at most 1000000000, at most 12 decimals',
+  description:
+    'exact decimal: how many units of the base currency one unit of `currency` is worth, e.g. "7.1234"; greater than ' +
+    '0 and at most 1000000000, at most 12 decimals',
 });
 
 export const RateSchema = Type.Object(
@@ -42,7 +44,13 @@ export const RatePutBody = Type.Object({
     Type.Object({
       currency: Type.String({ maxLength: 3, description: 'ISO 4217 code other than the base currency' }),
       date: CalendarDate,
-      rate: Nullable(Type.Union([Type.String({ maxLength: 32 }), Type.Number()], { description: 'a decimal string (exact) or number, greater than 0 and at most 1000000000 with at most 12 decimals (else 40001 on the field); null deletes the rate of that day' })),
+      rate: Nullable(
+        Type.Union([Type.String({ maxLength: 32 }), Type.Number()], {
+          description:
+            'a decimal string (exact) or number, greater than 0 and at most 1000000000 with at most 12 decimals ' +
+            '(else 40001 on the field); null deletes the rate of that day',
+        }),
+      ),
     }),
     { minItems: 1, maxItems: 500 },
   ),
@@ -58,11 +66,15 @@ export const RatesFetchSettings = Type.Object(
   {
     enabled: Type.Boolean({ description: 'whether rates are fetched once a day' }),
     url: Nullable(Type.String({ description: 'the address fetched, ECB daily XML format; null when off' })),
-    from_environment: Type.Boolean({ description: 'true while no administrator has chosen: the RATES_URL setting decides' }),
+    from_environment: Type.Boolean({
+      description: 'true while no administrator has chosen: the RATES_URL setting decides',
+    }),
     environment_url: Nullable(Type.String({ description: 'the RATES_URL setting of the server, null when unset' })),
     last_fetched_at: Nullable(Timestamp),
     last_rates_date: Nullable(CalendarDate),
-    last_error: Nullable(Type.String({ description: 'why the last fetch of this server process failed; null when it worked' })),
+    last_error: Nullable(
+      Type.String({ description: 'why the last fetch of this server process failed; null when it worked' }),
+    ),
   },
   { title: 'RatesFetchSettings' },
 );
@@ -70,7 +82,13 @@ export type RatesFetchSettings = Static<typeof RatesFetchSettings>;
 
 export const RatesFetchUpdate = Type.Object(
   {
-    url: Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'an http(s) address answering the ECB daily reference rates XML; null turns the daily fetch off' })),
+    url: Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'an http(s) address answering the ECB daily reference rates XML; null turns the daily fetch off',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

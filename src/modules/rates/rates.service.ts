@@ -16,6 +16,19 @@ export type RateServiceDeps = ServiceDeps<typeof ratesRepo, 'ratesUrl'>;
  * currency. Rates are stored as exact decimal strings; a row booked in another currency than the base
  * is converted once, at the latest rate dated on or before its date, rounded half away from zero.
  */
+/** An http(s) address to fetch rates from, or 40001 on `url`. */
+function fetchAddress(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw Errors.field('url', 'must be an http(s) address');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw Errors.field('url', 'must be an http(s) address');
+  return parsed.href;
+}
+
 export function createRateService({ db, clock, config, repo = ratesRepo }: RateServiceDeps) {
   async function fetchSettings(): Promise<RatesFetchSettings> {
     const [stored, last] = await Promise.all([storedRatesUrl(db), repo.lastFetched(db)]);
@@ -36,29 +49,30 @@ export function createRateService({ db, clock, config, repo = ratesRepo }: RateS
 
     /** Turns the daily fetch on at an http(s) address, or off with null; kept in the system settings. */
     async setFetch(body: RatesFetchUpdate): Promise<RatesFetchSettings> {
-      if (body.url !== null) {
-        let parsed: URL;
-        try {
-          parsed = new URL(body.url.trim());
-        } catch {
-          throw Errors.field('url', 'must be an http(s) address');
-        }
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw Errors.field('url', 'must be an http(s) address');
-        await storeRatesUrl(db, parsed.href, clock.now());
-      } else {
-        await storeRatesUrl(db, '', clock.now());
-      }
+      // an empty address stored says "off", beside no address stored at all (the environment's then)
+      await storeRatesUrl(db, body.url === null ? '' : fetchAddress(body.url), clock.now());
       return fetchSettings();
     },
 
     async list(userId: number, q: RateListQuery): Promise<RateList> {
-      if (q.startDate !== undefined && !isValidDate(q.startDate)) throw Errors.field('startDate', 'must be a valid calendar date (YYYY-MM-DD)');
-      if (q.endDate !== undefined && !isValidDate(q.endDate)) throw Errors.field('endDate', 'must be a valid calendar date (YYYY-MM-DD)');
+      if (q.startDate !== undefined && !isValidDate(q.startDate))
+        throw Errors.field('startDate', 'must be a valid calendar date (YYYY-MM-DD)');
+      if (q.endDate !== undefined && !isValidDate(q.endDate))
+        throw Errors.field('endDate', 'must be a valid calendar date (YYYY-MM-DD)');
       const currency = q.currency === undefined ? undefined : requireCurrency(q.currency).code;
       const { limit, offset } = pageOf(q);
-      const [{ rows, total }, base] = await Promise.all([repo.listRates(db, userId, { currency, startDate: q.startDate, endDate: q.endDate }, limit, offset), baseCurrencyOf(db, userId)]);
+      const [{ rows, total }, base] = await Promise.all([
+        repo.listRates(db, userId, { currency, startDate: q.startDate, endDate: q.endDate }, limit, offset),
+        baseCurrencyOf(db, userId),
+      ]);
       return {
-        list: rows.map((r) => ({ currency: r.currency, date: r.date, rate: r.rate, source: r.source, updated_at: r.updatedAt.toISOString() })),
+        list: rows.map((r) => ({
+          currency: r.currency,
+          date: r.date,
+          rate: r.rate,
+          source: r.source,
+          updated_at: r.updatedAt.toISOString(),
+        })),
         total,
         base_currency: base.code,
       };
@@ -69,7 +83,8 @@ export function createRateService({ db, clock, config, repo = ratesRepo }: RateS
       const base = await baseCurrencyOf(db, userId);
       const items = body.rates.map((r, i) => {
         const currency = requireCurrency(r.currency, `rates[${i}].currency`).code;
-        if (currency === base.code) throw Errors.field(`rates[${i}].currency`, `is your base currency (${base.code}): its rate is always 1`);
+        if (currency === base.code)
+          throw Errors.field(`rates[${i}].currency`, `is your base currency (${base.code}): its rate is always 1`);
         if (!isValidDate(r.date)) throw Errors.field(`rates[${i}].date`, 'must be a valid calendar date (YYYY-MM-DD)');
         const rate = r.rate === null ? null : rateText(parseRate(r.rate, `rates[${i}].rate`));
         return { currency, date: r.date, rate };

@@ -19,7 +19,10 @@ export async function storeRatesUrl(db: Executor, url: string, now: Date): Promi
   await db
     .insert(systemConfig)
     .values({ key: KEY, value: url, updatedAt: now })
-    .onConflictDoUpdate({ target: systemConfig.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
+    .onConflictDoUpdate({
+      target: systemConfig.key,
+      set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` },
+    });
 }
 
 /** The address the daily fetch uses now: the administrator's choice, else the environment's; null is off. */

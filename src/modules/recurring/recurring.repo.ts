@@ -11,7 +11,10 @@ export async function listRules(db: Executor, userId: number): Promise<RuleRow[]
 
 /** The caller's rule, locked for the rest of the transaction when `lock` is set. */
 export async function findRule(db: Executor, userId: number, id: number, lock = false): Promise<RuleRow | null> {
-  const q = db.select().from(recurringRules).where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)));
+  const q = db
+    .select()
+    .from(recurringRules)
+    .where(and(eq(recurringRules.id, id), eq(recurringRules.userId, userId)));
   const [row] = lock ? await q.for('update') : await q;
   return row ?? null;
 }
@@ -24,7 +27,12 @@ export async function insertRule(db: Executor, userId: number, values: RuleInser
   return row!;
 }
 
-export async function updateRule(db: Executor, userId: number, id: number, patch: Partial<RuleInsert>): Promise<RuleRow | null> {
+export async function updateRule(
+  db: Executor,
+  userId: number,
+  id: number,
+  patch: Partial<RuleInsert>,
+): Promise<RuleRow | null> {
   const [row] = await db
     .update(recurringRules)
     .set({ ...patch, updatedAt: new Date() })
@@ -53,7 +61,12 @@ export interface DueCandidate {
  * Active rules with a next date on or before `horizon` whose owner is neither deleted nor
  * disabled, by id after `afterId`. Read without locks: each one is locked and re-checked later.
  */
-export async function dueCandidates(db: Executor, horizon: string, afterId: number, limit: number): Promise<DueCandidate[]> {
+export async function dueCandidates(
+  db: Executor,
+  horizon: string,
+  afterId: number,
+  limit: number,
+): Promise<DueCandidate[]> {
   return db
     .select({ id: recurringRules.id, nextDate: sql<string>`${recurringRules.nextDate}`, timezone: users.timezone })
     .from(recurringRules)
@@ -106,7 +119,12 @@ export async function countRulesOfAccount(db: Executor, userId: number, accountI
   const [row] = await db
     .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
     .from(recurringRules)
-    .where(and(eq(recurringRules.userId, userId), or(eq(recurringRules.accountId, accountId), eq(recurringRules.toAccountId, accountId))));
+    .where(
+      and(
+        eq(recurringRules.userId, userId),
+        or(eq(recurringRules.accountId, accountId), eq(recurringRules.toAccountId, accountId)),
+      ),
+    );
   return row?.n ?? 0;
 }
 
@@ -119,7 +137,22 @@ export async function moveRulesToAccount(tx: Executor, userId: number, fromId: n
   const r = recurringRules;
   await tx
     .delete(r)
-    .where(and(eq(r.userId, userId), eq(r.kind, 'transfer'), or(and(eq(r.accountId, fromId), eq(r.toAccountId, toId)), and(eq(r.accountId, toId), eq(r.toAccountId, fromId)))));
-  await tx.update(r).set({ accountId: toId, updatedAt: new Date() }).where(and(eq(r.userId, userId), eq(r.accountId, fromId)));
-  await tx.update(r).set({ toAccountId: toId, updatedAt: new Date() }).where(and(eq(r.userId, userId), eq(r.toAccountId, fromId)));
+    .where(
+      and(
+        eq(r.userId, userId),
+        eq(r.kind, 'transfer'),
+        or(
+          and(eq(r.accountId, fromId), eq(r.toAccountId, toId)),
+          and(eq(r.accountId, toId), eq(r.toAccountId, fromId)),
+        ),
+      ),
+    );
+  await tx
+    .update(r)
+    .set({ accountId: toId, updatedAt: new Date() })
+    .where(and(eq(r.userId, userId), eq(r.accountId, fromId)));
+  await tx
+    .update(r)
+    .set({ toAccountId: toId, updatedAt: new Date() })
+    .where(and(eq(r.userId, userId), eq(r.toAccountId, fromId)));
 }

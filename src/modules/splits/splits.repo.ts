@@ -5,33 +5,36 @@ import type { SplitMode } from '../../lib/splits.ts';
 
 export type SettlementRow = typeof settlements.$inferSelect;
 
-export interface ShareInsert {
-  userId: number;
-  amountCents: number;
-  value: string | null;
-}
-
 /** The stored split of a record: its mode and each member's entered value. */
-export async function splitOf(db: Executor, transactionId: number): Promise<{ mode: SplitMode; members: { userId: number; value: string | null; amountCents: number }[] } | null> {
+export async function splitOf(
+  db: Executor,
+  transactionId: number,
+): Promise<{ mode: SplitMode; members: { userId: number; value: string | null; amountMinor: number }[] } | null> {
   const rows = await db
-    .select({ userId: transactionShares.userId, mode: transactionShares.mode, value: transactionShares.value, amountCents: transactionShares.amountCents })
+    .select({
+      userId: transactionShares.userId,
+      mode: transactionShares.mode,
+      value: transactionShares.value,
+      amountMinor: transactionShares.amountMinor,
+    })
     .from(transactionShares)
     .where(eq(transactionShares.transactionId, transactionId))
     .orderBy(asc(transactionShares.userId));
   if (!rows.length) return null;
-  return { mode: rows[0]!.mode, members: rows.map((r) => ({ userId: r.userId, value: r.value, amountCents: r.amountCents })) };
+  return {
+    mode: rows[0]!.mode,
+    members: rows.map((r) => ({ userId: r.userId, value: r.value, amountMinor: r.amountMinor })),
+  };
 }
 
 /** User ids of the current members of a group. */
 export async function memberIds(db: Executor, groupId: number): Promise<number[]> {
-  const rows = await db.select({ userId: groupMembers.userId }).from(groupMembers).where(eq(groupMembers.groupId, groupId)).orderBy(asc(groupMembers.userId));
+  const rows = await db
+    .select({ userId: groupMembers.userId })
+    .from(groupMembers)
+    .where(eq(groupMembers.groupId, groupId))
+    .orderBy(asc(groupMembers.userId));
   return rows.map((r) => r.userId);
-}
-
-/** A group row by id, for a record already in it. */
-export async function groupById(db: Executor, groupId: number) {
-  const [row] = await db.select().from(groups).where(eq(groups.id, groupId));
-  return row ?? null;
 }
 
 /** The group row, locked until the end of the transaction: settlements of one group take turns. */
@@ -78,7 +81,13 @@ export async function balanceRows(db: Executor, groupId: number): Promise<Balanc
         from ids left join p using (user_id) left join s using (user_id) left join so using (user_id) left join si using (user_id)
         order by ids.user_id`,
   );
-  return rows.map((r) => ({ user_id: Number(r.user_id), paid: Number(r.paid), share: Number(r.share), sent: Number(r.sent), received: Number(r.received) }));
+  return rows.map((r) => ({
+    user_id: Number(r.user_id),
+    paid: Number(r.paid),
+    share: Number(r.share),
+    sent: Number(r.sent),
+    received: Number(r.received),
+  }));
 }
 
 /** Nickname, avatar and current membership of the given users in a group. */
@@ -101,12 +110,32 @@ export async function insertSettlement(db: Executor, v: typeof settlements.$infe
 }
 
 /** A group's settlements, the latest first; `involving`: only those this user paid or received. */
-export async function listSettlements(db: Executor, groupId: number, limit: number, offset: number, involving?: number): Promise<{ rows: SettlementRow[]; total: number }> {
+export async function listSettlements(
+  db: Executor,
+  groupId: number,
+  limit: number,
+  offset: number,
+  involving?: number,
+): Promise<{ rows: SettlementRow[]; total: number }> {
   const where =
-    involving === undefined ? eq(settlements.groupId, groupId) : and(eq(settlements.groupId, groupId), or(eq(settlements.fromUserId, involving), eq(settlements.toUserId, involving)));
+    involving === undefined
+      ? eq(settlements.groupId, groupId)
+      : and(
+          eq(settlements.groupId, groupId),
+          or(eq(settlements.fromUserId, involving), eq(settlements.toUserId, involving)),
+        );
   const [rows, [count]] = await Promise.all([
-    db.select().from(settlements).where(where).orderBy(desc(settlements.createdAt), desc(settlements.id)).limit(limit).offset(offset),
-    db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(settlements).where(where),
+    db
+      .select()
+      .from(settlements)
+      .where(where)
+      .orderBy(desc(settlements.createdAt), desc(settlements.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(settlements)
+      .where(where),
   ]);
   return { rows, total: count?.n ?? 0 };
 }
@@ -146,12 +175,23 @@ export async function hasOpenSettlement(db: Executor, groupId: number, userId: n
   const rows = await db
     .select({ id: settlements.id })
     .from(settlements)
-    .where(and(eq(settlements.groupId, groupId), isNull(settlements.confirmedAt), or(eq(settlements.fromUserId, userId), eq(settlements.toUserId, userId))))
+    .where(
+      and(
+        eq(settlements.groupId, groupId),
+        isNull(settlements.confirmedAt),
+        or(eq(settlements.fromUserId, userId), eq(settlements.toUserId, userId)),
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }
 
-export async function confirmSettlement(db: Executor, groupId: number, id: number, at: Date): Promise<SettlementRow | null> {
+export async function confirmSettlement(
+  db: Executor,
+  groupId: number,
+  id: number,
+  at: Date,
+): Promise<SettlementRow | null> {
   const [row] = await db
     .update(settlements)
     .set({ confirmedAt: at })
@@ -184,10 +224,17 @@ export async function nicknameOf(db: Executor, userId: number): Promise<string> 
 }
 
 export async function hasRecords(db: Executor, groupId: number): Promise<boolean> {
-  const rows = await query<{ x: number }>(db, sql`select 1 as x from transactions where group_id = ${groupId} union all select 1 from settlements where group_id = ${groupId} limit 1`);
+  const rows = await query<{ x: number }>(
+    db,
+    sql`select 1 as x from transactions where group_id = ${groupId} union all select 1 from settlements where group_id = ${groupId} limit 1`,
+  );
   return rows.length > 0;
 }
 
-export async function updateGroupSettings(db: Executor, groupId: number, patch: Partial<typeof groups.$inferInsert>): Promise<void> {
+export async function updateGroupSettings(
+  db: Executor,
+  groupId: number,
+  patch: Partial<typeof groups.$inferInsert>,
+): Promise<void> {
   await db.update(groups).set(patch).where(eq(groups.id, groupId));
 }

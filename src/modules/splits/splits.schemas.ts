@@ -3,7 +3,9 @@ import { PageQuery } from '../../lib/pagination.ts';
 import { AmountInput, CalendarDate, Id, Nullable, Text, Timestamp } from '../../lib/schemas.ts';
 
 const Value = Type.Union([Type.Number(), Type.String()], {
-  description: 'shares: a weight (at most 2 decimals, e.g. 1 or 1.5); percent: 0 to 100 with at most 2 decimals; exact: an amount in the currency; equal: not used',
+  description:
+    'shares: a weight (at most 2 decimals, e.g. 1 or 1.5); percent: 0 to 100 with at most 2 decimals; exact: an ' +
+    'amount in the currency; equal: not used',
 });
 
 export const SplitInput = Type.Object(
@@ -22,7 +24,10 @@ export const SplitInput = Type.Object(
 );
 export type SplitInput = Static<typeof SplitInput>;
 
-export const ShareView = Type.Object({ user_id: Id, amount: Type.Number({ description: 'major units of the group currency' }) }, { title: 'Share' });
+export const ShareView = Type.Object(
+  { user_id: Id, amount: Type.Number({ description: 'major units of the group currency' }) },
+  { title: 'Share' },
+);
 
 export const SplitView = Type.Object(
   {
@@ -37,12 +42,16 @@ export const Balance = Type.Object(
     user_id: Id,
     nickname: Type.String(),
     avatar_url: Nullable(Type.String()),
-    member: Type.Boolean({ description: 'still a member of the group (people who left or were removed keep their balance)' }),
+    member: Type.Boolean({
+      description: 'still a member of the group (people who left or were removed keep their balance)',
+    }),
     paid: Type.Number({ description: 'paid for expenses minus received for incomes of the group' }),
     share: Type.Number({ description: 'share of expenses minus share of incomes' }),
     sent: Type.Number({ description: 'settlements paid to others' }),
     received: Type.Number({ description: 'settlements received from others' }),
-    net: Type.Number({ description: 'paid - share + sent - received: positive, the others owe them; negative, they owe' }),
+    net: Type.Number({
+      description: 'paid - share + sent - received: positive, the others owe them; negative, they owe',
+    }),
   },
   { title: 'Balance' },
 );
@@ -51,11 +60,14 @@ export const Balances = Type.Object(
   {
     currency: Type.String({ description: 'ISO 4217 code of the group; amounts in its major units' }),
     split_costs: Type.Boolean({
-      description: "the group's setting: true, records without an explicit split are shared equally; false, only explicit splits and settlements make these balances",
+      description:
+        "the group's setting: true, records without an explicit split are shared equally; false, only explicit " +
+        'splits and settlements make these balances',
     }),
     list: Type.Array(Balance, {
       description:
-        'everyone with records or settlements in the group (and every current member), by user id; the nets sum to zero. ' +
+        'everyone with records or settlements in the group (and every current member), by user id; the nets sum to ' +
+        'zero. ' +
         'A former member with a balance sees their own line and those of the people on the other side of it',
     }),
   },
@@ -67,7 +79,8 @@ export const Suggested = Type.Object(
   {
     currency: Type.String(),
     list: Type.Array(Type.Object({ from: Id, to: Id, amount: Type.Number() }), {
-      description: 'transfers that bring every balance to zero: at most one fewer than the people with a non-zero balance',
+      description:
+        'transfers that bring every balance to zero: at most one fewer than the people with a non-zero balance',
     }),
   },
   { title: 'SuggestedSettlements' },
@@ -105,17 +118,28 @@ export const Settlement = Type.Object(
 );
 export type Settlement = Static<typeof Settlement>;
 
-export const SettlementList = Type.Object({ list: Type.Array(Settlement), total: Type.Integer() }, { title: 'SettlementList' });
+export const SettlementList = Type.Object(
+  { list: Type.Array(Settlement), total: Type.Integer() },
+  { title: 'SettlementList' },
+);
 export const SettlementListQuery = Type.Object({ ...PageQuery });
 export type SettlementListQuery = Static<typeof SettlementListQuery>;
-
 
 export const GroupSettingsBody = Type.Object(
   {
     name: Type.Optional(Text(1, 30)),
-    currency: Type.Optional(Type.String({ maxLength: 8, description: 'ISO 4217 code; only while the group has no records or settlements (else 42201)' })),
+    currency: Type.Optional(
+      Type.String({
+        maxLength: 8,
+        description: 'ISO 4217 code; only while the group has no records or settlements (else 42201)',
+      }),
+    ),
     split_costs: Type.Optional(
-      Type.Boolean({ description: 'share records without an explicit split equally among the members from now on; records already made keep their shares (or their lack of them)' }),
+      Type.Boolean({
+        description:
+          'share records without an explicit split equally among the members from now on; records already made keep ' +
+          'their shares (or their lack of them)',
+      }),
     ),
     notify_threshold: Type.Optional(
       Nullable(
@@ -130,5 +154,7 @@ export const GroupSettingsBody = Type.Object(
 export type GroupSettingsBody = Static<typeof GroupSettingsBody>;
 
 export const DissolveQuery = Type.Object({
-  force: Type.Optional(Type.Boolean({ description: 'dissolve although balances are not settled (they stay readable, frozen)' })),
+  force: Type.Optional(
+    Type.Boolean({ description: 'dissolve although balances are not settled (they stay readable, frozen)' }),
+  ),
 });

@@ -56,7 +56,8 @@ export function scopeWhere(scope: StatsScope, range: DateRange): SQL {
         ? sql`true`
         : // what the user paid: their own rows, less those recorded for another payer in a group
           sql`t.user_id = ${scope.userId} and (t.paid_by is null or t.paid_by = t.user_id)`;
-  const member = scope.groupId !== undefined && scope.memberId !== undefined ? sql` and t.user_id = ${scope.memberId}` : sql``;
+  const member =
+    scope.groupId !== undefined && scope.memberId !== undefined ? sql` and t.user_id = ${scope.memberId}` : sql``;
   const account = scope.accountId !== undefined ? sql` and t.account_id = ${scope.accountId}` : sql``;
   const tag =
     scope.tagId !== undefined
@@ -111,7 +112,7 @@ const totalsOf = (from: SQL) =>
  * Every requested statistic in ONE statement. The period's rows are read once and folded into
  * `agg` (one row per kind, category and day: sum, count, largest amount); overview, share, trend
  * and the largest transaction are derived from that small set. The previous period, for compare,
- * is one more index range read. Amounts stay integer cents (sums of bigint).
+ * is one more index range read. Amounts stay integer minor units (sums of bigint).
  */
 export async function runStats(db: Executor, scope: StatsScope, req: StatsRequest): Promise<StatsRows> {
   const type = req.type;
@@ -149,7 +150,13 @@ export async function runStats(db: Executor, scope: StatsScope, req: StatsReques
             from ${source(scope)} t where ${scopeWhere(scope, req.current)}
             group by t.kind, t.category_id, t.date)`
     : sql``;
-  const [row] = await query<{ overview: unknown; previous: unknown; share: unknown; trend: unknown; max_id: number | string | null }>(
+  const [row] = await query<{
+    overview: unknown;
+    previous: unknown;
+    share: unknown;
+    trend: unknown;
+    max_id: number | string | null;
+  }>(
     db,
     sql`${agg} select ${overview} as overview, ${previous} as previous, ${share} as share, ${trend} as trend, ${maxId} as max_id`,
   );
@@ -186,7 +193,17 @@ export interface AccountRow {
  * are left out by the scope, like everywhere in statistics.
  */
 export async function byAccount(db: Executor, scope: StatsScope, range: DateRange): Promise<AccountRow[]> {
-  const rows = await query<{ account_id: number; name: string; type: string; currency: string; color: string; archived: boolean; income: string | number; expense: string | number; n: string | number }>(
+  const rows = await query<{
+    account_id: number;
+    name: string;
+    type: string;
+    currency: string;
+    color: string;
+    archived: boolean;
+    income: string | number;
+    expense: string | number;
+    n: string | number;
+  }>(
     db,
     sql`select a.id as account_id, a.name, a.type, a.currency, a.color, a.archived, x.income, x.expense, x.n
         from (select t.account_id,

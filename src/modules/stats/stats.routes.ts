@@ -1,29 +1,63 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { userOf } from '../../plugins/auth.ts';
-import { AccountBreakdown, CategoryShare, Compare, MaxResult, Overview, StatsQuery, Summary, Trend } from './stats.schemas.ts';
+import {
+  AccountBreakdown,
+  CategoryShare,
+  Compare,
+  MaxResult,
+  Overview,
+  StatsQuery,
+  Summary,
+  Trend,
+} from './stats.schemas.ts';
 import { type createStatsService } from './stats.service.ts';
+import { typed, type TypedApp } from '../routes.ts';
 
 const COMMON =
-  'Query: `period` week|month (default)|year around `date` (default today in the caller\'s zone), `type` expense (default)|income, ' +
-  '`group_id` (members only, 40302: every member\'s transactions of that group), `tag_id` (one of the caller\'s tags, else 40001). ' +
-  "`account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` (with `group_id` only): one member's rows. " +
+  "Query: `period` week|month (default)|year around `date` (default today in the caller's zone), `type` expense " +
+  '(default)|income, ' +
+  "`group_id` (members only, 40302: every member's transactions of that group), `tag_id` (one of the caller's tags, " +
+  'else 40001). ' +
+  "`account_id` (one of the caller's accounts, else 40001; not with `group_id`): only that account's rows. `user_id` " +
+  "(with `group_id` only): one member's rows. " +
   "Without `group_id` the caller's own transactions count, those recorded in groups included. " +
   'Only income and expense count: transfers between accounts and balance adjustments never do. ' +
   "Amounts are in the caller's base currency, each row converted once at its booking (its `base_amount`), so later rate changes do not move them.";
 
-export default async function statsRoutes(fastify: FastifyInstance, { stats: service }: { stats: ReturnType<typeof createStatsService> }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export default async function statsRoutes(
+  fastify: FastifyInstance,
+  { stats: service }: { stats: ReturnType<typeof createStatsService> },
+) {
+  const app = typed(fastify);
+  registerPeriodStats(app, service);
+  registerComparisons(app, service);
+}
 
+/** Overview, category share, trend and largest spending of a period. */
+function registerPeriodStats(app: TypedApp, service: ReturnType<typeof createStatsService>) {
   app.get(
     '/api/stats/overview',
-    { schema: { summary: 'Income, expense, balance, count and daily average of a period', description: COMMON, querystring: StatsQuery, response: { 200: Overview } } },
+    {
+      schema: {
+        summary: 'Income, expense, balance, count and daily average of a period',
+        description: COMMON,
+        querystring: StatsQuery,
+        response: { 200: Overview },
+      },
+    },
     async (req) => service.overview(userOf(req).id, req.query),
   );
 
   app.get(
     '/api/stats/category-share',
-    { schema: { summary: 'The `type` total of a period by category', description: COMMON, querystring: StatsQuery, response: { 200: CategoryShare } } },
+    {
+      schema: {
+        summary: 'The `type` total of a period by category',
+        description: COMMON,
+        querystring: StatsQuery,
+        response: { 200: CategoryShare },
+      },
+    },
     async (req) => service.categoryShare(userOf(req).id, req.query),
   );
 
@@ -42,10 +76,20 @@ export default async function statsRoutes(fastify: FastifyInstance, { stats: ser
 
   app.get(
     '/api/stats/max',
-    { schema: { summary: 'The largest single transaction of `type` in the period', description: COMMON, querystring: StatsQuery, response: { 200: MaxResult } } },
+    {
+      schema: {
+        summary: 'The largest single transaction of `type` in the period',
+        description: COMMON,
+        querystring: StatsQuery,
+        response: { 200: MaxResult },
+      },
+    },
     async (req) => service.max(userOf(req).id, req.query),
   );
+}
 
+/** Period comparison, accounts and the summary. */
+function registerComparisons(app: TypedApp, service: ReturnType<typeof createStatsService>) {
   app.get(
     '/api/stats/compare',
     {

@@ -29,7 +29,10 @@ export function createConfigService({ db, clock, config }: ConfigServiceDeps) {
   };
 
   async function get(): Promise<PublicConfig> {
-    const rows = await db.select().from(systemConfig).where(inArray(systemConfig.key, [...KEYS]));
+    const rows = await db
+      .select()
+      .from(systemConfig)
+      .where(inArray(systemConfig.key, [...KEYS]));
     const out = { ...defaults };
     for (const r of rows) out[r.key as keyof PublicConfig] = r.value;
     return out;
@@ -45,12 +48,19 @@ export function createConfigService({ db, clock, config }: ConfigServiceDeps) {
         .onConflictDoNothing();
     },
     async update(patch: Partial<PublicConfig>): Promise<PublicConfig> {
-      const entries = KEYS.filter((k) => patch[k] !== undefined).map((k) => ({ key: k, value: patch[k]!.trim(), updatedAt: clock.now() }));
+      const entries = KEYS.filter((k) => patch[k] !== undefined).map((k) => ({
+        key: k,
+        value: patch[k]!.trim(),
+        updatedAt: clock.now(),
+      }));
       if (entries.length) {
         await db
           .insert(systemConfig)
           .values(entries)
-          .onConflictDoUpdate({ target: systemConfig.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
+          .onConflictDoUpdate({
+            target: systemConfig.key,
+            set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` },
+          });
       }
       return get();
     },

@@ -8,7 +8,9 @@ import { RETRY_AFTER_S } from '../../lib/errors.ts';
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   db: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
-  log: Type.Union([Type.Literal('ok'), Type.Literal('error')], { description: 'error: the log file cannot be written; lines go to stdout meanwhile' }),
+  log: Type.Union([Type.Literal('ok'), Type.Literal('error')], {
+    description: 'error: the log file cannot be written; lines go to stdout meanwhile',
+  }),
   version: Type.String(),
   uptime_s: Type.Integer(),
   time: Type.String({ format: 'date-time' }),
@@ -26,16 +28,39 @@ const ConfigUpdate = Type.Object(
 /** What the web client needs before sign-in: the display texts, the currency and the sign-in methods on offer. */
 const ClientConfig = Type.Object({
   ...PublicConfig.properties,
-  default_currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the currency amounts are shown in (DEFAULT_CURRENCY)' }),
-  auth_methods: Type.Array(Type.Union([Type.Literal('password'), Type.Literal('passkey'), Type.Literal('wechat'), Type.Literal('demo')]), {
-    description: 'the sign-in methods this server offers: `password` always, `passkey` with PUBLIC_URL, `wechat` when configured, `demo` unless DEMO_LOGIN=false',
+  default_currency: Type.String({
+    pattern: '^[A-Z]{3}$',
+    description: 'ISO 4217 code of the currency amounts are shown in (DEFAULT_CURRENCY)',
   }),
-  registration: Type.Union([Type.Literal('open'), Type.Literal('closed')], { description: 'whether new accounts may be registered (REGISTRATION)' }),
+  auth_methods: Type.Array(
+    Type.Union([
+      Type.Literal('password'),
+      Type.Literal('passkey'),
+      Type.Literal('wechat'),
+      Type.Literal('oidc'),
+      Type.Literal('demo'),
+    ]),
+    {
+      description:
+        'the sign-in methods this server offers: `password` unless PASSWORD_SIGN_IN=false, `passkey` with ' +
+        'PUBLIC_URL, `wechat` when configured, `oidc` with OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and ' +
+        'PUBLIC_URL, `demo` unless DEMO_LOGIN=false',
+    },
+  ),
+  oidc_button_label: Type.String({
+    description: "the OpenID Connect button's text (OIDC_BUTTON_LABEL); empty: the client's own words",
+  }),
+  registration: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+    description: 'whether new accounts may be registered (REGISTRATION)',
+  }),
 });
 
 const startedAt = Date.now();
 
-export default async function systemRoutes(fastify: FastifyInstance, { systemConfig: configService }: { systemConfig: ReturnType<typeof createConfigService> }) {
+export default async function systemRoutes(
+  fastify: FastifyInstance,
+  { systemConfig: configService }: { systemConfig: ReturnType<typeof createConfigService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   await configService.seed();
 
@@ -45,7 +70,9 @@ export default async function systemRoutes(fastify: FastifyInstance, { systemCon
       config: { auth: 'public' },
       schema: {
         summary: 'Service health: 200 when the database answers a real read, 503 otherwise',
-        description: '`status` is `degraded` while the database or the log file fails; only a database failure answers 503 (with `Retry-After`).',
+        description:
+          '`status` is `degraded` while the database or the log file fails; only a database failure answers 503 ' +
+          '(with `Retry-After`).',
         response: { 200: Health, 503: Health },
       },
     },
@@ -77,19 +104,26 @@ export default async function systemRoutes(fastify: FastifyInstance, { systemCon
     '/api/config',
     {
       config: { auth: 'public' },
-      schema: { summary: 'App version, tagline and description (about dialog), the display currency and the sign-in methods', response: { 200: ClientConfig } },
+      schema: {
+        summary: 'App version, tagline and description (about dialog), the display currency and the sign-in methods',
+        response: { 200: ClientConfig },
+      },
     },
     async () => ({
       ...(await configService.get()),
       default_currency: app.config.defaultCurrency,
       auth_methods: offeredAuthMethods(app.config),
+      oidc_button_label: app.config.oidc?.buttonLabel ?? '',
       registration: app.config.registration === 'closed' ? ('closed' as const) : ('open' as const),
     }),
   );
 
   app.put(
     '/api/admin/config',
-    { config: { auth: 'admin' }, schema: { summary: 'Edit the system configuration', body: ConfigUpdate, response: { 200: PublicConfig } } },
+    {
+      config: { auth: 'admin' },
+      schema: { summary: 'Edit the system configuration', body: ConfigUpdate, response: { 200: PublicConfig } },
+    },
     async (req) => configService.update(req.body),
   );
 }

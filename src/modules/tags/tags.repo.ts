@@ -29,12 +29,20 @@ export async function nameTaken(db: Executor, userId: number, name: string, exce
 }
 
 /** Inserts unless the user already has a tag of that name (then undefined). */
-export async function insertTag(db: Executor, values: { userId: number; name: string; color: string | null }): Promise<TagRow | undefined> {
+export async function insertTag(
+  db: Executor,
+  values: { userId: number; name: string; color: string | null },
+): Promise<TagRow | undefined> {
   const [row] = await db.insert(tags).values(values).onConflictDoNothing().returning();
   return row;
 }
 
-export async function updateTag(db: Executor, userId: number, id: number, patch: { name?: string; color?: string | null }): Promise<TagRow | undefined> {
+export async function updateTag(
+  db: Executor,
+  userId: number,
+  id: number,
+  patch: { name?: string; color?: string | null },
+): Promise<TagRow | undefined> {
   const [row] = await db
     .update(tags)
     .set(patch)
@@ -54,7 +62,7 @@ export async function deleteTag(db: Executor, userId: number, id: number): Promi
 
 /**
  * Removes a deleted tag's id from the user's recurring rules and saved filter criteria, so that a
- * rule never tries to attach a tag that is gone and a saved scheme stays valid.
+ * rule never tries to attach a tag that is gone and a saved filter stays valid.
  */
 export async function forgetTag(db: Executor, userId: number, id: number): Promise<void> {
   const without = (list: ReturnType<typeof sql>) =>
@@ -65,7 +73,9 @@ export async function forgetTag(db: Executor, userId: number, id: number): Promi
     .where(and(eq(recurringRules.userId, userId), sql`${recurringRules.tagIds} @> jsonb_build_array(${id}::int)`));
   await db
     .update(savedFilters)
-    .set({ criteria: sql`jsonb_set(${savedFilters.criteria}, '{tag_ids}', ${without(sql`${savedFilters.criteria}->'tag_ids'`)})` })
+    .set({
+      criteria: sql`jsonb_set(${savedFilters.criteria}, '{tag_ids}', ${without(sql`${savedFilters.criteria}->'tag_ids'`)})`,
+    })
     .where(
       and(
         eq(savedFilters.userId, userId),
@@ -74,4 +84,3 @@ export async function forgetTag(db: Executor, userId: number, id: number): Promi
       ),
     );
 }
-

@@ -5,17 +5,23 @@ import { userOf } from '../../plugins/auth.ts';
 import { TagCreateBody, TagList, TagSchema, TagUpdateBody } from './tags.schemas.ts';
 import { type createTagService } from './tags.service.ts';
 
-export default async function tagsRoutes(fastify: FastifyInstance, { tags: service }: { tags: ReturnType<typeof createTagService> }) {
+export default async function tagsRoutes(
+  fastify: FastifyInstance,
+  { tags: service }: { tags: ReturnType<typeof createTagService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/api/tags', { schema: { summary: 'Your tags, by name', response: { 200: TagList } } }, async (req) => service.list(userOf(req).id));
+  app.get('/api/tags', { schema: { summary: 'Your tags, by name', response: { 200: TagList } } }, async (req) =>
+    service.list(userOf(req).id),
+  );
 
   app.post(
     '/api/tags',
     {
       schema: {
         summary: 'Create a tag',
-        description: 'name 1 to 20 characters after trimming, unique among your tags (else 40901); color `#RRGGBB` or null.',
+        description:
+          'name 1 to 20 characters after trimming, unique among your tags (else 40901); color `#RRGGBB` or null.',
         body: TagCreateBody,
         response: { 201: TagSchema },
       },
@@ -39,7 +45,13 @@ export default async function tagsRoutes(fastify: FastifyInstance, { tags: servi
 
   app.delete(
     '/api/tags/:id',
-    { schema: { summary: 'Delete a tag; it is detached from its transactions', params: IdParams, response: { 204: NoContent } } },
+    {
+      schema: {
+        summary: 'Delete a tag; it is detached from its transactions',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
     async (req, reply) => {
       await service.remove(userOf(req).id, req.params.id);
       return reply.code(204).send(null);

@@ -51,7 +51,13 @@ export async function listEvents(db: Executor, f: EventFilter): Promise<{ rows: 
   if (f.endDate) where.push(lt(trackEvents.createdAt, sql`${dayStart(f.endDate, f.tz)} + interval '1 day'`));
   const cond = where.length ? and(...where) : undefined;
   const [rows, [total]] = await Promise.all([
-    db.select().from(trackEvents).where(cond).orderBy(desc(trackEvents.createdAt), desc(trackEvents.id)).limit(f.limit).offset(f.offset),
+    db
+      .select()
+      .from(trackEvents)
+      .where(cond)
+      .orderBy(desc(trackEvents.createdAt), desc(trackEvents.id))
+      .limit(f.limit)
+      .offset(f.offset),
     db.select({ n: count() }).from(trackEvents).where(cond),
   ]);
   return { rows, total: Number(total?.n ?? 0) };

@@ -5,7 +5,10 @@ import { NoContent } from '../../lib/schemas.ts';
 import { TrackBody, TrackList, TrackListQuery, TrackStats } from './track.schemas.ts';
 import { type createTrackService } from './track.service.ts';
 
-export default async function trackRoutes(fastify: FastifyInstance, { track: service }: { track: ReturnType<typeof createTrackService> }) {
+export default async function trackRoutes(
+  fastify: FastifyInstance,
+  { track: service }: { track: ReturnType<typeof createTrackService> },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -43,7 +46,8 @@ export default async function trackRoutes(fastify: FastifyInstance, { track: ser
       config: { auth: 'admin' },
       schema: {
         summary: 'Analytics events, newest first',
-        description: '`startDate` and `endDate` are inclusive calendar days in APP_TIMEZONE; `event_type` matches exactly.',
+        description:
+          '`startDate` and `endDate` are inclusive calendar days in APP_TIMEZONE; `event_type` matches exactly.',
         querystring: TrackListQuery,
         response: { 200: TrackList },
       },

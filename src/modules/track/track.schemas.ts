@@ -5,7 +5,10 @@ import { CalendarDate, Id, Nullable, Timestamp } from '../../lib/schemas.ts';
 export const TRACK_DATA_MAX_BYTES = 4096;
 const EVENT_TYPE = { pattern: '^[A-Za-z0-9_.:-]{1,50}$', description: '1 to 50 of A-Z a-z 0-9 _ . : -' };
 
-const EventData = Type.Object({}, { additionalProperties: true, description: `any JSON object, at most ${TRACK_DATA_MAX_BYTES} bytes once serialized` });
+const EventData = Type.Object(
+  {},
+  { additionalProperties: true, description: `any JSON object, at most ${TRACK_DATA_MAX_BYTES} bytes once serialized` },
+);
 
 export const TrackBody = Type.Object({
   event_type: Type.String(EVENT_TYPE),
@@ -34,11 +37,17 @@ export type TrackListQuery = Static<typeof TrackListQuery>;
 
 export const TrackList = Type.Object({ list: Type.Array(TrackEvent), total: Type.Integer() });
 
-const DayCount = Type.Object({ date: CalendarDate, events: Type.Integer(), users: Type.Integer({ description: 'distinct users' }) });
+const DayCount = Type.Object({
+  date: CalendarDate,
+  events: Type.Integer(),
+  users: Type.Integer({ description: 'distinct users' }),
+});
 
 export const TrackStats = Type.Object({
   today: Type.Object({ events: Type.Integer(), users: Type.Integer() }),
   trend: Type.Array(DayCount, { description: 'the last 7 days, oldest first, today last; days without events are 0' }),
-  popular: Type.Array(Type.Object({ event_type: Type.String(), count: Type.Integer() }), { description: 'top 10 event types over the last 7 days' }),
+  popular: Type.Array(Type.Object({ event_type: Type.String(), count: Type.Integer() }), {
+    description: 'top 10 event types over the last 7 days',
+  }),
 });
 export type TrackStats = Static<typeof TrackStats>;

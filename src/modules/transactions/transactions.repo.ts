@@ -2,16 +2,25 @@ import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzl
 import type { CategoryKind, TransactionKind } from '../../lib/domain.ts';
 import { currencyInfo, toMajorUnits } from '../../lib/currency.ts';
 import type { Executor } from '../../db/client.ts';
-import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
+import {
+  attachmentFiles,
+  attachments,
+  categories,
+  groupMembers,
+  tags,
+  transactions,
+  transactionTags,
+  users,
+} from '../../db/schema/index.ts';
 import { toMajor } from '../../lib/money.ts';
 import type { SplitMode } from '../../lib/splits.ts';
-import type { TransactionView } from './transactions.schemas.ts';
+import type { RowAttachment, TransactionListItem, TransactionView } from './transactions.schemas.ts';
 
 /** The columns of one transaction row joined with its category and its owner. */
 export const viewColumns = {
   id: transactions.id,
   kind: transactions.kind,
-  amountCents: transactions.amountCents,
+  amountMinor: transactions.amountMinor,
   categoryId: transactions.categoryId,
   note: transactions.note,
   date: transactions.date,
@@ -28,6 +37,8 @@ export const viewColumns = {
   parentId: transactions.parentId,
   refundOf: transactions.refundOf,
   categoryAuto: transactions.categoryAuto,
+  originalAmountMinor: transactions.originalAmountMinor,
+  originalCurrency: transactions.originalCurrency,
   createdAt: transactions.createdAt,
   updatedAt: transactions.updatedAt,
   categoryName: categories.name,
@@ -40,7 +51,7 @@ export const viewColumns = {
 export interface ViewRow {
   id: number;
   kind: TransactionKind;
-  amountCents: number;
+  amountMinor: number;
   categoryId: number | null;
   note: string;
   date: string;
@@ -57,6 +68,8 @@ export interface ViewRow {
   parentId: number | null;
   refundOf?: number | null;
   categoryAuto?: boolean;
+  originalAmountMinor?: number | null;
+  originalCurrency?: string | null;
   createdAt: Date;
   updatedAt: Date;
   categoryName: string | null;
@@ -74,9 +87,11 @@ export function majorOf(minor: number, currency: string): number {
   return info ? toMajorUnits(minor, info) : toMajor(minor);
 }
 
-
 /** A group record's shares as stored: the group currency and one row per member. */
-export type SplitJson = { currency: string; rows: { user_id: number; amount: number | string; mode: SplitMode; value: string | null }[] } | null;
+export type SplitJson = {
+  currency: string;
+  rows: { user_id: number; amount: number | string; mode: SplitMode; value: string | null }[];
+} | null;
 
 /** The shares of the row as JSON (null outside groups), computed beside the row. */
 export const splitColumn = sql<SplitJson | string>`(
@@ -102,12 +117,17 @@ export function toTransactionView(row: ViewRow, rowTags: TagRef[], split: SplitJ
   return {
     id: row.id,
     kind: row.kind,
-    amount: majorOf(row.amountCents, row.currency),
+    amount: majorOf(row.amountMinor, row.currency),
     currency: row.currency,
     account_id: row.accountId,
     to_account_id: row.toAccountId,
     to_amount: row.toAmount === null || row.toCurrency === null ? null : majorOf(row.toAmount, row.toCurrency),
     rate: row.rate,
+    original_amount:
+      row.originalAmountMinor == null || !row.originalCurrency
+        ? null
+        : majorOf(row.originalAmountMinor, row.originalCurrency),
+    original_currency: row.originalAmountMinor == null ? null : (row.originalCurrency ?? null),
     parent_id: row.parentId,
     refund_of: row.refundOf ?? null,
     category_id: row.categoryId,
@@ -207,8 +227,8 @@ export interface ListFilter {
   kind?: TransactionKind;
   categoryIds?: number[];
   tagIds?: number[];
-  minCents?: number;
-  maxCents?: number;
+  minMinor?: number;
+  maxMinor?: number;
   /** already trimmed, non-empty */
   keyword?: string;
 }
@@ -235,8 +255,8 @@ function conditions(shape: ListShape): SQL {
   if (shape.endDate) c.push(lte(transactions.date, ph('endDate')));
   if (shape.kind) c.push(eq(transactions.kind, ph('kind')));
   if (shape.categoryIds) c.push(sql`${transactions.categoryId} = any(${ph('categoryIds')}::int[])`);
-  if (shape.minCents) c.push(gte(transactions.amountCents, ph('minCents')));
-  if (shape.maxCents) c.push(lte(transactions.amountCents, ph('maxCents')));
+  if (shape.minMinor) c.push(gte(transactions.amountMinor, ph('minMinor')));
+  if (shape.maxMinor) c.push(lte(transactions.amountMinor, ph('maxMinor')));
   if (shape.keyword) c.push(sql`${transactions.note} ilike ${ph('keyword')}`);
   if (shape.tagIds) {
     c.push(
@@ -254,9 +274,9 @@ function orderOf(sort: ListSort): SQL[] {
     case 'date_asc':
       return [sql`${transactions.date} asc nulls first`, sql`${transactions.id} asc nulls first`];
     case 'amount_desc':
-      return [desc(transactions.amountCents), desc(transactions.id)];
+      return [desc(transactions.amountMinor), desc(transactions.id)];
     case 'amount_asc':
-      return [asc(transactions.amountCents), asc(transactions.id)];
+      return [asc(transactions.amountMinor), asc(transactions.id)];
     default:
       return [sql`${transactions.date} desc nulls last`, sql`${transactions.id} desc nulls last`];
   }
@@ -269,8 +289,8 @@ interface ListShape {
   kind: boolean;
   categoryIds: boolean;
   tagIds: boolean;
-  minCents: boolean;
-  maxCents: boolean;
+  minMinor: boolean;
+  maxMinor: boolean;
   keyword: boolean;
 }
 
@@ -282,8 +302,8 @@ function shapeOf(f: ListFilter): ListShape {
     kind: f.kind !== undefined,
     categoryIds: !!f.categoryIds?.length,
     tagIds: !!f.tagIds?.length,
-    minCents: f.minCents !== undefined,
-    maxCents: f.maxCents !== undefined,
+    minMinor: f.minMinor !== undefined,
+    maxMinor: f.maxMinor !== undefined,
     keyword: !!f.keyword,
   };
 }
@@ -301,8 +321,8 @@ function paramsOf(f: ListFilter): Record<string, unknown> {
   if (f.kind !== undefined) p.kind = f.kind;
   if (f.categoryIds?.length) p.categoryIds = f.categoryIds;
   if (f.tagIds?.length) p.tagIds = f.tagIds;
-  if (f.minCents !== undefined) p.minCents = f.minCents;
-  if (f.maxCents !== undefined) p.maxCents = f.maxCents;
+  if (f.minMinor !== undefined) p.minMinor = f.minMinor;
+  if (f.maxMinor !== undefined) p.maxMinor = f.maxMinor;
   if (f.keyword) p.keyword = likePattern(f.keyword);
   return p;
 }
@@ -330,7 +350,12 @@ function preparedFor<T>(db: Executor, key: string, build: (name: string) => Prep
   return stmt;
 }
 
-type TotalsRow = { count: string | number; income: string | number; expense: string | number };
+type TotalsRow = {
+  count: string | number;
+  income: string | number;
+  expense: string | number;
+  baseCurrency: string | null;
+};
 
 /** The tags of the row, ordered by name, as a JSON array computed beside the row. */
 const tagsColumn = sql<TagRef[] | string>`coalesce((
@@ -338,12 +363,89 @@ const tagsColumn = sql<TagRef[] | string>`coalesce((
   from ${transactionTags} join ${tags} on ${tags.id} = ${transactionTags.tagId}
   where ${transactionTags.transactionId} = ${transactions.id}), '[]'::json)`;
 
-/** One page of the filtered rows with category, owner and tags, in one query. */
-export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limit: number, offset: number): Promise<TransactionView[]> {
-  const shape = shapeOf(f);
-  const stmt = preparedFor<ViewRow & { tags: TagRef[] | string; split: SplitJson | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
+/** A file of a page's row as its query reads it. */
+type FileRow = Omit<RowAttachment, 'has_thumbnail'> & { transactionId: number; thumbnail: string | null };
+
+/**
+ * The attachments of a page's rows, oldest first, by transaction id: one query through the
+ * (transaction_id, sha256) index. Not a column of the page statement: PostgreSQL computes such a
+ * column for every row an OFFSET skips too, so a deep page would read the files of all rows before
+ * it. Whoever may see a row may open its files (the rule of /api/attachments/{id}/file), so the
+ * page's own scope is the only check needed.
+ */
+export async function attachmentsOf(db: Executor, transactionIds: number[]): Promise<Map<number, RowAttachment[]>> {
+  const out = new Map<number, RowAttachment[]>();
+  if (!transactionIds.length) return out;
+  const stmt = preparedFor<FileRow>(db, 'files', (name) =>
     db
-      .select({ ...viewColumns, tags: tagsColumn, split: splitColumn })
+      .select({
+        transactionId: attachments.transactionId,
+        id: attachments.id,
+        mime: sql<RowAttachment['mime']>`${attachmentFiles.mime}`,
+        name: attachments.name,
+        thumbnail: attachmentFiles.thumbnail,
+      })
+      .from(attachments)
+      .innerJoin(attachmentFiles, eq(attachmentFiles.sha256, attachments.sha256))
+      .where(sql`${attachments.transactionId} = any(${sql.placeholder('ids')}::int[])`)
+      .orderBy(asc(attachments.transactionId), asc(attachments.id))
+      .prepare(name),
+  );
+  for (const r of await stmt.execute({ ids: transactionIds })) {
+    let list = out.get(r.transactionId);
+    if (!list) out.set(r.transactionId, (list = []));
+    list.push({ id: r.id, mime: r.mime, name: r.name, has_thumbnail: r.thumbnail !== null });
+  }
+  return out;
+}
+
+// Decoding is most of a list request's own CPU: 28 columns a row, each through the driver's type
+// parser and Drizzle's mapper. PostgreSQL builds each page row as one JSON object instead, with the
+// keys and values of `viewColumns` (timestamps as text, turned back into Dates below), so that the
+// server parses one column a row. It is made from `viewColumns` itself, so the two never differ.
+const JSON_TYPES = new Set(['PgInteger', 'PgBigInt53', 'PgText', 'PgDateString', 'PgBoolean', 'PgTimestamp']);
+const timestampKeys = Object.entries(viewColumns)
+  .filter(([, c]) => c.columnType === 'PgTimestamp')
+  .map(([k]) => k);
+const pageRowColumn = sql<PageRow | string>`json_build_object(${sql.join(
+  [
+    ...Object.entries(viewColumns).map(([key, column]) => {
+      // a type JSON would render differently from the driver (numeric, json, arrays) must be added here first
+      if (!JSON_TYPES.has(column.columnType) || !/^[A-Za-z]+$/.test(key))
+        throw new Error(`list page: column ${key} (${column.columnType}) is not mapped to JSON`);
+      return sql`${sql.raw(`'${key}'`)}, ${column}`;
+    }),
+    sql`'tags', ${tagsColumn}`,
+    sql`'split', ${splitColumn}`,
+  ],
+  sql`, `,
+)})`;
+
+type PageRow = Omit<ViewRow, 'createdAt' | 'updatedAt'> & {
+  createdAt: string | Date;
+  updatedAt: string | Date;
+  tags: TagRef[];
+  split: SplitJson;
+};
+
+function viewOfPageRow(value: PageRow | string): TransactionView {
+  const row = (typeof value === 'string' ? JSON.parse(value) : value) as PageRow & Record<string, unknown>;
+  for (const key of timestampKeys) row[key] = new Date(row[key] as string);
+  return toTransactionView(row as unknown as ViewRow, row.tags, row.split);
+}
+
+/** One page of the filtered rows with category, owner and tags in one query, and their attachments in a second. */
+export async function listPage(
+  db: Executor,
+  f: ListFilter,
+  sort: ListSort,
+  limit: number,
+  offset: number,
+): Promise<TransactionListItem[]> {
+  const shape = shapeOf(f);
+  const stmt = preparedFor<{ row: PageRow | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
+    db
+      .select({ row: pageRowColumn })
       .from(transactions)
       .leftJoin(categories, eq(categories.id, transactions.categoryId))
       .innerJoin(users, eq(users.id, transactions.userId))
@@ -353,12 +455,22 @@ export async function listPage(db: Executor, f: ListFilter, sort: ListSort, limi
       .offset(ph('offset'))
       .prepare(name),
   );
-  const rows = await stmt.execute({ ...paramsOf(f), limit, offset });
-  return rows.map((r) => toTransactionView(r, typeof r.tags === 'string' ? (JSON.parse(r.tags) as TagRef[]) : r.tags, parseSplit(r.split)));
+  const rows = (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => viewOfPageRow(r.row));
+  const files = await attachmentsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, attachments: files.get(r.id) ?? [] }));
 }
 
-/** Count and integer sums (cents) of the whole filtered result, in one aggregate. */
-export async function listTotals(db: Executor, f: ListFilter): Promise<{ count: number; incomeCents: number; expenseCents: number }> {
+/**
+ * Count and integer sums (minor units) of the whole filtered result, in one aggregate; for one user's
+ * own list also that user's base currency (the sums' currency), read by the same statement.
+ */
+export async function listTotals(
+  db: Executor,
+  f: ListFilter,
+): Promise<{ count: number; incomeMinor: number; expenseMinor: number; baseCurrency: string | null }> {
   const shape = shapeOf(f);
   const stmt = preparedFor<TotalsRow>(db, `totals:${JSON.stringify(shape)}`, (name) =>
     db
@@ -366,13 +478,22 @@ export async function listTotals(db: Executor, f: ListFilter): Promise<{ count: 
         count: sql<string>`count(*)`,
         income: sql<string>`coalesce(sum(${transactions.baseAmount}) filter (where ${transactions.kind} = 'income'), 0)`,
         expense: sql<string>`coalesce(sum(${transactions.baseAmount}) filter (where ${transactions.kind} = 'expense'), 0)`,
+        baseCurrency:
+          shape.scope === 'user'
+            ? sql<string | null>`(select ${users.baseCurrency} from ${users} where ${users.id} = ${ph('userId')})`
+            : sql<null>`null`,
       })
       .from(transactions)
       .where(conditions(shape))
       .prepare(name),
   );
   const [row] = await stmt.execute(paramsOf(f));
-  return { count: Number(row?.count ?? 0), incomeCents: Number(row?.income ?? 0), expenseCents: Number(row?.expense ?? 0) };
+  return {
+    count: Number(row?.count ?? 0),
+    incomeMinor: Number(row?.income ?? 0),
+    expenseMinor: Number(row?.expense ?? 0),
+    baseCurrency: row?.baseCurrency ?? null,
+  };
 }
 
 /** A transaction the viewer may read: their own, or one recorded in a group they belong to. */
@@ -395,7 +516,12 @@ export async function findVisibleView(db: Executor, viewerId: number, id: number
 }
 
 /** The caller's own transaction (only the owner may change or delete it). */
-export async function findOwn(db: Executor, userId: number, id: number, lock = false): Promise<TransactionRow | undefined> {
+export async function findOwn(
+  db: Executor,
+  userId: number,
+  id: number,
+  lock = false,
+): Promise<TransactionRow | undefined> {
   const q = db
     .select()
     .from(transactions)
@@ -404,10 +530,18 @@ export async function findOwn(db: Executor, userId: number, id: number, lock = f
   return row;
 }
 
-/** What the refunds of one purchase already give back, in minor units of `currency` (positive), leaving out `exceptId`. */
-export async function refundedOf(db: Executor, userId: number, purchaseId: number, currency: string, exceptId?: number): Promise<number> {
+/**
+ * What the refunds of one purchase already give back, in minor units of `currency` (positive), leaving out `exceptId`.
+ */
+export async function refundedOf(
+  db: Executor,
+  userId: number,
+  purchaseId: number,
+  currency: string,
+  exceptId?: number,
+): Promise<number> {
   const [row] = await db
-    .select({ total: sql<string>`coalesce(-sum(${transactions.amountCents}), 0)` })
+    .select({ total: sql<string>`coalesce(-sum(${transactions.amountMinor}), 0)` })
     .from(transactions)
     .where(
       and(
@@ -415,9 +549,21 @@ export async function refundedOf(db: Executor, userId: number, purchaseId: numbe
         eq(transactions.refundOf, purchaseId),
         eq(transactions.kind, 'expense'),
         eq(transactions.currency, currency),
-        sql`${transactions.amountCents} < 0`,
+        sql`${transactions.amountMinor} < 0`,
         exceptId === undefined ? undefined : sql`${transactions.id} <> ${exceptId}`,
       ),
     );
   return Number(row?.total ?? 0);
+}
+
+/** Whether the owner's books hold a payment of this bill under this order id. */
+export async function orderBooked(db: Executor, userId: number, source: string, externalId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(eq(transactions.userId, userId), eq(transactions.source, source), eq(transactions.externalId, externalId)),
+    )
+    .limit(1);
+  return row !== undefined;
 }

@@ -1,33 +1,49 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IDEMPOTENCY_KEY_PATTERN, withIdempotency } from '../idempotency/index.ts';
 import { IdParams, NoContent } from '../../lib/schemas.ts';
 import { userOf } from '../../plugins/auth.ts';
-import { TransactionCreateBody, TransactionList, TransactionListQuery, TransactionSchema, TransactionUpdateBody } from './transactions.schemas.ts';
+import {
+  TransactionCreateBody,
+  TransactionList,
+  TransactionListQuery,
+  TransactionSchema,
+  TransactionUpdateBody,
+} from './transactions.schemas.ts';
 import { type createTransactionService } from './transactions.service.ts';
+import { typed, type TypedApp } from '../routes.ts';
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
       pattern: IDEMPOTENCY_KEY_PATTERN,
       description:
-        '1 to 64 visible ASCII characters, per user, kept 24 hours. A repeat with the same body answers the first (2xx) response again ' +
+        '1 to 64 visible ASCII characters, per user, kept 24 hours. A repeat with the same body answers the first ' +
+        '(2xx) response again ' +
         'and writes nothing (`Idempotent-Replayed: true`); another body: 42202; the first still running: 40903.',
     }),
   ),
 });
 
-export default async function transactionsRoutes(fastify: FastifyInstance, { transactions: service }: { transactions: ReturnType<typeof createTransactionService> }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export default async function transactionsRoutes(
+  fastify: FastifyInstance,
+  { transactions: service }: { transactions: ReturnType<typeof createTransactionService> },
+) {
+  const app = typed(fastify);
+  registerRecording(app, service);
+  registerReadingAndCorrecting(app, service);
+}
 
+/** POST /api/transactions: a transaction recorded (idempotent with a key). */
+function registerRecording(app: TypedApp, service: ReturnType<typeof createTransactionService>) {
   app.post(
     '/api/transactions',
     {
       schema: {
         summary: 'Record a transaction',
         description:
-          'amount > 0 with at most 2 decimals; `category_id` must be one of your categories of the same kind and `tag_ids` (at most 10) your own tags (else 40001). ' +
+          'amount > 0 with at most 2 decimals; `category_id` must be one of your categories of the same kind and ' +
+          '`tag_ids` (at most 10) your own tags (else 40001). ' +
           'With `group_id`: the group must be live (40902) and you a member (40302). Honours `Idempotency-Key`.',
         headers: IdempotencyHeaders,
         body: TransactionCreateBody,
@@ -46,16 +62,22 @@ export default async function transactionsRoutes(fastify: FastifyInstance, { tra
       return reply.code(out.status as 201).send(out.body);
     },
   );
+}
 
+/** A page of transactions, one transaction, its correction and its deletion. */
+function registerReadingAndCorrecting(app: TypedApp, service: ReturnType<typeof createTransactionService>) {
   app.get(
     '/api/transactions',
     {
       schema: {
         summary: 'List and filter transactions, with totals of the whole filtered result',
         description:
-          'Without `group_id`: exactly your own transactions (those you recorded in groups included). With `group_id` (members only, else 40302): ' +
-          'every member\'s transactions of that group, optionally of one member (`user_id`). Id lists are comma lists matching any of them; ' +
-          'amount bounds are inclusive and may be 0; `keyword` searches the note. Ties are broken by id. `sums` cover the whole result, not the page.',
+          'Without `group_id`: exactly your own transactions (those you recorded in groups included). With ' +
+          '`group_id` (members only, else 40302): ' +
+          "every member's transactions of that group, optionally of one member (`user_id`). Id lists are comma lists " +
+          'matching any of them; ' +
+          'amount bounds are inclusive and may be 0; `keyword` searches the note. Ties are broken by id. `sums` ' +
+          'cover the whole result, not the page.',
         querystring: TransactionListQuery,
         response: { 200: TransactionList },
       },
@@ -79,9 +101,10 @@ export default async function transactionsRoutes(fastify: FastifyInstance, { tra
     '/api/transactions/:id',
     {
       schema: {
-        summary: 'Change any subset of a transaction\'s fields (owner only)',
+        summary: "Change any subset of a transaction's fields (owner only)",
         description:
-          'Only the owner may change it (others: 40401). A new kind needs a category of that kind. `tag_ids` replaces the tags; ' +
+          'Only the owner may change it (others: 40401). A new kind needs a category of that kind. `tag_ids` ' +
+          'replaces the tags; ' +
           '`group_id: null` takes it out of its group; moving it into another group needs a live group you belong to.',
         params: IdParams,
         body: TransactionUpdateBody,

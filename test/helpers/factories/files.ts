@@ -4,12 +4,19 @@ import { parse } from 'csv-parse/sync';
 import type { Upload } from '../http.ts';
 
 /** A multipart/form-data body with one file part (field `file`, name `import.csv`, type text/csv unless told). */
-export function multipart(content: Buffer | string, opts: { field?: string; filename?: string; type?: string } = {}): Upload {
+export function multipart(
+  content: Buffer | string,
+  opts: { field?: string; filename?: string; type?: string } = {},
+): Upload {
   const boundary = `----ledger${randomBytes(8).toString('hex')}`;
   const head =
     `--${boundary}\r\nContent-Disposition: form-data; name="${opts.field ?? 'file'}"; filename="${opts.filename ?? 'import.csv'}"\r\n` +
     `Content-Type: ${opts.type ?? 'text/csv'}\r\n\r\n`;
-  const payload = Buffer.concat([Buffer.from(head), Buffer.isBuffer(content) ? content : Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const payload = Buffer.concat([
+    Buffer.from(head),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
   return { multipart: true, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 

@@ -17,7 +17,11 @@ export async function markRead(db: Executor, notificationId: number, userId: num
 }
 
 /** A feedback message from a user, pending unless told. */
-export async function createFeedback(db: Executor, userId: number, overrides: Partial<typeof feedback.$inferInsert> = {}) {
+export async function createFeedback(
+  db: Executor,
+  userId: number,
+  overrides: Partial<typeof feedback.$inferInsert> = {},
+) {
   const [row] = await db
     .insert(feedback)
     .values({ userId, content: `feedback${unique()}`, ...overrides })

@@ -19,7 +19,10 @@ export async function createUser(db: Executor, overrides: Partial<typeof users.$
 }
 
 /** Two users, Alice and Bob, each with requests in their own name: the owner and the stranger of most tests. */
-export async function aliceAndBob(t: { db: Executor; as(user: UserRow): Client }): Promise<{ alice: UserRow; bob: UserRow; asAlice: Client; asBob: Client }> {
+export async function aliceAndBob(t: {
+  db: Executor;
+  as(user: UserRow): Client;
+}): Promise<{ alice: UserRow; bob: UserRow; asAlice: Client; asBob: Client }> {
   const alice = await createUser(t.db);
   const bob = await createUser(t.db);
   return { alice, bob, asAlice: t.as(alice), asBob: t.as(bob) };
@@ -30,10 +33,20 @@ export async function createAdmin(db: Executor, overrides: Partial<typeof users.
 }
 
 /** A live refresh token row (valid for a day unless told). */
-export async function createRefreshToken(db: Executor, userId: number, overrides: Partial<typeof refreshTokens.$inferInsert> = {}) {
+export async function createRefreshToken(
+  db: Executor,
+  userId: number,
+  overrides: Partial<typeof refreshTokens.$inferInsert> = {},
+) {
   const [row] = await db
     .insert(refreshTokens)
-    .values({ userId, jtiHash: randomUUID(), family: randomUUID(), expiresAt: new Date(Date.now() + 86_400_000), ...overrides })
+    .values({
+      userId,
+      jtiHash: randomUUID(),
+      family: randomUUID(),
+      expiresAt: new Date(Date.now() + 86_400_000),
+      ...overrides,
+    })
     .returning();
   return row!;
 }

@@ -29,12 +29,16 @@ const seen = () =>
 
 beforeEach(() => {
   fetchMock.mockReset();
-  fetchMock.mockImplementation(async () => new Response(JSON.stringify({ n: ++served }), { status: 200, headers: { 'content-type': 'application/json' } }));
+  fetchMock.mockImplementation(
+    async () =>
+      new Response(JSON.stringify({ n: ++served }), { status: 200, headers: { 'content-type': 'application/json' } }),
+  );
   clearSession();
   setTokens({ access_token: 'a1', refresh_token: 'r1' });
 });
 
-const page = async (query: Record<string, string | number>) => (await ok(client.GET('/api/transactions', { params: { query: query as never } }))) as unknown as { n: number };
+const page = async (query: Record<string, string | number>) =>
+  (await ok(client.GET('/api/transactions', { params: { query: query as never } }))) as unknown as { n: number };
 
 describe('reads started early', () => {
   it('answer the app call for the same address once, whatever the order of its query', async () => {
@@ -89,7 +93,10 @@ describe('reads started early', () => {
 describe('answers a page rendered by the server brought', () => {
   /** an access token of user `sub` (the client reads its payload, never checks it) */
   const tokenOf = (sub: number) => `h.${btoa(JSON.stringify({ sub: String(sub) })).replace(/=+$/, '')}.s`;
-  const withBlock = (data: unknown) => vi.stubGlobal('document', { getElementById: (id: string) => (id === 'first-screen' ? { textContent: JSON.stringify(data) } : null) });
+  const withBlock = (data: unknown) =>
+    vi.stubGlobal('document', {
+      getElementById: (id: string) => (id === 'first-screen' ? { textContent: JSON.stringify(data) } : null),
+    });
   afterAll(() => vi.stubGlobal('document', undefined));
 
   it('answer the app and the early reads for their address, without a request', async () => {
@@ -102,7 +109,7 @@ describe('answers a page rendered by the server brought', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it("are refused when they are not of the person whose tokens the browser holds", async () => {
+  it('are refused when they are not of the person whose tokens the browser holds', async () => {
     setTokens({ access_token: tokenOf(8), refresh_token: 'r1' });
     withBlock({ user: 7, reads: { '/api/me': { id: 7 } } });
     expect(takeServerAnswers()).toBe(false);

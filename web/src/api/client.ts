@@ -30,7 +30,10 @@ export class ApiError extends Error {
 
 /** A failure found by the client itself, shown through the same catalogue. */
 export class ClientError extends Error {
-  constructor(readonly key: string, readonly params: Record<string, unknown> = {}) {
+  constructor(
+    readonly key: string,
+    readonly params: Record<string, unknown> = {},
+  ) {
     super(key);
   }
 }
@@ -77,6 +80,9 @@ const PUBLIC = new Set([
   '/api/auth/password-login',
   '/api/auth/passkeys/login/options',
   '/api/auth/passkeys/login/verify',
+  '/api/auth/totp/verify',
+  '/api/auth/oidc/start',
+  '/api/auth/oidc/callback',
   '/api/auth/refresh',
   '/api/auth/logout',
   '/api/config',
@@ -127,7 +133,9 @@ export function takeServerAnswers(): boolean {
     if (data.user !== userOfToken(token) || !data.reads) return false;
     const at = performance.now();
     for (const [key, body] of Object.entries(data.reads)) {
-      const response = Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+      const response = Promise.resolve(
+        new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
       early.set(key, { token, at, response });
     }
     return true;
@@ -214,7 +222,10 @@ export async function authedFetch(input: Request): Promise<Response> {
   const token = getTokens()?.access_token;
   if (!token) {
     expire(null);
-    return new Response(JSON.stringify({ code: 40101, message: 'signed out' }), { status: 401, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ code: 40101, message: 'signed out' }), {
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+    });
   }
   input.headers.set('Authorization', `Bearer ${token}`);
   let res = await (takeEarly(input, token) ?? fetch(input));
@@ -234,10 +245,15 @@ export function useFetchLayer(fn: FetchLayer): void {
 }
 
 // on the server (entry-server.ts) the answers come from a layer, never the network: any absolute address does
-export const client = createClient<paths>({ baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin, fetch: (req) => layer(req, authedFetch) });
+export const client = createClient<paths>({
+  baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
+  fetch: (req) => layer(req, authedFetch),
+});
 
 const errorWatchers: ((err: ApiError) => void)[] = [];
-/** Calls `fn` with every refusal of the API before it reaches the caller (a missing exchange rate is offered to add). */
+/**
+ * Calls `fn` with every refusal of the API before it reaches the caller (a missing exchange rate is offered to add).
+ */
 export function watchApiErrors(fn: (err: ApiError) => void): void {
   errorWatchers.push(fn);
 }

@@ -90,7 +90,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a username and password
-         * @description A wrong username or password: 40105, the same answer whether or not the user exists. Repeated failures per username and per address are answered more slowly, then locked for a while (42901 with Retry-After). Disabled or deleted: 40104.
+         * @description A wrong username or password: 40105, the same answer whether or not the user exists. Repeated failures per username and per address are answered more slowly, then locked for a while (42901 with Retry-After). Disabled or deleted: 40104. A person with a confirmed TOTP second factor gets no tokens yet but 202 with a ticket: POST /api/auth/totp/verify with it and a code finishes the sign-in. Everyone else: 200 as ever.
          */
         post: operations["postAuthPasswordLogin"];
         delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a third-party (WeChat) login code
-         * @description Creates the user with the default categories on first login, named in the language of Accept-Language (Chinese or English). Provider refusal: 40103; provider unreachable: 50301.
+         * @description Creates the user with the default categories on first login, named in the language of Accept-Language (Chinese or English). Provider refusal: 40103; provider unreachable: 50301. Off (40401, no Retry-After) when the server has no provider settings (WECHAT_APPID, WECHAT_SECRET).
          */
         post: operations["postAuthLogin"];
         delete?: never;
@@ -391,6 +391,237 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the TOTP second factor is set up */
+        get: operations["getMeTotp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up the TOTP second factor: a new secret and its QR code
+         * @description Replaces a set-up not confirmed yet. Nothing changes at sign-in until POST /api/me/totp/confirm takes the first code. Already confirmed: 40901 (turn it off first).
+         */
+        post: operations["postMeTotpSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the set-up with the first code; answers the ten recovery codes once
+         * @description From now on a password sign-in asks for a code. No set-up waiting, or already confirmed: 40901. A wrong, replayed or out-of-window code: 422 (42201, reason `bad_code`). Each code checked counts against the sign-in lockout of the person (42901 with Retry-After), which a correct password does not clear.
+         */
+        post: operations["postMeTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ten new recovery codes for a current code; the old ones stop working
+         * @description No confirmed factor: 40901. A wrong, replayed or out-of-window code: 422 (42201, reason `bad_code`). Each code checked counts against the sign-in lockout of the person (42901 with Retry-After), which a correct password does not clear.
+         */
+        post: operations["postMeTotpRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the TOTP second factor off (its recovery codes go with it)
+         * @description A confirmed factor needs a current authenticator code or an unused recovery code; the password alone is not enough (no code: 40001). A set-up never confirmed, or none, needs nothing. A wrong, replayed or out-of-window code: 422 (42201, reason `bad_code`). Each code checked counts against the sign-in lockout of the person (42901 with Retry-After), which a correct password does not clear.
+         */
+        post: operations["postMeTotpDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a password sign-in with a second-factor code
+         * @description The `ticket` a password sign-in answered (202) with a current authenticator code or an unused recovery code: the same answer a sign-in gives. A wrong, replayed or out-of-window code: 40107 (counted against the lockout: 42901 with Retry-After; the same ticket may try again). A ticket unknown, expired, or of a person whose factor was turned off meanwhile: 40108 (sign in again). Disabled or deleted: 40104.
+         */
+        post: operations["postAuthTotpVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in with the OpenID Provider (authorization code flow with PKCE)
+         * @description Answers the URL to send the browser to. The provider comes back to `redirect_uri` with `code`, `state` and `iss`, which go to POST /api/auth/oidc/callback. Off (40401) when not configured.
+         */
+        post: operations["postAuthOidcStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in with the provider's answer
+         * @description The first sign-in of a provider account creates a user (default categories in the language of Accept-Language); a person with the same e-mail address is never linked. A state that is unknown, expired, already used or of another flow: 40001 on `state` (start again). The provider's refusal (`error`, e.g. access_denied) or an answer openid-client does not accept (an ID token of another issuer or audience, expired, with another nonce; a code the token endpoint refuses): 40103 with `reason`. Provider unreachable: 50301. Off (40401) when the server has no OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET or no PUBLIC_URL. Account disabled: 40104.
+         */
+        post: operations["postAuthOidcCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's linked OpenID Provider accounts */
+        get: operations["getMeOidc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start linking the OpenID Provider to the caller's account
+         * @description As POST /api/auth/oidc/start; the answer goes to POST /api/me/oidc/callback by the same person.
+         */
+        post: operations["postMeOidcStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish linking with the provider's answer
+         * @description The provider account is already linked here or to another user: 40901. A state that is unknown, expired, already used or of another flow: 40001 on `state` (start again). The provider's refusal (`error`, e.g. access_denied) or an answer openid-client does not accept (an ID token of another issuer or audience, expired, with another nonce; a code the token endpoint refuses): 40103 with `reason`. Provider unreachable: 50301. Off (40401) when the server has no OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET or no PUBLIC_URL. A link started by another person counts as an unknown state.
+         */
+        post: operations["postMeOidcCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/oidc/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unlink a provider account (not the last sign-in method: 42201) */
+        delete: operations["deleteMeOidcById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -530,6 +761,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transactions/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A transaction's attachments */
+        get: operations["getTransactionsByIdAttachments"];
+        put?: never;
+        /**
+         * Attach a file (multipart field `file`) to a transaction
+         * @description JPEG, PNG, WebP or PDF, at most 10 MiB and 50 million pixels (41301), read from its bytes (else 41501, naming HEIC, SVG or HTML); a damaged image or PDF, a PDF with JavaScript or too many pages: 42201 or 41501. Location data (EXIF) is removed and a thumbnail made. At most 10 files a transaction and your storage quota (42201). The same file twice on one transaction is one attachment. Yours, or a group row of a group you are in; another's: 40401.
+         */
+        post: operations["postTransactionsByIdAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attachments/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Storage your attachments take, and your quota */
+        get: operations["getAttachmentsUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attachments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A zip of the attachments of your entries booked between two dates
+         * @description One folder a day (YYYY-MM-DD/<transaction id>-<attachment id>-<name>) and index.csv (UTF-8 with BOM): file, transaction_id, date, kind, amount, currency, note. Your own entries only.
+         */
+        get: operations["getAttachmentsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attachments/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attachment file
+         * @description Sent with `X-Content-Type-Options: nosniff`, a `sandbox` Content-Security-Policy and Content-Disposition (inline for images, attachment for PDF). Readable by the transaction's owner and, for a group row, its members.
+         */
+        get: operations["getAttachmentsByIdFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attachments/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image attachment's thumbnail (WebP)
+         * @description Sent with `X-Content-Type-Options: nosniff`, a `sandbox` Content-Security-Policy and Content-Disposition (inline for images, attachment for PDF). Readable by the transaction's owner and, for a group row, its members.
+         */
+        get: operations["getAttachmentsByIdThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attachments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an attachment; its file goes with the last row that uses it */
+        delete: operations["deleteAttachmentsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/receipts/recognize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a receipt, a payment screenshot or an e-invoice PDF (multipart field `file`) into a draft entry
+         * @description Read on this server (PaddleOCR models, nothing is sent anywhere); nothing is saved: the draft is for the add form, where the person confirms it. A PDF is read from its text layer. `draft`: amount (decimal string), currency, date, time, counterparty, payment_method, order_id (with its `source` bill), category_id (the suggester, with the merchant lexicon), account_id (the payment method as your bill imports map it, else your default account), kind, and a `confidence` from 0 to 1 for each. `already_recorded`: this very file is attached to an entry of yours, or a bill booked its order id. At most 10 MiB (41301); an image with too many pixels: 41301; not an image or PDF: 41501; unreadable: 42201. One recognition runs per core and a few wait; beyond them 503 with Retry-After. Off on this server (RECEIPTS_OCR=off): 40401.
+         */
+        post: operations["postReceiptsRecognize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts": {
         parameters: {
             query?: never;
@@ -659,6 +1025,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether to offer the first-run setup
+         * @description `pending` while the books are empty and the setup was neither finished nor skipped; the base currency in force.
+         */
+        get: operations["getSetup"];
+        put?: never;
+        /**
+         * Finish the first-run setup: base currency, the usual accounts, a monthly budget
+         * @description All in one transaction. `base_currency` changes only while there are no entries and no rates (else 42201). Each of `accounts` opens today with `opening_balance` in the base currency; an account of the same name already there (the cash account every new user has) takes the balance instead. Names once each (else 40001); at most 100 accounts in all (42201). `monthly_budget` is set from this month on, repeating until changed (as PUT /api/budget with `repeat`). Once finished or skipped: 40901, and nothing is written.
+         */
+        post: operations["postSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip the first-run setup
+         * @description It is not offered again. A finished setup stays finished.
+         */
+        post: operations["postSetupSkip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{id}/balance-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's balance over time
+         * @description The balance at the end of the period's first day, of each day it changed, and of today, in the account's currency (opening balance included; rows dated after today are not counted). Not your account: 40401.
+         */
+        get: operations["getAccountsByIdBalanceSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/{id}/reconcile": {
         parameters: {
             query?: never;
@@ -773,12 +1203,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your saved filter schemes, oldest first */
+        /** Your saved filters, oldest first */
         get: operations["getFilters"];
         put?: never;
         /**
-         * Save a filter scheme
-         * @description name 1 to 30 characters after trimming; at most 50 schemes per user (42201). criteria keys are the transaction list filters (startDate, endDate, kind, category_ids, tag_ids, min_amount, max_amount, keyword, group_id, user_id, sort); id lists are arrays of numbers, amount bounds numbers (0 is a valid bound). Unknown keys, invalid values and ids that are not yours (categories, tags, a group you are not in): 40001. The criteria are stored and returned exactly as given.
+         * Save a filter
+         * @description name 1 to 30 characters after trimming; at most 50 saved filters per user (42201). criteria keys are the transaction list filters (startDate, endDate, kind, category_ids, tag_ids, min_amount, max_amount, keyword, group_id, user_id, sort); id lists are arrays of numbers, amount bounds numbers (0 is a valid bound). Unknown keys, invalid values and ids that are not yours (categories, tags, a group you are not in): 40001. The criteria are stored and returned exactly as given.
          */
         post: operations["postFilters"];
         delete?: never;
@@ -796,12 +1226,12 @@ export interface paths {
         };
         get?: never;
         /**
-         * Rename a scheme or replace its criteria
+         * Rename a saved filter or replace its criteria
          * @description `criteria`, when given, replaces the stored criteria as a whole. criteria keys are the transaction list filters (startDate, endDate, kind, category_ids, tag_ids, min_amount, max_amount, keyword, group_id, user_id, sort); id lists are arrays of numbers, amount bounds numbers (0 is a valid bound). Unknown keys, invalid values and ids that are not yours (categories, tags, a group you are not in): 40001. The criteria are stored and returned exactly as given.
          */
         put: operations["putFiltersById"];
         post?: never;
-        /** Delete a saved filter scheme */
+        /** Delete a saved filter */
         delete: operations["deleteFiltersById"];
         options?: never;
         head?: never;
@@ -1070,7 +1500,7 @@ export interface paths {
         get: operations["getBudget"];
         /**
          * Set or clear the personal budget, or a group budget (owner only)
-         * @description `amount: null` clears. With `group_id` only the group owner may set it (40302), and not in a dissolved group (40902). Answers as GET for that month (the group view with `group_id`).
+         * @description `amount: null` clears. With `group_id` only the group owner may set it (40302), and not in a dissolved group (40902). `repeat: true` sets it for this month and every later month until changed; without it the amount is for that month alone, as it always was. Answers as GET for that month (the group view with `group_id`).
          */
         put: operations["putBudget"];
         post?: never;
@@ -1094,7 +1524,7 @@ export interface paths {
         get: operations["getBudgetsByMonth"];
         /**
          * Set the caller's personal budget of a month: total, carry-over and per-category lines
-         * @description Every part is optional and left as it is when absent, all written in one transaction. `amount`: the month total (null clears it, its carry-over flag with it). `carry_over`: whether what remains of the total at the month's end carries into the next month (true without a total: 40001). `categories`: `[{category_id, amount, carry_over?}]` REPLACES the month's category lines (an empty array removes them; at most 200); each category_id must be one of the caller's expense categories, named once (else 40001). Amounts are in the base currency, positive, with its decimals (else 40001). Group budgets are set with PUT /api/budget as before. Answers as GET.
+         * @description Every part is optional and left as it is when absent, all written in one transaction. `amount`: the month total (null clears it, its carry-over flag with it). `carry_over`: whether what remains of the total at the month's end carries into the next month (true without a total: 40001). `categories`: `[{category_id, amount, carry_over?}]` REPLACES the month's category lines (an empty array removes them; at most 200); each category_id must be one of the caller's expense categories, named once (else 40001). Amounts are in the base currency, positive, with its decimals (else 40001). Group budgets are set with PUT /api/budget as before. `repeat: true`: what is given holds from this month on (categories left out end here), else for this month alone. Answers as GET.
          */
         put: operations["putBudgetsByMonth"];
         post?: never;
@@ -1114,7 +1544,7 @@ export interface paths {
         get?: never;
         /**
          * Set or clear the caller's own amount in a group
-         * @description Any member (else 40302) of a live group (else 40902). `amount: null` clears. Answers the group view for that month.
+         * @description Any member (else 40302) of a live group (else 40902). `amount: null` clears; `repeat` as in PUT /api/budget. Answers the group view for that month.
          */
         put: operations["putBudgetMine"];
         post?: never;
@@ -1242,7 +1672,7 @@ export interface paths {
         get: operations["getGroupsById"];
         /**
          * Change a group's name, currency, cost splitting or notification threshold (owner)
-         * @description Not the owner: 40302; dissolved: 40902. The currency changes only while the group has no records or settlements (else 42201). `split_costs` applies to records from then on: turning it on gives older records no shares, turning it off keeps the shares already recorded. `notify_threshold`: expenses of at least this amount send a personal notification to the members sharing them (null: none).
+         * @description Not the owner: 40302; dissolved: 40902. The currency changes only while the group has no records or settlements (else 42201). `split_costs` applies to records from then on: turning it on gives older records no shares, turning it off keeps the shares already recorded. `notify_threshold`: expenses of at least this amount send a personal notification to the members sharing them (null: none; a new group starts at 0, every amount).
          */
         put: operations["putGroupsById"];
         post?: never;
@@ -1344,7 +1774,7 @@ export interface paths {
         put?: never;
         /**
          * Record a payment between two people of the group
-         * @description By either side (`from` or `to` must be the caller, else 40001); the other is notified and may confirm. The amount is in the group currency and may not exceed what `from` still owes `to` (40901): two people settling the same debt at once settle it once. A settlement moves balances and is never income or expense. A former member (left or removed) may record one while they have a balance. Not a member: 40302; dissolved group: 40902.
+         * @description By either side (`from` or `to` must be the caller, else 40001); the other is notified and may confirm. The amount is in the group currency and may not exceed what `from` still owes `to` (40901): two people settling the same debt at once settle it once. A settlement moves balances and is never income or expense. A former member (left or removed) may record one while they have a balance. Not a member: 40302; dissolved group: 40902. An optional Idempotency-Key header (1 to 64 visible characters) records a retried payment once: the same key and body answer the first payment again (header `Idempotent-Replayed: true`), another body 42202.
          */
         post: operations["postGroupsByIdSettlements"];
         delete?: never;
@@ -1388,6 +1818,46 @@ export interface paths {
          * @description Only the one who recorded it, even after leaving the group (another member: 40302); confirmed: 42201; a settlement neither of the caller nor of a group the caller is in: 40401; dissolved group: 40902.
          */
         delete: operations["deleteSettlementsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What importing a Splitwise or Spliit export into a group would do (nothing is written)
+         * @description A group's history exported from Splitwise (its CSV: Date, Description, Category, Cost, Currency, one column per person with their net for the row, a last Total balance row) or Spliit (its JSON export, or its CSV), sent as the text of the file (`content`). Each expense is recorded in the group with its payer and every share exactly as the file has them (a Splitwise row owed to several people: one record per person owed; a payment: a confirmed settlement), as records of the caller that move none of their accounts, so the balances of the group move by the file's own balances. People of the file are members of the group: matched by nickname, named in `members`, or placeholder members created for them (nobody can sign in as one). Without `group_id` a new group is created (`group_name`, else the file's; in the file's currency or `currency`; the caller its owner, splitting costs), unless the file was imported before: then its group. With `group_id`: a live group the caller owns (else 40302, dissolved 40902) in the currency of the file. Records and payments already in the group are not added again. Categories: the caller's of the same name, else Other. The answer names the group, each person with whom they will be and their totals in the file (and Splitwise's own), the records and payments to add, and the rows refused with their reasons (`errors`). A text that is none of these exports: 42203 (code group_format).
+         */
+        post: operations["postGroupsImportPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a Splitwise or Spliit export into a group, all or nothing
+         * @description A group's history exported from Splitwise (its CSV: Date, Description, Category, Cost, Currency, one column per person with their net for the row, a last Total balance row) or Spliit (its JSON export, or its CSV), sent as the text of the file (`content`). Each expense is recorded in the group with its payer and every share exactly as the file has them (a Splitwise row owed to several people: one record per person owed; a payment: a confirmed settlement), as records of the caller that move none of their accounts, so the balances of the group move by the file's own balances. People of the file are members of the group: matched by nickname, named in `members`, or placeholder members created for them (nobody can sign in as one). Without `group_id` a new group is created (`group_name`, else the file's; in the file's currency or `currency`; the caller its owner, splitting costs), unless the file was imported before: then its group. With `group_id`: a live group the caller owns (else 40302, dissolved 40902) in the currency of the file. Records and payments already in the group are not added again. Categories: the caller's of the same name, else Other. Any refused row (as the preview lists them, e.g. a Splitwise total that the rows do not add up to): 42203 naming every row, and nothing is written. A member named in `members` who is not one: 40001; more than 50 members: 42201.
+         */
+        post: operations["postGroupsImport"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2004,7 +2474,7 @@ export interface paths {
         put?: never;
         /**
          * Read a bill (multipart field `file`) into a preview to check and correct before commit
-         * @description The format is found from the content, never the file name: a WeChat Pay bill (CSV in UTF-8 or the XLSX export: the account block, then 交易时间, 交易类型, 交易对方, 商品, 收/支, 金额(元), 支付方式, 当前状态, 交易单号, 商户单号, 备注), an Alipay bill (CSV in GB18030: the app export 交易时间, 交易分类, 交易对方, 对方账号, 商品说明, 收/支, 金额, 收/付款方式, 交易状态, 交易订单号, 商家订单号, 备注, or the older web export 交易号, 商家订单号, 交易创建时间, …, 金额（元）, 收/支, 交易状态, 服务费（元）, 成功退款（元）, 备注, 资金状态), our own CSV or JSON export (`ledger`), or any CSV or XLSX whose header row equals the header of one of your column mappings (`mapped`; `preset_id` restricts detection to that one). Meaning: 收/支 不计收支 and internal moves (余额宝, 零钱通, 零钱充值/提现, card to credit card or 花呗) become `transfer` rows between the accounts the payment methods map to, or `skip` with reason `no_account` while a side has no account; closed and failed trades (交易关闭, 支付失败) are `skip` with reason `closed`; refunds (`refund: true`) are linked to the purchase of the same bill (`refund_of_row`) or of your books (`refund_of`) and take its category and account; a payment method maps to an account by your remembered mapping, an account of that name or the same card number tail, else your default account. Categories: your import rules (first match wins), then the suggestion from your history. A row whose source and external id are already in your books (or earlier in the file) is `duplicate`; a row without an id is a duplicate while your books already hold as many transactions with its date, kind, amount, category and note. The answer lists the first 1000 rows (`total` all of them; GET the preview for the others). At most 20 MiB and 100000 rows (else 41301). A file of no known format: 42203 with `recognised` (container, encoding, the line that looks like a header): map its columns (POST /api/import/presets) and send it again. Malformed rows: 42203 with `errors: [{row, message}]` (row 1 = the first data row under the header), nothing kept. Text is cleaned: control characters removed, a leading = + - @ (formula) removed. The preview is kept one day.
+         * @description The format is found from the content, never the file name: a WeChat Pay bill (CSV in UTF-8 or the XLSX export: the account block, then 交易时间, 交易类型, 交易对方, 商品, 收/支, 金额(元), 支付方式, 当前状态, 交易单号, 商户单号, 备注), an Alipay bill (CSV in GB18030: the app export 交易时间, 交易分类, 交易对方, 对方账号, 商品说明, 收/支, 金额, 收/付款方式, 交易状态, 交易订单号, 商家订单号, 备注, or the older web export 交易号, 商家订单号, 交易创建时间, …, 金额（元）, 收/支, 交易状态, 服务费（元）, 成功退款（元）, 备注, 资金状态), our own CSV or JSON export (`ledger`), or any CSV or XLSX whose header row equals the header of one of your column mappings (`mapped`; `preset_id` restricts detection to that one). Meaning: 收/支 不计收支 and internal moves (余额宝, 零钱通, 零钱充值/提现, card to credit card or 花呗) become `transfer` rows between the accounts the payment methods map to, or `skip` with reason `no_account` while a side has no account; closed and failed trades (交易关闭, 支付失败) are `skip` with reason `closed`; refunds (`refund: true`) are linked to the purchase of the same bill (`refund_of_row`) or of your books (`refund_of`) and take its category and account; a payment method maps to an account by your remembered mapping, an account of that name or the same card number tail, else your default account. Categories: your import rules (first match wins), then the suggestion from your history. A row whose source and external id are already in your books (or earlier in the file) is `duplicate`; a row without an id is a duplicate while your books already hold as many transactions with its date, kind, amount, category and note. The answer lists the first 1000 rows (`total` all of them; GET the preview for the others). At most 20 MiB and 100000 rows (else 41301). A file of no known format: 42203 with `recognised` (container, encoding, the line that looks like a header): map its columns (POST /api/import/presets) and send it again. Malformed rows: 42203 with `errors: [{row, message}]` (row 1 = the first data row under the header), nothing kept. A QIF file whose every date reads both as month/day and as day/month: 42203, code ambiguous_date_order naming the lines (params rows, count, choices): send it again with `date_order` mdy or dmy (query or multipart field); the answer's `date_order` names the order the dates were read in. Text is cleaned: control characters removed, a leading = + - @ (formula) removed. The preview is kept one day.
          */
         post: operations["postImportBills"];
         delete?: never;
@@ -2237,6 +2707,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transactions/possible-duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Imported entries a new entry would count a second time
+         * @description Asked before saving an entry typed by hand. Answers your entries imported from a bill (they carry the bill's id) of the same kind, account, currency and amount (the amount paid: an entry's original amount when it has one) within a day of `date`, or within 10 minutes of `time` when given; closest first, at most 5. Nothing is written: saving anyway is up to the person. The other way round, a bill's row that is probably an entry typed by hand is shown in the import preview with reason `probably_recorded`. An account that is not yours matches nothing.
+         */
+        get: operations["getTransactionsPossibleDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Model Context Protocol for assistants (Streamable HTTP, stateless, JSON answers)
+         * @description For a personal API token only (another credential: 40301). A `read` token lists and calls the read tools (search, summaries, category shares, budget, accounts and net worth, groups, balances); a `write` token also records entries, shared expenses and settlements. Each tool calls the same operations as this API, with the same access checks, rate limits and idempotency keys. Send `Accept: application/json, text/event-stream`. A notification or a response from the client is answered 202 without a body.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your webhook endpoints */
+        get: operations["getWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Answers the endpoint with its signing secret, shown only here. At most 10 endpoints per person (42201). Deliveries are signed per Standard Webhooks: headers `webhook-id` (the same on every attempt), `webhook-timestamp` (seconds) and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`); the body is `{type, timestamp, data}`. See docs/webhooks.md.
+         */
+        post: operations["postWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your webhook endpoints */
+        get: operations["getWebhooksById"];
+        /** Change a webhook endpoint: its URL, description, events, or turn it on or off */
+        put: operations["putWebhooksById"];
+        post?: never;
+        /** Remove a webhook endpoint (its deliveries and their log go with it) */
+        delete: operations["deleteWebhooksById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook endpoint
+         * @description Answers the new secret, shown only here; every delivery from now on is signed with it.
+         */
+        post: operations["postWebhooksByIdSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Sends a `webhook.test` event now and answers its delivery with the attempt made; a failed one is retried like any delivery. An endpoint that is off: 40901.
+         */
+        post: operations["postWebhooksByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a webhook endpoint
+         * @description The latest 50 deliveries, newest first, each with its attempts (status codes, errors, durations).
+         */
+        get: operations["getWebhooksByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2322,6 +2932,8 @@ export interface components {
             to_account_id: number | null;
             to_amount: number | null;
             rate: string | null;
+            original_amount: number | null;
+            original_currency: string | null;
             parent_id: number | null;
             /** @description a refund (an expense with a negative amount): the purchase it reduces, when one was picked; null otherwise */
             refund_of: number | null;
@@ -2366,9 +2978,78 @@ export interface components {
              */
             updated_at: string;
         };
+        /** RowAttachment */
+        RowAttachment: {
+            id: number;
+            mime: "image/jpeg" | "image/png" | "image/webp" | "application/pdf";
+            /** @description the file name it was sent with (for alt text) */
+            name: string;
+            /** @description GET /api/attachments/{id}/thumbnail answers (images) */
+            has_thumbnail: boolean;
+        };
+        /** TransactionListItem */
+        TransactionListItem: {
+            id: number;
+            kind: "expense" | "income" | "transfer" | "adjustment";
+            /** @description major units of `currency`, e.g. 12.5; an adjustment's sign is its direction; a refund is an expense with a negative amount (it reduces the expense of its category in statistics and budgets) */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            account_id: number | null;
+            to_account_id: number | null;
+            to_amount: number | null;
+            rate: string | null;
+            original_amount: number | null;
+            original_currency: string | null;
+            parent_id: number | null;
+            /** @description a refund (an expense with a negative amount): the purchase it reduces, when one was picked; null otherwise */
+            refund_of: number | null;
+            category_id: number | null;
+            /** @description false when the category is the suggester's guess the person left as it was (such rows do not teach the suggester) */
+            category_picked: boolean;
+            category: {
+                id: number;
+                name: string;
+                /** @description #RRGGBB */
+                color: string;
+                kind: "expense" | "income";
+            } | null;
+            note: string;
+            /** @description YYYY-MM-DD */
+            date: string;
+            group_id: number | null;
+            /** @description a group record: who paid it (income: who received it); null outside groups */
+            paid_by: number | null;
+            /** @description a group record: who bears how much, in the group currency, summing exactly to the amount; [] outside groups, and for a record nobody shares (a group that does not split costs, no explicit split) */
+            shares: components["schemas"]["Share"][];
+            split: components["schemas"]["Split"] | null;
+            tags: {
+                id: number;
+                name: string;
+            }[];
+            user_id: number;
+            owner: {
+                id: number;
+                nickname: string;
+                avatar_url: string | null;
+            };
+            recurring_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /** @description the entry's attachments, oldest first (at most 10 a transaction, so the length is the count): open them with GET /api/attachments/{id}/thumbnail and /file, which check the same access as the list */
+            attachments: components["schemas"]["RowAttachment"][];
+        };
         /** TransactionList */
         TransactionList: {
-            list: components["schemas"]["Transaction"][];
+            list: components["schemas"]["TransactionListItem"][];
             total: number;
             sums: {
                 /** @description income total of the whole filtered result, in the base currency (base amounts fixed at booking) */
@@ -2445,6 +3126,8 @@ export interface components {
             to_account_id: number | null;
             to_amount: number | null;
             rate: string | null;
+            original_amount: number | null;
+            original_currency: string | null;
             parent_id: number | null;
             /** @description a refund (an expense with a negative amount): the purchase it reduces, when one was picked; null otherwise */
             refund_of: number | null;
@@ -2499,6 +3182,40 @@ export interface components {
             list: components["schemas"]["LedgerEntry"][];
             total: number;
             account: components["schemas"]["Account"];
+        };
+        /** SetupState */
+        SetupState: {
+            /** @description `pending`: offer the setup (books still empty, never finished or skipped); `not_needed`: the books have entries already */
+            state: "pending" | "finished" | "skipped" | "not_needed";
+            /** @description ISO 4217 currency code */
+            base_currency: string;
+        };
+        /** SetupBody */
+        SetupBody: {
+            /** @description ISO 4217 currency code */
+            base_currency?: string;
+            accounts?: {
+                /** @description 1 to 30 characters; an account of that name already there takes the balance */
+                name: string;
+                /** @description cash, debit_card, credit_card, e_wallet, investment, loan or other */
+                type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                /** @description what it holds today in the base currency, may be negative (a card debt); default 0 */
+                opening_balance?: number | string;
+            }[];
+            /** @description in the base currency, from this month on until changed; null or absent: none */
+            monthly_budget?: (number | string) | null;
+        };
+        /** BalanceSeries */
+        BalanceSeries: {
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description oldest first: the first day of the period, each day the balance changed, and today; never empty */
+            list: {
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description at the end of that day, major units of the account's currency */
+                balance: number;
+            }[];
         };
         /** Reconciliation */
         Reconciliation: {
@@ -2784,6 +3501,8 @@ export interface components {
             carry_over: boolean;
             /** @description what the line of the month before carried into this one (0 when none; never negative) */
             carried_in: number;
+            /** @description the amount was set to repeat: it holds in later months until changed */
+            repeat: boolean;
             /** @description amount + carried_in */
             available: number;
             /** @description the caller's expense in this category that month (transfers and adjustments never count) */
@@ -2805,6 +3524,8 @@ export interface components {
             remaining: number | null;
             /** @description what remains of the month total at the month's end is added to the next month's total */
             carry_over: boolean;
+            /** @description the month total was set to repeat: it holds in later months until changed (false when none is set) */
+            repeat: boolean;
             /** @description what the month before carried into this month's total (0 when none) */
             carried_in: number;
             /** @description the month's budget per expense category, in the categories' order; independent of the total */
@@ -2822,6 +3543,8 @@ export interface components {
                 /** @default false */
                 carry_over: boolean;
             }[];
+            /** @description true: the amount (or with null, no budget) holds for this month and every later month until a later month is set to repeat (what later months were set to repeat is replaced; a later month set alone keeps its own amount). Absent or false: for this month alone, as in the first version of the API; a repeating amount goes on after it. */
+            repeat?: boolean;
         };
         /**
          * Group
@@ -2909,6 +3632,91 @@ export interface components {
         SettlementList: {
             list: components["schemas"]["Settlement"][];
             total: number;
+        };
+        /** GroupImportBody */
+        GroupImportBody: {
+            /**
+             * @description the export's text as the app wrote it: Splitwise's CSV (Date, Description, Category, Cost, Currency, one column per person, a last Total balance row), Spliit's JSON export or its CSV
+             * @example Date,Description,Category,Cost,Currency,Ann,Bo
+             *
+             *     2025-03-01,Dinner,Dining out,30.00,CNY,15.00,-15.00
+             *
+             *     2025-03-02,Total balance, , ,CNY,15.00,-15.00
+             */
+            content: string;
+            group_id?: number;
+            /** @description 1 to 30 characters after trimming */
+            group_name?: string;
+            /** @description ISO 4217 currency code */
+            currency?: string;
+            /** @description who each person of the file is: a member of the group (user_id; a new group: only the caller), or null for a placeholder member created for them. People not listed are matched by nickname, else placeholders */
+            members?: {
+                /** @description a person as the file names them */
+                name: string;
+                user_id: number | null;
+            }[];
+        };
+        /** GroupImportPerson */
+        GroupImportPerson: {
+            /** @description as the file names them */
+            name: string;
+            user_id: number | null;
+            nickname: string | null;
+            /** @description a placeholder member will be created for them (nobody can sign in as it) */
+            placeholder: boolean;
+            /** @description what they paid in the file, less incomes they received (major units) */
+            paid: number;
+            /** @description their shares in the file */
+            share: number;
+            /** @description paid - share + payments made - payments received, over the whole file */
+            net: number;
+            stated: number | null;
+        };
+        /** GroupImportProblem */
+        GroupImportProblem: {
+            /** @description line of the CSV (1: the header), or position of the expense in the JSON */
+            row: number;
+            /** @description for the client to word: group_format, group_shape, group_currency, group_currencies, group_no_currency, group_currency_differs, group_row_currency, group_date, group_cost, group_amount, group_unbalanced, group_payment, group_cost_short, group_payer, group_payer_unknown, group_shares, group_shares_sum, group_total, group_no_category, group_rate */
+            code: string;
+            params: {
+                [key: string]: string;
+            };
+            message: string;
+        };
+        /** GroupImportPreview */
+        GroupImportPreview: {
+            format: "splitwise" | "spliit-json" | "spliit-csv";
+            currency: string;
+            group: {
+                id: number | null;
+                name: string;
+                /** @description false: the import creates this group, the caller its owner */
+                existing: boolean;
+            };
+            members: components["schemas"]["GroupImportPerson"][];
+            /** @description records (expenses and incomes) the commit would add */
+            expenses: number;
+            /** @description payments between people the commit would add */
+            payments: number;
+            /** @description records and payments of the file already in the group */
+            already_imported: number;
+            /** @description rows that move no balance (nobody owes anything of them) */
+            ignored: number;
+            /** @description the amount of the records to add (major units) */
+            total: number;
+            /** @description rows the import refuses; the commit answers 42203 while any remain */
+            errors: components["schemas"]["GroupImportProblem"][];
+        };
+        /** GroupImportResult */
+        GroupImportResult: {
+            group_id: number;
+            /** @description the group was created by this import */
+            created: boolean;
+            expenses: number;
+            payments: number;
+            already_imported: number;
+            /** @description placeholder members created */
+            placeholders: number;
         };
         /** Notification */
         Notification: {
@@ -3016,6 +3824,7 @@ export interface components {
             refund: boolean;
             refund_of_row: number | null;
             refund_of: number | null;
+            existing_id: number | null;
         };
         /** ImportPreviewSummary */
         ImportPreviewSummary: {
@@ -3028,17 +3837,53 @@ export interface components {
             expense: number;
             /** @description sum of the incomes to import */
             income: number;
-            /** @description payment methods of the bill and the account each maps to */
+            /** @description payment methods (the accounts an app export or a QIF file names) of the bill and the account each maps to; null: no account yet, the person chooses one (remembered once chosen) or has it created (mappings.accounts) */
             methods: {
                 method: string;
                 account_id: number | null;
                 rows: number;
+                /** @description exact: an existing one of the file's name; similar: of the same name but for case and spaces; chosen: another one, chosen by the person (or remembered); create: none yet, one is created on commit (never before); null: no account yet */
+                match: ("exact" | "similar" | "chosen" | "create") | null;
+                create: {
+                    type: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                } | null;
             }[];
+            /** @description the categories the file names (QIF L fields, an app export's category column, our own export) on rows to import, each with what it maps to: exact: an existing one of the file's name; similar: of the same name but for case and spaces; chosen: another one, chosen by the person (or remembered); create: none yet, one is created on commit (never before). Changed with mappings.categories */
+            categories: {
+                name: string;
+                kind: "expense" | "income";
+                /** @description rows to import naming it */
+                rows: number;
+                /** @description null: created on commit, with this name and kind */
+                category_id: number | null;
+                match: "exact" | "similar" | "chosen" | "create";
+            }[];
+            /** @description what the person still has to decide: the commit is refused (42203) while any is left */
+            undecided: {
+                /** @description rows to book that still lack a category or an account */
+                rows: number;
+                /** @description rows to book that no rule, history, bill type or merchant could place */
+                category: number;
+                /** @description rows to book whose payment method has no account yet */
+                account: number;
+            };
+        };
+        /** ImportStatementBalance */
+        ImportStatementBalance: {
+            /** @description the account's key in the file: the same as `summary.methods[].method` */
+            method: string;
+            account_id: number | null;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description the balance, signed, with exactly the currency's minor digits ("-104.99"; "1200" in yen) */
+            amount: string;
+            /** @description YYYY-MM-DD */
+            date: string;
         };
         /** ImportPreview */
         ImportPreview: {
             id: number;
-            format: "wechat" | "alipay" | "ledger" | "mapped";
+            format: "wechat" | "alipay" | "ledger" | "mapped" | "ofx" | "qif" | "camt" | "mt940" | "ezbookkeeping" | "firefly" | "actual" | "ynab" | "qianji" | "sui_app" | "sui_cloud" | "sui_web";
             source: string;
             container: string;
             encoding: string | null;
@@ -3061,6 +3906,14 @@ export interface components {
                 reason: string;
                 text: string;
             }[];
+            date_order: {
+                /** @description mdy: month first (03/04/2025 is 4 March); dmy: day first (3 April) */
+                order: "mdy" | "dmy";
+                /** @description true: the person chose it (date_order), as every date read both ways; false: the dates decided */
+                chosen: boolean;
+            } | null;
+            /** @description the closing balance a bank statement states for each of its accounts, to reconcile the account with (POST /api/accounts/{id}/reconcile with `amount` and `date`): OFX LEDGERBAL, camt.053/052 closing booked balance (CLBD; else interim booked ITBD, else closing available CLAV), MT940 :62F:; of several statements of an account, the last. Empty for other formats */
+            balances: components["schemas"]["ImportStatementBalance"][];
         };
         /** ImportCommitResult */
         ImportCommitResult: {
@@ -3071,6 +3924,12 @@ export interface components {
             transfers: number;
             /** @description refunds linked to their purchase */
             refunds: number;
+            /** @description accounts the commit created (mapped create); absent when none */
+            accounts_created?: string[];
+            /** @description categories the commit created (mapped create); absent when none */
+            categories_created?: string[];
+            /** @description rows that were entries already typed by hand (reason probably_recorded), or confirmed from a payment screenshot under the row's order id (reason duplicate): each entry took the row's id, time and counterparty, nothing new was booked (counted in `skipped` too) */
+            merged: number;
         };
         /** ImportRule */
         ImportRule: {
@@ -3090,7 +3949,7 @@ export interface components {
         /** ImportColumnMapping */
         ImportColumnMapping: {
             date: string;
-            date_format: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYY.MM.DD" | "YYYYMMDD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "DD.MM.YYYY" | "DD-MM-YYYY" | "MM/DD";
+            date_format: "YYYY-MM-DD" | "YYYY/MM/DD" | "YYYY.MM.DD" | "YYYYMMDD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "MM-DD-YYYY" | "DD.MM.YYYY" | "DD-MM-YYYY" | "MM/DD";
             amount?: string | null;
             sign?: ("negative_is_expense" | "positive_is_expense") | null;
             debit?: string | null;
@@ -3168,6 +4027,119 @@ export interface components {
                 score: number;
             }[];
         };
+        /** PossibleDuplicates */
+        PossibleDuplicates: {
+            /** @description your imported entries (from a bill, with its id) the new entry would count a second time, closest first; [] when none */
+            list: components["schemas"]["Transaction"][];
+        };
+        /**
+         * JsonRpcMessage
+         * @description one JSON-RPC 2.0 message of the Model Context Protocol
+         */
+        JsonRpcMessage: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            id?: string | number | null;
+            method?: string;
+            params?: {
+                [key: string]: unknown;
+            };
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                [key: string]: unknown;
+            };
+        };
+        /** JsonRpcAnswer */
+        JsonRpcAnswer: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            id: string | number | null;
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                [key: string]: unknown;
+            };
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            id: number;
+            url: string;
+            description: string;
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "import.committed" | "budget.exceeded" | "group.expense.shared" | "settlement.recorded")[];
+            /** @description false: nothing is sent; what is waiting is sent once it is on again */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** WebhookEndpointCreated */
+        WebhookEndpointCreated: {
+            id: number;
+            url: string;
+            description: string;
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "import.committed" | "budget.exceeded" | "group.expense.shared" | "settlement.recorded")[];
+            /** @description false: nothing is sent; what is waiting is sent once it is on again */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /** @description the signing secret, `whsec_` and base64; shown only now: keep it with the receiver */
+            secret: string;
+        };
+        /** WebhookSecret */
+        WebhookSecret: {
+            /** @description the signing secret, `whsec_` and base64; shown only now: keep it with the receiver */
+            secret: string;
+        };
+        /** WebhookAttempt */
+        WebhookAttempt: {
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            attempted_at: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            id: number;
+            /** @description the `webhook-id` header, the same on every attempt */
+            message_id: string;
+            /** @description the event, or `webhook.test` */
+            type: string;
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            next_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            delivered_at: string | null;
+            /** @description every attempt, oldest first */
+            attempt_log: components["schemas"]["WebhookAttempt"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -3180,12 +4152,17 @@ export type SchemaSplitInput = components['schemas']['SplitInput'];
 export type SchemaShare = components['schemas']['Share'];
 export type SchemaSplit = components['schemas']['Split'];
 export type SchemaTransaction = components['schemas']['Transaction'];
+export type SchemaRowAttachment = components['schemas']['RowAttachment'];
+export type SchemaTransactionListItem = components['schemas']['TransactionListItem'];
 export type SchemaTransactionList = components['schemas']['TransactionList'];
 export type SchemaAccount = components['schemas']['Account'];
 export type SchemaAccountList = components['schemas']['AccountList'];
 export type SchemaNetWorthHistory = components['schemas']['NetWorthHistory'];
 export type SchemaLedgerEntry = components['schemas']['LedgerEntry'];
 export type SchemaLedger = components['schemas']['Ledger'];
+export type SchemaSetupState = components['schemas']['SetupState'];
+export type SchemaSetupBody = components['schemas']['SetupBody'];
+export type SchemaBalanceSeries = components['schemas']['BalanceSeries'];
 export type SchemaReconciliation = components['schemas']['Reconciliation'];
 export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
 export type SchemaExchangeRateList = components['schemas']['ExchangeRateList'];
@@ -3214,12 +4191,18 @@ export type SchemaBalances = components['schemas']['Balances'];
 export type SchemaSuggestedSettlements = components['schemas']['SuggestedSettlements'];
 export type SchemaSettlement = components['schemas']['Settlement'];
 export type SchemaSettlementList = components['schemas']['SettlementList'];
+export type SchemaGroupImportBody = components['schemas']['GroupImportBody'];
+export type SchemaGroupImportPerson = components['schemas']['GroupImportPerson'];
+export type SchemaGroupImportProblem = components['schemas']['GroupImportProblem'];
+export type SchemaGroupImportPreview = components['schemas']['GroupImportPreview'];
+export type SchemaGroupImportResult = components['schemas']['GroupImportResult'];
 export type SchemaNotification = components['schemas']['Notification'];
 export type SchemaFeedback = components['schemas']['Feedback'];
 export type SchemaAdminFeedback = components['schemas']['AdminFeedback'];
 export type SchemaImportResult = components['schemas']['ImportResult'];
 export type SchemaImportPreviewRow = components['schemas']['ImportPreviewRow'];
 export type SchemaImportPreviewSummary = components['schemas']['ImportPreviewSummary'];
+export type SchemaImportStatementBalance = components['schemas']['ImportStatementBalance'];
 export type SchemaImportPreview = components['schemas']['ImportPreview'];
 export type SchemaImportCommitResult = components['schemas']['ImportCommitResult'];
 export type SchemaImportRule = components['schemas']['ImportRule'];
@@ -3227,6 +4210,14 @@ export type SchemaImportColumnMapping = components['schemas']['ImportColumnMappi
 export type SchemaImportPreset = components['schemas']['ImportPreset'];
 export type SchemaRecurringRule = components['schemas']['RecurringRule'];
 export type SchemaQuickEntryParse = components['schemas']['QuickEntryParse'];
+export type SchemaPossibleDuplicates = components['schemas']['PossibleDuplicates'];
+export type SchemaJsonRpcMessage = components['schemas']['JsonRpcMessage'];
+export type SchemaJsonRpcAnswer = components['schemas']['JsonRpcAnswer'];
+export type SchemaWebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type SchemaWebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
+export type SchemaWebhookSecret = components['schemas']['WebhookSecret'];
+export type SchemaWebhookAttempt = components['schemas']['WebhookAttempt'];
+export type SchemaWebhookDelivery = components['schemas']['WebhookDelivery'];
 export type $defs = Record<string, never>;
 export interface operations {
     getHealth: {
@@ -3343,8 +4334,10 @@ export interface operations {
                         description: string;
                         /** @description ISO 4217 code of the currency amounts are shown in (DEFAULT_CURRENCY) */
                         default_currency: string;
-                        /** @description the sign-in methods this server offers: `password` always, `passkey` with PUBLIC_URL, `wechat` when configured, `demo` unless DEMO_LOGIN=false */
-                        auth_methods: ("password" | "passkey" | "wechat" | "demo")[];
+                        /** @description the sign-in methods this server offers: `password` unless PASSWORD_SIGN_IN=false, `passkey` with PUBLIC_URL, `wechat` when configured, `oidc` with OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and PUBLIC_URL, `demo` unless DEMO_LOGIN=false */
+                        auth_methods: ("password" | "passkey" | "wechat" | "oidc" | "demo")[];
+                        /** @description the OpenID Connect button's text (OIDC_BUTTON_LABEL); empty: the client's own words */
+                        oidc_button_label: string;
                         /** @description whether new accounts may be registered (REGISTRATION) */
                         registration: "open" | "closed";
                     };
@@ -3446,7 +4439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3455,7 +4448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3737,6 +4730,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description no tokens yet: the sign-in needs a code from the authenticator app (or a recovery code) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the factor asked for
+                         * @enum {string}
+                         */
+                        second_factor: "totp";
+                        /** @description send it with a code to POST /api/auth/totp/verify within 300 seconds */
+                        ticket: string;
+                        /** @description seconds the ticket is valid (300) */
+                        expires_in: number;
+                    };
+                };
+            };
             /** @description validation failed (40001) */
             400: {
                 headers: {
@@ -3746,7 +4758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3889,7 +4901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,7 +5146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4257,7 +5269,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4383,7 +5395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4392,7 +5404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4509,7 +5521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4518,7 +5530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4642,7 +5654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4651,7 +5663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4775,7 +5787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4784,7 +5796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4901,7 +5913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4910,7 +5922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5034,7 +6046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5043,7 +6055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5190,7 +6202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5199,7 +6211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,7 +6474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,7 +6607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5604,7 +6616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5707,7 +6719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5716,7 +6728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5835,7 +6847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5844,7 +6856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5963,7 +6975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5972,7 +6984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6056,7 +7068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6065,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6166,7 +7178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6175,7 +7187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6203,6 +7215,1525 @@ export interface operations {
                 };
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a confirmed factor: asked after every password sign-in */
+                        enabled: boolean;
+                        /** @description a set-up waits for its first code (not asked at sign-in yet) */
+                        pending: boolean;
+                        confirmed_at: string | null;
+                        /** @description unused recovery codes */
+                        recovery_codes_left: number;
+                        /** @description REQUIRE_ADMIN_TOTP and the caller is an administrator: administrator routes need the factor */
+                        required: boolean;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeTotpSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the base32 secret, for typing into an authenticator app by hand */
+                        secret: string;
+                        /** @description the otpauth:// URI (SHA1, 6 digits, 30 s), as the QR code holds it */
+                        uri: string;
+                        /** @description the QR code of `uri` as a `data:image/svg+xml;base64,...` URL */
+                        qr_image: string;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the 6 digits the authenticator app shows
+                     * @example 123456
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description shown this once: only their hashes are kept; each works one time */
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeTotpRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description a current authenticator code, or an unused recovery code
+                     * @example 123456
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description shown this once: only their hashes are kept; each works one time */
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeTotpDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description a current authenticator code, or an unused recovery code
+                     * @example 123456
+                     */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthTotpVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description from the password sign-in */
+                    ticket: string;
+                    /**
+                     * @description 6 digits from the authenticator app, or a recovery code (`xxxxx-xxxxx`)
+                     * @example 123456
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        refresh_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description access token lifetime in seconds (7200) */
+                        expires_in: number;
+                        /** @description refresh token lifetime in seconds (30 days) */
+                        refresh_expires_in: number;
+                        user: {
+                            id: number;
+                            nickname: string;
+                            avatar_url: string | null;
+                            role: "user" | "admin";
+                        };
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthOidcStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the provider's authorization endpoint with this flow's parameters */
+                        authorization_url: string;
+                        /** @description the state sent to the provider: keep it and finish only an answer that carries it (valid 10 minutes) */
+                        state: string;
+                        /** @description where the provider sends the browser back: PUBLIC_URL + /signin/oidc */
+                        redirect_uri: string;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthOidcCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The query parameters of the provider's redirect to the redirect URI, as they arrived */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the `state` parameter of the redirect */
+                    state: string;
+                    /** @description the `code` parameter */
+                    code?: string;
+                    /** @description the `iss` parameter (RFC 9207) */
+                    iss?: string;
+                    /** @description the `error` parameter */
+                    error?: string;
+                    error_description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description ledger_page=<token>; Path=/; Max-Age=<refresh lifetime>; HttpOnly; SameSite=Strict (Secure on https): lets the server render the first screen of the web client (/, /books, /stats) into the page. No /api route reads it; POST /api/auth/logout clears it. */
+                    "set-cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        refresh_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description access token lifetime in seconds (7200) */
+                        expires_in: number;
+                        /** @description refresh token lifetime in seconds (30 days) */
+                        refresh_expires_in: number;
+                        user: {
+                            id: number;
+                            nickname: string;
+                            avatar_url: string | null;
+                            role: "user" | "admin";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeOidc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: {
+                            id: number;
+                            issuer: string;
+                            email: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeOidcStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the provider's authorization endpoint with this flow's parameters */
+                        authorization_url: string;
+                        /** @description the state sent to the provider: keep it and finish only an answer that carries it (valid 10 minutes) */
+                        state: string;
+                        /** @description where the provider sends the browser back: PUBLIC_URL + /signin/oidc */
+                        redirect_uri: string;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeOidcCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The query parameters of the provider's redirect to the redirect URI, as they arrived */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the `state` parameter of the redirect */
+                    state: string;
+                    /** @description the `code` parameter */
+                    code?: string;
+                    /** @description the `iss` parameter (RFC 9207) */
+                    iss?: string;
+                    /** @description the `error` parameter */
+                    error?: string;
+                    error_description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        issuer: string;
+                        email: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        last_used_at: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMeOidcById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6280,7 +8811,7 @@ export interface operations {
                         created_at: string;
                         username: string | null;
                         /** @description the ways this account can sign in again */
-                        auth_methods: ("password" | "passkey" | "wechat")[];
+                        auth_methods: ("password" | "passkey" | "wechat" | "oidc")[];
                         last_sign_in_at: string | null;
                         /** @description failed password sign-ins since the sign-in before the current one */
                         failed_sign_ins: number;
@@ -6300,7 +8831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6309,7 +8840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6411,7 +8942,7 @@ export interface operations {
                         created_at: string;
                         username: string | null;
                         /** @description the ways this account can sign in again */
-                        auth_methods: ("password" | "passkey" | "wechat")[];
+                        auth_methods: ("password" | "passkey" | "wechat" | "oidc")[];
                         last_sign_in_at: string | null;
                         /** @description failed password sign-ins since the sign-in before the current one */
                         failed_sign_ins: number;
@@ -6431,7 +8962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6440,7 +8971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6571,7 +9102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6580,7 +9111,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6797,7 +9328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6806,7 +9337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6917,7 +9448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6926,7 +9457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7045,7 +9576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7054,7 +9585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,7 +9712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7190,7 +9721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7261,8 +9792,12 @@ export interface operations {
                 "application/json": {
                     /** @description expense or income (with `category_id`), transfer (with `to_account_id`), or refund: money back for a purchase, written as an expense with a negative amount (answered with kind `expense`), in the category of the purchase given in `refund_of` (else `category_id`) and by default in its account; `amount` is the positive sum refunded, and the refunds of one purchase never add up to more than it (42201). Adjustments come from reconciling an account */
                     kind: "expense" | "income" | "transfer" | "refund";
-                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
-                    amount: number | string;
+                    /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string. Required, except with `original_amount` (see there) */
+                    amount?: number | string;
+                    /** @description expense or income of your own paid in another currency than its account's: what was paid, in `original_currency`. `amount` is then what the account was charged (the bank's figure); without it, the original at your rates of `date` (a rate that is missing: 40001 on `rate` with `missing_rate`). Kept beside the amount and answered as `original_amount` */
+                    original_amount?: number | string;
+                    /** @description ISO 4217 code of `original_amount`; the account's own currency books the original as the amount */
+                    original_currency?: string;
                     category_id?: number;
                     account_id?: number;
                     to_account_id?: number;
@@ -7286,6 +9821,13 @@ export interface operations {
                     refund_of?: number;
                     /** @description false when the category is the suggester's preselection the person left as it was: such rows do not teach the suggester. Default true (picked by the person) */
                     category_picked?: boolean;
+                    /** @description with `external_id`: the WeChat Pay or Alipay bill the payment belongs to, as a recognised screenshot gives it (the draft's `source`). Your own expense or income only */
+                    source?: "wechat" | "alipay";
+                    /**
+                     * @description with `source`: the payment's 交易单号 (the draft's `order_id`). A later bill row with it is this entry: not booked again, it adds the time and the counterparty. An order id already in your books: 40901
+                     * @example 4200002024031800000000000001
+                     */
+                    external_id?: string;
                 };
             };
         };
@@ -7308,7 +9850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7317,7 +9859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7438,7 +9980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7447,7 +9989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7518,6 +10060,8 @@ export interface operations {
                     kind?: "expense" | "income";
                     /** @description positive, at most as many decimals as the account's currency has (2 for CNY/USD/EUR, 0 for JPY/KRW, 3 for KWD/BHD) and 12 integer digits; a number or a decimal string */
                     amount?: number | string;
+                    original_amount?: (number | string) | null;
+                    original_currency?: string | null;
                     category_id?: number;
                     account_id?: number;
                     to_account_id?: number;
@@ -7560,7 +10104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7569,7 +10113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7688,7 +10232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7697,7 +10241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7717,6 +10261,955 @@ export interface operations {
             };
             /** @description conflict (40901, 40902, 40903) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransactionsByIdAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: {
+                            id: number;
+                            transaction_id: number;
+                            /** @description the file name it was sent with */
+                            name: string;
+                            mime: "image/jpeg" | "image/png" | "image/webp" | "application/pdf";
+                            /** @description bytes as stored (location data removed) */
+                            size: number;
+                            width: number | null;
+                            height: number | null;
+                            /** @description images have a WebP thumbnail of at most 320 px */
+                            has_thumbnail: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTransactionsByIdAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the uploaded file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        transaction_id: number;
+                        /** @description the file name it was sent with */
+                        name: string;
+                        mime: "image/jpeg" | "image/png" | "image/webp" | "application/pdf";
+                        /** @description bytes as stored (location data removed) */
+                        size: number;
+                        width: number | null;
+                        height: number | null;
+                        /** @description images have a WebP thumbnail of at most 320 px */
+                        has_thumbnail: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttachmentsUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        used_bytes: number;
+                        /** @description ATTACHMENT_QUOTA_MB of the server */
+                        quota_bytes: number;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttachmentsExport: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD */
+                start_date: string;
+                /** @description YYYY-MM-DD */
+                end_date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttachmentsByIdFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttachmentsByIdThumbnail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAttachmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReceiptsRecognize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the uploaded file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            amount: string | null;
+                            currency: string | null;
+                            date: string | null;
+                            time: string | null;
+                            counterparty: string | null;
+                            payment_method: string | null;
+                            order_id: string | null;
+                            source: ("wechat" | "alipay") | null;
+                            category_id: number | null;
+                            account_id: number | null;
+                            kind: "expense" | "income";
+                            /** @description the kind of screen or paper the lines were read as */
+                            layout: "wechat" | "alipay" | "meituan" | "taobao" | "jd" | "bank" | "invoice" | "receipt" | "receipt_en" | "unknown";
+                            confidence: {
+                                amount: number;
+                                currency: number;
+                                date: number;
+                                time: number;
+                                counterparty: number;
+                                payment_method: number;
+                                order_id: number;
+                                category_id: number;
+                                account_id: number;
+                                kind: number;
+                            };
+                        };
+                        /** @description text lines in reading order; boxes in pixels of the upright image */
+                        lines: {
+                            text: string;
+                            confidence: number;
+                            box: {
+                                x: number;
+                                y: number;
+                                width: number;
+                                height: number;
+                            };
+                        }[];
+                        /** @description this file is attached to that entry already, or a bill booked its order id */
+                        already_recorded: {
+                            transaction_id: number;
+                            by: "same_file" | "order_id";
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7803,7 +11296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7812,7 +11305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7921,7 +11414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7930,7 +11423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8052,7 +11545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8061,7 +11554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8149,7 +11642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8158,7 +11651,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8282,7 +11775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8291,7 +11784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8404,7 +11897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8413,7 +11906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8532,7 +12025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8541,7 +12034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8656,7 +12149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8665,7 +12158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8791,7 +12284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8800,7 +12293,438 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupState"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupState"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSetupSkip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupState"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountsByIdBalanceSeries: {
+        parameters: {
+            query?: {
+                /** @description how far back from today, in months */
+                months?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceSeries"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8896,7 +12820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8905,7 +12829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9035,7 +12959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9044,7 +12968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9142,7 +13066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9151,7 +13075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9270,7 +13194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9279,7 +13203,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9368,7 +13292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9377,7 +13301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9498,7 +13422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9507,7 +13431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9598,7 +13522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9607,7 +13531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9736,7 +13660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9745,7 +13669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9864,7 +13788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9873,7 +13797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9976,7 +13900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9985,7 +13909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10076,7 +14000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10085,7 +14009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10214,7 +14138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10223,7 +14147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10342,7 +14266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10351,7 +14275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10454,7 +14378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10463,7 +14387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10558,7 +14482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10567,7 +14491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10693,7 +14617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10702,7 +14626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10790,7 +14714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10799,7 +14723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10933,7 +14857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10942,7 +14866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11063,7 +14987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11072,7 +14996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11184,7 +15108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11193,7 +15117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11333,7 +15257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11342,7 +15266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11446,7 +15370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11455,7 +15379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11559,7 +15483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11568,7 +15492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11672,7 +15596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11681,7 +15605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11785,7 +15709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11794,7 +15718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11898,7 +15822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11907,7 +15831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12011,7 +15935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12020,7 +15944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12108,7 +16032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12117,7 +16041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12187,6 +16111,8 @@ export interface operations {
                     month: string;
                     amount: (number | string) | null;
                     group_id?: number | null;
+                    /** @description true: the amount (or with null, no budget) holds for this month and every later month until a later month is set to repeat (what later months were set to repeat is replaced; a later month set alone keeps its own amount). Absent or false: for this month alone, as in the first version of the API; a repeating amount goes on after it. */
+                    repeat?: boolean;
                 };
             };
         };
@@ -12209,7 +16135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12218,7 +16144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12340,7 +16266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12349,7 +16275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12439,7 +16365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12448,7 +16374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12554,6 +16480,8 @@ export interface operations {
                     month: string;
                     amount: (number | string) | null;
                     group_id: number;
+                    /** @description true: the amount (or with null, no budget) holds for this month and every later month until a later month is set to repeat (what later months were set to repeat is replaced; a later month set alone keeps its own amount). Absent or false: for this month alone, as in the first version of the API; a repeating amount goes on after it. */
+                    repeat?: boolean;
                 };
             };
         };
@@ -12576,7 +16504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12585,7 +16513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12706,7 +16634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12715,7 +16643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12812,7 +16740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12821,7 +16749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12947,7 +16875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12956,7 +16884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13075,7 +17003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13084,7 +17012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13188,7 +17116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13197,7 +17125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13302,7 +17230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13311,7 +17239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13414,7 +17342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13423,7 +17351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13520,7 +17448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13529,7 +17457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13662,7 +17590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13671,7 +17599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13760,7 +17688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13769,7 +17697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13890,7 +17818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13899,7 +17827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13984,7 +17912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13993,7 +17921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14083,7 +18011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14092,7 +18020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14151,7 +18079,9 @@ export interface operations {
     postGroupsByIdSettlements: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -14190,7 +18120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14199,7 +18129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14320,7 +18250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14329,7 +18259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14430,7 +18360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14439,7 +18369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14459,6 +18389,270 @@ export interface operations {
             };
             /** @description conflict (40901, 40902, 40903) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postGroupsImportPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupImportBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupImportPreview"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postGroupsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupImportBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupImportResult"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14550,7 +18744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14559,7 +18753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14661,7 +18855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14670,7 +18864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14794,7 +18988,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14803,7 +18997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14889,7 +19083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14898,7 +19092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14999,7 +19193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15008,7 +19202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15130,7 +19324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15139,7 +19333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15258,7 +19452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15267,7 +19461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15376,7 +19570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15385,7 +19579,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15514,7 +19708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15523,7 +19717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15614,7 +19808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15623,7 +19817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15750,7 +19944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15759,7 +19953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15852,7 +20046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15861,7 +20055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15953,7 +20147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15962,7 +20156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16090,7 +20284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16099,7 +20293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16249,7 +20443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16258,7 +20452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16367,7 +20561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16376,7 +20570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16466,7 +20660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16475,7 +20669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16610,7 +20804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16619,7 +20813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16742,7 +20936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16751,7 +20945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16892,7 +21086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16901,7 +21095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17041,7 +21235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17050,7 +21244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17135,7 +21329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17144,7 +21338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17245,7 +21439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17254,7 +21448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17357,7 +21551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17449,7 +21643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17458,7 +21652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17562,7 +21756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17571,7 +21765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17675,7 +21869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17684,7 +21878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17777,7 +21971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17786,7 +21980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17923,7 +22117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17932,7 +22126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18042,7 +22236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18051,7 +22245,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18154,7 +22348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18163,7 +22357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18292,7 +22486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18390,7 +22584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18399,7 +22593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18495,6 +22689,8 @@ export interface operations {
         parameters: {
             query?: {
                 preset_id?: number;
+                /** @description mdy: month first (03/04/2025 is 4 March); dmy: day first (3 April) */
+                date_order?: "mdy" | "dmy";
             };
             header?: never;
             path?: never;
@@ -18530,7 +22726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18539,7 +22735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18664,7 +22860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18673,7 +22869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18756,7 +22952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18765,7 +22961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18872,12 +23068,47 @@ export interface operations {
                         /** @description every row with this counterparty */
                         counterparty?: string;
                         decision?: "import" | "duplicate" | "skip" | "transfer";
+                        /**
+                         * @description every row of the preview
+                         * @enum {boolean}
+                         */
+                        all?: true;
+                        /**
+                         * @description every row to book still without a category (with category_id: those of its kind)
+                         * @enum {string}
+                         */
+                        undecided?: "category";
                         set: {
                             decision?: "import" | "skip" | "transfer";
                             account_id?: number;
                             category_id?: number;
                             tags?: string[];
                         };
+                    };
+                    /** @description what the names the file gives map to: every row naming a category or an account follows (an account chosen is remembered for the next bills, as with bulk.method) */
+                    mappings?: {
+                        categories?: {
+                            /** @description a name of summary.categories */
+                            name: string;
+                            kind: "expense" | "income";
+                            category_id?: number;
+                            /**
+                             * @description create it on commit with this name and kind
+                             * @enum {boolean}
+                             */
+                            create?: true;
+                        }[];
+                        accounts?: {
+                            /** @description a method of summary.methods */
+                            method: string;
+                            account_id?: number;
+                            /**
+                             * @description create it on commit, named as the file names it
+                             * @enum {boolean}
+                             */
+                            create?: true;
+                            type?: "cash" | "debit_card" | "credit_card" | "e_wallet" | "investment" | "loan" | "other";
+                        }[];
                     };
                 };
             };
@@ -18904,7 +23135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18913,7 +23144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19034,7 +23265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19043,7 +23274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19146,7 +23377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19155,7 +23386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19251,7 +23482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19260,7 +23491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19387,7 +23618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19396,7 +23627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19528,7 +23759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19537,7 +23768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19656,7 +23887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19665,7 +23896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19768,7 +23999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19777,7 +24008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19870,7 +24101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19879,7 +24110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20010,7 +24241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20019,7 +24250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20138,7 +24369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20147,7 +24378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20250,7 +24481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20259,7 +24490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20372,7 +24603,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20381,7 +24612,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20527,7 +24758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20536,7 +24767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20655,7 +24886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20664,7 +24895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20772,7 +25003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106) */
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20781,7 +25012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302) */
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20828,6 +25059,1167 @@ export interface operations {
             };
             /** @description refused by a business rule (42201, 42202, 42203) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransactionsPossibleDuplicates: {
+        parameters: {
+            query: {
+                kind: "expense" | "income";
+                /** @description what was paid, in `currency` (a decimal with at most its digits, positive) */
+                amount: string;
+                /** @description the currency it was paid in */
+                currency: string;
+                account_id: number;
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description when it was paid, if known: then an imported row matches within 10 minutes of it instead of a day */
+                time?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PossibleDuplicates"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description one JSON-RPC 2.0 message of the Model Context Protocol */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessage"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcAnswer"];
+                };
+            };
+            /** @description a notification, accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description https:// URL of the receiver; not an address of this machine or a private network (http:// and loopback only when the operator sets WEBHOOKS_ALLOW_LOOPBACK)
+                     * @example https://example.com/hooks/ledger
+                     */
+                    url: string;
+                    /** @description what the endpoint is for, up to 200 characters */
+                    description?: string;
+                    /**
+                     * @description the events sent to it, at least one
+                     * @example [
+                     *       "transaction.created",
+                     *       "transaction.deleted"
+                     *     ]
+                     */
+                    events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "import.committed" | "budget.exceeded" | "group.expense.shared" | "settlement.recorded")[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description https:// URL of the receiver; not an address of this machine or a private network (http:// and loopback only when the operator sets WEBHOOKS_ALLOW_LOOPBACK)
+                     * @example https://example.com/hooks/ledger
+                     */
+                    url?: string;
+                    /** @description what the endpoint is for, up to 200 characters */
+                    description?: string;
+                    /**
+                     * @description the events sent to it, at least one
+                     * @example [
+                     *       "transaction.created",
+                     *       "transaction.deleted"
+                     *     ]
+                     */
+                    events?: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "import.committed" | "budget.exceeded" | "group.expense.shared" | "settlement.recorded")[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body or file too large (41301) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported media type (41501) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (40901, 40902, 40903) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description refused by a business rule (42201, 42202, 42203) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited (42901) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request headers too large (41301) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (50001, 50002) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database or another dependency is unavailable (50301); `Retry-After` says when to retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooksByIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            /** @description validation failed (40001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not authenticated (40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description administrator required, registration closed or beyond an API token's scope (40301), or not allowed in that group (40302), or an administrator without the second factor REQUIRE_ADMIN_TOTP asks for (40303) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found or not visible to the caller (40401) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,19 +1,26 @@
 // Names for the shapes the views use, taken from the generated OpenAPI types.
 import type { operations } from './schema';
 
-type Json<Op extends keyof operations, S extends number = 200> = operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer B } }> ? B : never;
-type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Json<Op extends keyof operations, S extends number = 200> =
+  operations[Op]['responses'] extends Record<S, { content: { 'application/json': infer B } }> ? B : never;
+type Body<Op extends keyof operations> = operations[Op] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
 export type ClientConfig = Json<'getConfig'>;
 export type Me = Json<'getMe'>;
 export type Transaction = Json<'getTransactionsById'>;
 export type TransactionPage = Json<'getTransactions'>;
+/** A row of a page of the books: a transaction with what its row shows of its attachments. */
+export type TransactionRow = TransactionPage['list'][number];
 export type TransactionQuery = Query<'getTransactions'>;
 export type NewTransaction = Body<'postTransactions'>;
 export type Category = Json<'getCategories'>['list'][number];
 export type Tag = Json<'getTags'>['list'][number];
-export type FilterScheme = Json<'getFilters'>['list'][number];
+export type SavedFilter = Json<'getFilters'>['list'][number];
 export type Criteria = Body<'postFilters'>['criteria'];
 export type Suggestion = Json<'getCategoriesSuggest'>['list'][number];
 export type Summary = Json<'getStatsSummary'>;

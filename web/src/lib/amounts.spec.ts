@@ -16,10 +16,12 @@ describe('amounts as typed', () => {
     ['-120', '-120'],
   ])('%s is %s', (typed, plain) => expect(plainAmount(typed)).toBe(plain));
 
-  it.each(['8,00', '80,00,000', '1,2345', 'abc', '', '1.2.3', '--5', '8,000,'])('%s is not an amount', (typed) => expect(plainAmount(typed)).toBeNull());
+  it.each(['8,00', '80,00,000', '1,2345', 'abc', '', '1.2.3', '--5', '8,000,'])('%s is not an amount', (typed) =>
+    expect(plainAmount(typed)).toBeNull(),
+  );
 });
 
-describe('requireAmount: a positive amount in the currency\'s own decimals', () => {
+describe("requireAmount: a positive amount in the currency's own decimals", () => {
   const refusal = (typed: string, currency: string) => {
     try {
       requireAmount(typed, currency);

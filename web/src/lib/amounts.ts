@@ -8,16 +8,26 @@ const GROUPED = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
 
 /** The plain decimal of a typed amount, or null when it is not a number at all. */
 export function plainAmount(typed: string): string | null {
-  let s = typed.trim().replace(FULL_WIDTH, (c) => (c === '．' ? '.' : c === '－' ? '-' : c === '，' ? ',' : String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
+  let s = typed
+    .trim()
+    .replace(FULL_WIDTH, (c) =>
+      c === '．' ? '.' : c === '－' ? '-' : c === '，' ? ',' : String.fromCharCode(c.charCodeAt(0) - 0xfee0),
+    );
   s = s.replace(/[\s\u00a0\u202f]/g, '');
   if (GROUPED.test(s)) s = s.replace(/,/g, '');
   return /^-?\d+(\.\d+)?$/.test(s) ? s : null;
 }
 
-/** Digits of a currency's minor unit (2 for CNY, 0 for JPY, 3 for KWD), as the browser knows them; 2 for a code it does not know. */
+/**
+ * Digits of a currency's minor unit (2 for CNY, 0 for JPY, 3 for KWD), as the browser knows them; 2 for a code it does
+ * not know.
+ */
 export function currencyDigits(currency: string | null | undefined): number {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: currency || 'CNY' }).resolvedOptions().maximumFractionDigits ?? 2;
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency: currency || 'CNY' }).resolvedOptions()
+        .maximumFractionDigits ?? 2
+    );
   } catch {
     return 2;
   }
@@ -46,7 +56,11 @@ export function validAmount(s: string, digits = 2): boolean {
 export function requireAmount(typed: string, currency: string | null | undefined): void {
   const digits = currencyDigits(currency);
   if (validAmount(typed, digits)) return;
-  throw digits === 2 ? new ClientError('errors.amountFormat') : digits === 0 ? new ClientError('errors.amountWhole') : new ClientError('errors.amountDigits', { digits });
+  throw digits === 2
+    ? new ClientError('errors.amountFormat')
+    : digits === 0
+      ? new ClientError('errors.amountWhole')
+      : new ClientError('errors.amountDigits', { digits });
 }
 
 /** A row's amount in minor units of the base currency, at its booking rate (`scale` from minorScale). */

@@ -32,4 +32,3 @@ export function monthRange(date: string): { start: string; end: string } {
 }
 
 export const isDate = (s: unknown): s is string => typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s);
-

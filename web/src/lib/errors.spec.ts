@@ -22,7 +22,12 @@ describe('the error catalogue', () => {
 
   it('says why a username was refused, in both languages', () => {
     for (const reason of USERNAME_REASONS) {
-      const err = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'username', message: 'bad' }], reason });
+      const err = new ApiError(400, {
+        code: 40001,
+        message: 'x',
+        details: [{ field: 'username', message: 'bad' }],
+        reason,
+      });
       const m = errorMessage(err);
       expect(m.key).toBe(`errors.username.${reason}`);
       expect(lookup(en as Tree, m.key)).toBeTruthy();
@@ -34,9 +39,17 @@ describe('the error catalogue', () => {
   });
 
   it('names the field of a validation failure', () => {
-    const err = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'amount', message: 'must be > 0' }] });
+    const err = new ApiError(400, {
+      code: 40001,
+      message: 'x',
+      details: [{ field: 'amount', message: 'must be > 0' }],
+    });
     expect(errorMessage(err)).toEqual({ key: 'errors.invalidField', params: { field: 'fields.amount' } });
-    const nested = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'criteria.min_amount', message: 'bad' }] });
+    const nested = new ApiError(400, {
+      code: 40001,
+      message: 'x',
+      details: [{ field: 'criteria.min_amount', message: 'bad' }],
+    });
     expect(errorMessage(nested).params.field).toBe('fields.min_amount');
     const unknown = new ApiError(400, { code: 40001, message: 'x', details: [{ field: 'weird', message: 'bad' }] });
     expect(errorMessage(unknown).params.field).toBe('fields.other');
@@ -45,7 +58,10 @@ describe('the error catalogue', () => {
 
   it('falls back without leaking anything for unknown answers', () => {
     expect(errorMessage(new ApiError(502, '<html>bad gateway</html>')).key).toBe('errors.50001');
-    expect(errorMessage(new ApiError(418, { message: 'teapot' }))).toEqual({ key: 'errors.unknown', params: { status: 418 } });
+    expect(errorMessage(new ApiError(418, { message: 'teapot' }))).toEqual({
+      key: 'errors.unknown',
+      params: { status: 418 },
+    });
     expect(errorMessage(new TypeError('Failed to fetch')).key).toBe('errors.network');
     expect(errorMessage(new ClientError('errors.importType')).key).toBe('errors.importType');
   });
@@ -58,7 +74,12 @@ describe('the error catalogue', () => {
   });
 
   it('names a missing exchange rate in plain words, in both languages', () => {
-    const body = { code: 40001, message: 'rate is needed', details: [{ field: 'rate', message: 'is needed' }], missing_rate: { currency: 'USD', base: 'CNY', date: '2026-03-01' } };
+    const body = {
+      code: 40001,
+      message: 'rate is needed',
+      details: [{ field: 'rate', message: 'is needed' }],
+      missing_rate: { currency: 'USD', base: 'CNY', date: '2026-03-01' },
+    };
     const m = errorMessage(new ApiError(400, body));
     expect(m).toEqual({ key: 'errors.missingRate', params: { currency: 'USD', base: 'CNY', date: '2026-03-01' } });
     for (const tree of [messages.en, messages['zh-CN']] as Tree[]) {
@@ -66,7 +87,9 @@ describe('the error catalogue', () => {
       for (const p of ['{currency}', '{base}', '{date}']) expect(text).toContain(p);
     }
     // a malformed one is only a field error, never shown as is
-    expect(missingRateOf(new ApiError(400, { ...body, missing_rate: { currency: '<b>', base: 'CNY', date: 'x' } }))).toBeNull();
+    expect(
+      missingRateOf(new ApiError(400, { ...body, missing_rate: { currency: '<b>', base: 'CNY', date: 'x' } })),
+    ).toBeNull();
     expect(errorMessage(new ApiError(400, { ...body, missing_rate: undefined })).key).toBe('errors.invalidField');
   });
 });

@@ -8,16 +8,61 @@ export interface Message {
 }
 
 export const KNOWN_CODES = [
-  40001, 40101, 40102, 40103, 40104, 40105, 40106, 40301, 40302, 40401, 40901, 40902, 40903, 41301, 41501, 42201, 42202, 42203, 42901, 50001, 50002, 50301,
+  40001, 40101, 40102, 40103, 40104, 40105, 40106, 40107, 40108, 40301, 40302, 40303, 40401, 40901, 40902, 40903, 41301,
+  41501, 42201, 42202, 42203, 42901, 50001, 50002, 50301,
 ] as const;
 
 /** Fields the catalogue names in a validation message; any other is "a field". */
 export const KNOWN_FIELDS = [
-  'amount', 'category_id', 'date', 'note', 'tag_ids', 'group_id', 'name', 'color', 'nickname', 'slogan', 'timezone', 'invite_code',
-  'month', 'content', 'contact', 'title', 'reply', 'link_url', 'image_url', 'publish_at', 'expire_at', 'user_id', 'interval',
-  'start_date', 'end_date', 'startDate', 'endDate', 'min_amount', 'max_amount', 'keyword', 'criteria', 'confirmName', 'code',
-  'app_version', 'tagline', 'description', 'file', 'frequency', 'kind', 'status', 'role', 'target_id', 'username', 'password',
-  'new_password', 'current_password', 'scopes', 'expires_in_days', 'credential',
+  'amount',
+  'category_id',
+  'date',
+  'note',
+  'tag_ids',
+  'group_id',
+  'name',
+  'color',
+  'nickname',
+  'slogan',
+  'timezone',
+  'invite_code',
+  'month',
+  'content',
+  'contact',
+  'title',
+  'reply',
+  'link_url',
+  'image_url',
+  'publish_at',
+  'expire_at',
+  'user_id',
+  'interval',
+  'start_date',
+  'end_date',
+  'startDate',
+  'endDate',
+  'min_amount',
+  'max_amount',
+  'keyword',
+  'criteria',
+  'confirmName',
+  'code',
+  'app_version',
+  'tagline',
+  'description',
+  'file',
+  'frequency',
+  'kind',
+  'status',
+  'role',
+  'target_id',
+  'username',
+  'password',
+  'new_password',
+  'current_password',
+  'scopes',
+  'expires_in_days',
+  'credential',
 ] as const;
 
 /** The `reason` of a username the server refused (40001 on `username`). */
@@ -37,7 +82,15 @@ export function missingRateOf(err: unknown): MissingRate | null {
   if (!(err instanceof ApiError) || err.code !== 40001) return null;
   const m = err.body.missing_rate as Partial<MissingRate> | undefined;
   const code = /^[A-Z]{3}$/;
-  if (!m || typeof m.currency !== 'string' || !code.test(m.currency) || typeof m.base !== 'string' || !code.test(m.base) || typeof m.date !== 'string') return null;
+  if (
+    !m ||
+    typeof m.currency !== 'string' ||
+    !code.test(m.currency) ||
+    typeof m.base !== 'string' ||
+    !code.test(m.base) ||
+    typeof m.date !== 'string'
+  )
+    return null;
   return { currency: m.currency, base: m.base, date: m.date };
 }
 
@@ -56,15 +109,27 @@ export function errorMessage(err: unknown): Message {
       const missing = missingRateOf(err);
       if (missing) return { key: 'errors.missingRate', params: { ...missing } };
       const field = fieldOf(err);
-      if (field === 'username' && typeof err.body.reason === 'string' && (USERNAME_REASONS as readonly string[]).includes(err.body.reason)) {
+      if (
+        field === 'username' &&
+        typeof err.body.reason === 'string' &&
+        (USERNAME_REASONS as readonly string[]).includes(err.body.reason)
+      ) {
         return { key: `errors.username.${err.body.reason}`, params: {} };
       }
-      return field ? { key: 'errors.invalidField', params: { field: `fields.${field}` } } : { key: 'errors.40001', params: {} };
+      return field
+        ? { key: 'errors.invalidField', params: { field: `fields.${field}` } }
+        : { key: 'errors.40001', params: {} };
     }
     // a refused password says why
-    if (err.code === 42201 && typeof err.body.reason === 'string' && (PASSWORD_REASONS as readonly string[]).includes(err.body.reason)) {
+    if (
+      err.code === 42201 &&
+      typeof err.body.reason === 'string' &&
+      (PASSWORD_REASONS as readonly string[]).includes(err.body.reason)
+    ) {
       return { key: `errors.password.${err.body.reason}`, params: {} };
     }
+    // a second-factor code refused on a signed-in page reads like one refused at sign-in
+    if (err.code === 42201 && err.body.reason === 'bad_code') return { key: 'errors.40107', params: {} };
     if ((KNOWN_CODES as readonly number[]).includes(err.code)) return { key: `errors.${err.code}`, params: {} };
     if (err.status >= 500) return { key: 'errors.50001', params: {} };
     return { key: 'errors.unknown', params: { status: err.status } };

@@ -53,9 +53,17 @@ describe('percentages and dates', () => {
 
   it('accepts the amounts the API accepts', () => {
     for (const ok of ['1', '12.5', '12.50', '999999999999.99']) expect(validAmount(ok)).toBe(true);
-    for (const bad of ['0', '0.00', '-1', '1.234', '1e3', '', 'abc', '1234567890123']) expect(validAmount(bad)).toBe(false);
+    for (const bad of ['0', '0.00', '-1', '1.234', '1e3', '', 'abc', '1234567890123'])
+      expect(validAmount(bad)).toBe(false);
     // in the currency's own decimals: none for yen, three for dinar
-    for (const [s, digits, ok] of [['1200', 0, true], ['12.5', 0, false], ['1.', 0, false], ['1.235', 3, true], ['1.2345', 3, false], ['0.001', 3, true]] as const) {
+    for (const [s, digits, ok] of [
+      ['1200', 0, true],
+      ['12.5', 0, false],
+      ['1.', 0, false],
+      ['1.235', 3, true],
+      ['1.2345', 3, false],
+      ['0.001', 3, true],
+    ] as const) {
       expect(validAmount(s, digits), `${s} with ${digits} decimals`).toBe(ok);
     }
   });

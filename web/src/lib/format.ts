@@ -15,11 +15,36 @@ function cached<F>(cache: Map<string, F>, locale: string, options: object, build
   }
   return f;
 }
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  return cached(numberFormats, locale, options, () => new Intl.NumberFormat(locale, options));
+function numberFormat(locale: AppLocale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const tag = regionalLocale(locale);
+  return cached(numberFormats, tag, options, () => new Intl.NumberFormat(tag, options));
 }
-function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  return cached(dateFormats, locale, options, () => new Intl.DateTimeFormat(locale, options));
+function dateFormat(locale: AppLocale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const tag = regionalLocale(locale);
+  return cached(dateFormats, tag, options, () => new Intl.DateTimeFormat(tag, options));
+}
+
+/** the browser's languages; none on the server, whose `navigator` (where there is one) names no language */
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  const list = navigator.languages?.length ? navigator.languages : [navigator.language];
+  return list.filter((l): l is string => typeof l === 'string' && l !== '');
+}
+
+/**
+ * The locale numbers and dates are written in: the app's language in the person's own region when
+ * their browser names one for it (English in Britain writes "1 November 2026", in the States
+ * "November 1, 2026"; Chinese in Hong Kong or Taiwan keeps its own digits and dates too).
+ */
+export function regionalLocale(locale: AppLocale, preferred: readonly string[] = browserLanguages()): string {
+  const language = locale.slice(0, 2);
+  const own = preferred.find((p) => p.toLowerCase().startsWith(`${language}-`));
+  if (!own) return locale;
+  try {
+    return Intl.getCanonicalLocales(own)[0] ?? locale;
+  } catch {
+    return locale;
+  }
 }
 
 export interface MoneyOptions {
@@ -30,7 +55,12 @@ export interface MoneyOptions {
 }
 
 /** A money amount in major units, with the currency symbol, for the locale. Null shows a dash. */
-export function formatMoney(value: number | null | undefined, locale: AppLocale, currency: string, opts: MoneyOptions = {}): string {
+export function formatMoney(
+  value: number | null | undefined,
+  locale: AppLocale,
+  currency: string,
+  opts: MoneyOptions = {},
+): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   return numberFormat(locale, {
     style: 'currency',
@@ -43,7 +73,12 @@ export function formatMoney(value: number | null | undefined, locale: AppLocale,
 }
 
 /** Compact notation once the full amount would be longer than `maxLength` characters. */
-export function formatMoneyFit(value: number | null | undefined, locale: AppLocale, currency: string, maxLength = 12): string {
+export function formatMoneyFit(
+  value: number | null | undefined,
+  locale: AppLocale,
+  currency: string,
+  maxLength = 12,
+): string {
   const full = formatMoney(value, locale, currency);
   return full.length > maxLength ? formatMoney(value, locale, currency, { compact: true }) : full;
 }
@@ -55,7 +90,11 @@ export function formatNumber(value: number, locale: AppLocale, compact = false):
 /** A percentage given as 0 to 100 (the API's unit); signed for changes. */
 export function formatPercent(value: number | null | undefined, locale: AppLocale, signed = false): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 2, signDisplay: signed ? 'exceptZero' : 'auto' }).format(value / 100);
+  return numberFormat(locale, {
+    style: 'percent',
+    maximumFractionDigits: 2,
+    signDisplay: signed ? 'exceptZero' : 'auto',
+  }).format(value / 100);
 }
 
 /** A calendar date `YYYY-MM-DD` (no time zone) for display. */
@@ -76,7 +115,10 @@ export function formatDate(date: string, locale: AppLocale, style: 'long' | 'sho
 export function formatMonth(month: string, locale: AppLocale, short = false): string {
   const [y, m] = month.split('-').map(Number);
   if (!y || !m) return month;
-  return dateFormat(locale, short ? { month: 'short', timeZone: 'UTC' } : { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
+  return dateFormat(
+    locale,
+    short ? { month: 'short', timeZone: 'UTC' } : { year: 'numeric', month: 'long', timeZone: 'UTC' },
+  ).format(new Date(Date.UTC(y, m - 1, 1)));
 }
 
 /** An ISO timestamp in the browser's zone. */
@@ -106,10 +148,31 @@ const names = new Map<string, Intl.DisplayNames>();
 /** A currency's name in the locale ("人民币", "US Dollar"); the code when the browser has no name for it. */
 export function currencyName(locale: AppLocale, code: string): string {
   let d = names.get(locale);
-  if (!d) names.set(locale, (d = new Intl.DisplayNames(locale, { type: 'currency' })));
+  if (!d) names.set(locale, (d = new Intl.DisplayNames(regionalLocale(locale), { type: 'currency' })));
   try {
     return d.of(code) ?? code;
   } catch {
     return code;
   }
+}
+
+/** The currencies most people here book in, first in every currency list. */
+export const COMMON_CURRENCIES = ['CNY', 'USD', 'EUR', 'GBP', 'JPY', 'HKD'] as const;
+
+/**
+ * Every currency code for a picker: the common ones first, then the rest by their name in the
+ * locale (so "Euro" is not hidden after "United Arab Emirates Dirham" and friends).
+ */
+export function currencyChoices(
+  locale: AppLocale,
+  codes: readonly string[] = Intl.supportedValuesOf('currency'),
+): string[] {
+  const common: readonly string[] = COMMON_CURRENCIES;
+  const collator = new Intl.Collator(regionalLocale(locale));
+  const rest = codes
+    .filter((c) => !common.includes(c))
+    .map((c) => [c, currencyName(locale, c)] as const)
+    .sort((a, b) => collator.compare(a[1], b[1]) || a[0].localeCompare(b[0]))
+    .map(([c]) => c);
+  return [...common, ...rest];
 }

@@ -20,7 +20,10 @@ describe('createLoader', () => {
 
   it('keeps the error of a failed read and the data of the last good one', async () => {
     let fail = false;
-    const l = createLoader(async () => { if (fail) throw new Error('down'); return 'ok'; }, '');
+    const l = createLoader(async () => {
+      if (fail) throw new Error('down');
+      return 'ok';
+    }, '');
     await l.load();
     fail = true;
     await l.load();

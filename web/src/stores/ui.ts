@@ -10,13 +10,17 @@ export interface Toast {
 export const toasts = reactive<Toast[]>([]);
 let seq = 0;
 
+/** Shows a message for a few seconds; a new one replaces the one before, so toasts never pile up over the page. */
 export function toast(text: string, kind: Toast['kind'] = 'info'): void {
   const id = ++seq;
-  toasts.push({ id, text, kind });
-  setTimeout(() => {
-    const i = toasts.findIndex((t) => t.id === id);
-    if (i >= 0) toasts.splice(i, 1);
-  }, kind === 'error' ? 6000 : 3000);
+  toasts.splice(0, toasts.length, { id, text, kind });
+  setTimeout(
+    () => {
+      const i = toasts.findIndex((t) => t.id === id);
+      if (i >= 0) toasts.splice(i, 1);
+    },
+    kind === 'error' ? 6000 : 3000,
+  );
 }
 
 export interface AskState {
@@ -32,16 +36,52 @@ export interface AskState {
   resolve: (v: string | boolean | null) => void;
 }
 
-export const ask = reactive<AskState>({ open: false, title: '', message: '', value: null, label: '', okLabel: '', danger: false, maxlength: 100, resolve: () => {} });
+export const ask = reactive<AskState>({
+  open: false,
+  title: '',
+  message: '',
+  value: null,
+  label: '',
+  okLabel: '',
+  danger: false,
+  maxlength: 100,
+  resolve: () => {},
+});
 
 export function confirmAction(title: string, message: string, okLabel: string, danger = true): Promise<boolean> {
   return new Promise((resolve) => {
-    Object.assign(ask, { open: true, title, message, value: null, label: '', okLabel, danger, resolve: (v: string | boolean | null) => resolve(v === true) });
+    Object.assign(ask, {
+      open: true,
+      title,
+      message,
+      value: null,
+      label: '',
+      okLabel,
+      danger,
+      resolve: (v: string | boolean | null) => resolve(v === true),
+    });
   });
 }
 
-export function promptText(title: string, label: string, value: string, okLabel: string, maxlength = 30, message = ''): Promise<string | null> {
+export function promptText(
+  title: string,
+  label: string,
+  value: string,
+  okLabel: string,
+  maxlength = 30,
+  message = '',
+): Promise<string | null> {
   return new Promise((resolve) => {
-    Object.assign(ask, { open: true, title, message, value, label, okLabel, danger: false, maxlength, resolve: (v: string | boolean | null) => resolve(typeof v === 'string' ? v : null) });
+    Object.assign(ask, {
+      open: true,
+      title,
+      message,
+      value,
+      label,
+      okLabel,
+      danger: false,
+      maxlength,
+      resolve: (v: string | boolean | null) => resolve(typeof v === 'string' ? v : null),
+    });
   });
 }

@@ -18,7 +18,12 @@ const { accountState, useAccountsStore } = await import('./store');
 const { shell } = await import('../../stores/shell');
 
 function list(name: string, netWorth: number): AccountList {
-  return { list: [{ id: 1, name } as AccountList['list'][number]], net_worth: netWorth, base_currency: 'CNY', missing_rates: [] } as AccountList;
+  return {
+    list: [{ id: 1, name } as AccountList['list'][number]],
+    net_worth: netWorth,
+    base_currency: 'CNY',
+    missing_rates: [],
+  } as AccountList;
 }
 
 beforeEach(() => {
@@ -62,7 +67,12 @@ describe('the accounts store', () => {
     api.fetchAccounts.mockResolvedValue(list('a', 1));
     entry.createTransaction.mockRejectedValue(new Error('refused'));
     const store = useAccountsStore();
-    await expect(store.transfer({ kind: 'transfer', account_id: 1, to_account_id: 2, amount: '1', date: '2026-11-26' } as never, 'k')).rejects.toThrow('refused');
+    await expect(
+      store.transfer(
+        { kind: 'transfer', account_id: 1, to_account_id: 2, amount: '1', date: '2026-11-26' } as never,
+        'k',
+      ),
+    ).rejects.toThrow('refused');
     expect(api.fetchAccounts).not.toHaveBeenCalled();
   });
 

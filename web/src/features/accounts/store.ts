@@ -6,7 +6,7 @@ import { defineStore } from 'pinia';
 import { computed, reactive } from 'vue';
 import { createLoader } from '../../lib/loader';
 import { shell } from '../../stores/shell';
-import { createTransaction, type CreateBody } from '../entry/api';
+import { createTransaction, type CreateBody } from '../entry';
 import * as api from './api';
 
 export type { Account, AccountList } from './api';
@@ -99,5 +99,17 @@ export const useAccountsStore = defineStore('accounts', () => {
     await changed();
   }
 
-  return { history: history.data, loading: accounts.loading, error, load, create, update, reconcile, transfer };
+  return {
+    history: history.data,
+    loading: accounts.loading,
+    error,
+    load,
+    create,
+    update,
+    reconcile,
+    transfer,
+    // one account's page: its balance over time and its entries, read as the page asks
+    balanceSeries: (id: number, months: number) => api.fetchBalanceSeries(id, months),
+    ledger: (id: number, page: number) => api.fetchLedger(id, page),
+  };
 });

@@ -44,7 +44,10 @@ describe('the administration stores', () => {
   });
 
   it('reads the users again after a change, also after a refused one', async () => {
-    api.users.mockResolvedValueOnce(page(user(1))).mockResolvedValueOnce(page(user(1, 'disabled'))).mockResolvedValueOnce(page(user(1, 'disabled')));
+    api.users
+      .mockResolvedValueOnce(page(user(1)))
+      .mockResolvedValueOnce(page(user(1, 'disabled')))
+      .mockResolvedValueOnce(page(user(1, 'disabled')));
     const store = useAdminUsersStore();
     await store.search({ keyword: '', status: 'all' });
     await store.toggleStatus(store.list[0]!);
@@ -57,7 +60,10 @@ describe('the administration stores', () => {
 
   it('looks at the backups again while one runs, and stops when the screen closes', async () => {
     vi.useFakeTimers();
-    api.backups.mockResolvedValueOnce(page(backup(1, 'pending'))).mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce(page(backup(1, 'completed')));
+    api.backups
+      .mockResolvedValueOnce(page(backup(1, 'pending')))
+      .mockRejectedValueOnce(new Error('down'))
+      .mockResolvedValueOnce(page(backup(1, 'completed')));
     const store = useAdminBackupsStore();
     await store.watch();
     expect(api.backups).toHaveBeenCalledTimes(1);

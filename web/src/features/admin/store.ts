@@ -37,9 +37,12 @@ export const useAdminUsersStore = defineStore('admin-users', () => {
   const search = (q: UserQuery) => ((query.value = { ...q }), pager.goTo(1));
   const change = (fn: () => Promise<unknown>) => changeThenRead(fn, pager.load);
   return {
-    ...pager, query, search,
+    ...pager,
+    query,
+    search,
     restore: (u: AdminUser) => change(() => adminApi.restoreUser(u.id)),
-    toggleStatus: (u: AdminUser) => change(() => adminApi.setUserStatus(u.id, u.status === 'active' ? 'disabled' : 'active')),
+    toggleStatus: (u: AdminUser) =>
+      change(() => adminApi.setUserStatus(u.id, u.status === 'active' ? 'disabled' : 'active')),
     toggleRole: (u: AdminUser) => change(() => adminApi.setUserRole(u.id, u.role === 'admin' ? 'user' : 'admin')),
     remove: (u: AdminUser, confirmName: string) => change(() => adminApi.deleteUser(u.id, confirmName)),
   };
@@ -50,7 +53,8 @@ export const useAdminFeedbackStore = defineStore('admin-feedback', () => {
   const pager = createPager((page, size) => adminApi.feedback(status.value, page, size));
   onSessionEnd(pager.forget);
   const filter = (s: '' | FeedbackStatus) => ((status.value = s), pager.goTo(1));
-  const setStatus = (id: number, next: FeedbackStatus) => changeThenRead(() => adminApi.setFeedbackStatus(id, next), pager.load);
+  const setStatus = (id: number, next: FeedbackStatus) =>
+    changeThenRead(() => adminApi.setFeedbackStatus(id, next), pager.load);
   async function reply(id: number, text: string): Promise<void> {
     await adminApi.replyFeedback(id, text.trim());
     await pager.load();
@@ -65,7 +69,9 @@ export const useAdminNoticesStore = defineStore('admin-notices', () => {
   const filter = (s: '' | Notification['scope']) => ((scope.value = s), pager.goTo(1));
   const change = (fn: () => Promise<unknown>) => changeThenRead(fn, pager.load);
   return {
-    ...pager, scope, filter,
+    ...pager,
+    scope,
+    filter,
     pin: (n: Notification) => change(() => adminApi.pinNotice(n.id, !n.pinned)),
     remove: (n: Notification) => change(() => adminApi.deleteNotice(n.id)),
   };
@@ -79,7 +85,11 @@ export const useAdminConfigStore = defineStore('admin-config', () => {
   };
   /** saves the texts, then reads the configuration every screen shows again */
   async function save(c: ShownConfig): Promise<void> {
-    await adminApi.saveConfig({ app_version: c.app_version.trim(), tagline: c.tagline.trim(), description: c.description.trim() });
+    await adminApi.saveConfig({
+      app_version: c.app_version.trim(),
+      tagline: c.tagline.trim(),
+      description: c.description.trim(),
+    });
     await loadConfig();
   }
   return { load, save };
@@ -112,13 +122,27 @@ export const useAdminBackupsStore = defineStore('admin-backups', () => {
     watching = false;
     clearTimeout(timer);
   }
-  const create = () => changeThenRead(async () => {
-    await adminApi.createBackup();
-    running = true;
-  }, load);
+  const create = () =>
+    changeThenRead(async () => {
+      await adminApi.createBackup();
+      running = true;
+    }, load);
   const remove = (id: number) => changeThenRead(() => adminApi.deleteBackup(id), load);
   const goTo = (p: number) => ((pager.page.value = p), load());
-  return { page: pager.page, list: pager.list, total: pager.total, loading: pager.loading, error: pager.error, loaded: pager.loaded, load, goTo, watch, unwatch, create, remove };
+  return {
+    page: pager.page,
+    list: pager.list,
+    total: pager.total,
+    loading: pager.loading,
+    error: pager.error,
+    loaded: pager.loaded,
+    load,
+    goTo,
+    watch,
+    unwatch,
+    create,
+    remove,
+  };
 });
 
 export const useAdminLogsStore = defineStore('admin-logs', () => {

@@ -4,7 +4,11 @@ import { client, ok } from '../../api/client';
 import type { components, operations } from '../../api/schema';
 import type { Budget } from '../../api/types';
 
-type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Body<Op extends keyof operations> = operations[Op] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 export type MonthBudget = components['schemas']['PersonalBudget'];
 export type LinesChange = Body<'putBudgetsByMonth'>;
 
@@ -13,14 +17,27 @@ export function fetchBudget(month: string, groupId: number | null): Promise<Budg
   return ok(client.GET('/api/budget', { params: { query: { month, ...(groupId ? { group_id: groupId } : {}) } } }));
 }
 
-/** Sets (or with null clears) the month's amount of the personal budget, or with `groupId` of the group's. */
-export async function saveBudget(month: string, amount: string | null, groupId: number | null): Promise<void> {
-  await ok(client.PUT('/api/budget', { body: { month, amount, ...(groupId ? { group_id: groupId } : {}) } }));
+/**
+ * Sets (or with null clears) the month's amount of the personal budget, or with `groupId` of the
+ * group's: from this month on with `repeat`, else for this month alone.
+ */
+export async function saveBudget(
+  month: string,
+  amount: string | null,
+  groupId: number | null,
+  repeat: boolean,
+): Promise<void> {
+  await ok(client.PUT('/api/budget', { body: { month, amount, repeat, ...(groupId ? { group_id: groupId } : {}) } }));
 }
 
-/** Sets (or clears) the caller's own share of a group's budget. */
-export async function saveMyShare(month: string, amount: string | null, groupId: number): Promise<void> {
-  await ok(client.PUT('/api/budget/mine', { body: { month, amount, group_id: groupId } }));
+/** Sets (or clears) the caller's own share of a group's budget, repeating as `saveBudget`. */
+export async function saveMyShare(
+  month: string,
+  amount: string | null,
+  groupId: number,
+  repeat: boolean,
+): Promise<void> {
+  await ok(client.PUT('/api/budget/mine', { body: { month, amount, group_id: groupId, repeat } }));
 }
 
 /** The personal budget of a month with its lines per category. */

@@ -18,7 +18,11 @@ const { ClientError } = await import('../../api/client');
 
 const budget = (amount: number | null) => ({ amount, spent: 0 }) as unknown as Budget;
 const lines = (carry: boolean, ...ids: number[]) =>
-  ({ amount: 1000, carry_over: carry, categories: ids.map((id) => ({ category_id: id, amount: id * 10, carry_over: false })) }) as unknown as MonthBudget;
+  ({
+    amount: 1000,
+    carry_over: carry,
+    categories: ids.map((id) => ({ category_id: id, amount: id * 10, carry_over: false })),
+  }) as unknown as MonthBudget;
 
 beforeEach(() => {
   setActivePinia(createPinia());
@@ -50,7 +54,7 @@ describe('the budget store', () => {
     expect(store.lines).toBe(null);
   });
 
-  it('sends the month\'s lines with one more, then reads the budget and the lines again', async () => {
+  it("sends the month's lines with one more, then reads the budget and the lines again", async () => {
     api.saveLines.mockResolvedValue(lines(false, 1, 2, 3));
     const store = useBudgetStore();
     await store.show('2026-11', null);
@@ -63,6 +67,7 @@ describe('the budget store', () => {
         { category_id: 2, amount: '20', carry_over: false },
         { category_id: 3, amount: '30', carry_over: true },
       ],
+      repeat: true,
     });
     expect(store.budget?.amount).toBe(200);
     expect(store.lines?.categories).toHaveLength(3);
@@ -73,22 +78,31 @@ describe('the budget store', () => {
     const store = useBudgetStore();
     await store.show('2026-11', null);
     await store.removeLine(1);
-    expect(api.saveLines).toHaveBeenLastCalledWith('2026-11', { categories: [{ category_id: 2, amount: '20', carry_over: false }] });
+    expect(api.saveLines).toHaveBeenLastCalledWith('2026-11', {
+      categories: [{ category_id: 2, amount: '20', carry_over: false }],
+      repeat: true,
+    });
     await store.toggleLineCarry(2);
-    expect(api.saveLines).toHaveBeenLastCalledWith('2026-11', { categories: [{ category_id: 1, amount: '10', carry_over: false }, { category_id: 2, amount: '20', carry_over: true }] });
+    expect(api.saveLines).toHaveBeenLastCalledWith('2026-11', {
+      categories: [
+        { category_id: 1, amount: '10', carry_over: false },
+        { category_id: 2, amount: '20', carry_over: true },
+      ],
+      repeat: true,
+    });
     await store.toggleTotalCarry();
-    expect(api.saveLines).toHaveBeenLastCalledWith('2026-11', { carry_over: true });
+    expect(api.saveLines).toHaveBeenLastCalledWith('2026-11', { carry_over: true, repeat: true });
   });
 
-  it('saves the caller\'s share of a group\'s budget, and refuses an amount that is not one', async () => {
+  it("saves the caller's share of a group's budget, and refuses an amount that is not one", async () => {
     const store = useBudgetStore();
     await store.show('2026-11', 7);
     await store.saveAmount('mine', ' 50 ');
-    expect(api.saveMyShare).toHaveBeenCalledWith('2026-11', '50', 7);
+    expect(api.saveMyShare).toHaveBeenCalledWith('2026-11', '50', 7, true);
     expect(api.fetchBudget).toHaveBeenCalledTimes(2);
     await expect(store.saveAmount('main', '5.555')).rejects.toBeInstanceOf(ClientError);
     expect(api.saveBudget).not.toHaveBeenCalled();
-    await store.saveAmount('main', null);
-    expect(api.saveBudget).toHaveBeenCalledWith('2026-11', null, 7);
+    await store.saveAmount('main', null, true);
+    expect(api.saveBudget).toHaveBeenCalledWith('2026-11', null, 7, false);
   });
 });

@@ -28,23 +28,31 @@ export const useBudgetStore = defineStore('budget', () => {
     return reload();
   }
 
-  /** Sets (or with null clears) the month's budget, or with `mine` the caller's share of the group's. */
-  async function saveAmount(which: 'main' | 'mine', value: string | null): Promise<void> {
+  /**
+   * Sets (or with null clears) the month's budget, or with `mine` the caller's share of the group's:
+   * from this month on unless `onlyThisMonth`.
+   */
+  async function saveAmount(which: 'main' | 'mine', value: string | null, onlyThisMonth = false): Promise<void> {
     // a group's budget is in the group currency, a personal one in the base currency
     if (value !== null) requireAmount(value, groupId ? groupCurrency(groupId) : currency.value);
     const amount = value === null ? null : value.trim();
-    if (which === 'mine' && groupId) await api.saveMyShare(month, amount, groupId);
-    else await api.saveBudget(month, amount, groupId);
+    if (which === 'mine' && groupId) await api.saveMyShare(month, amount, groupId, !onlyThisMonth);
+    else await api.saveBudget(month, amount, groupId, !onlyThisMonth);
     await reload();
   }
 
   /** The lines as they stand, ready to be sent back with a change. */
   function currentLines(): LineInput[] {
-    return (lines.data.value?.categories ?? []).map((l) => ({ category_id: l.category_id, amount: String(l.amount), carry_over: l.carry_over }));
+    return (lines.data.value?.categories ?? []).map((l) => ({
+      category_id: l.category_id,
+      amount: String(l.amount),
+      carry_over: l.carry_over,
+    }));
   }
 
+  // a change of the lines holds from this month on, as the amounts do
   async function saveLines(body: api.LinesChange): Promise<void> {
-    await api.saveLines(month, body);
+    await api.saveLines(month, { ...body, repeat: true });
     await reload();
   }
 
@@ -57,7 +65,9 @@ export const useBudgetStore = defineStore('budget', () => {
   }
 
   function toggleLineCarry(categoryId: number): Promise<void> {
-    return saveLines({ categories: currentLines().map((l) => (l.category_id === categoryId ? { ...l, carry_over: !l.carry_over } : l)) });
+    return saveLines({
+      categories: currentLines().map((l) => (l.category_id === categoryId ? { ...l, carry_over: !l.carry_over } : l)),
+    });
   }
 
   /** Carries what remains of the whole month into the next, or stops doing so (only with an amount set). */

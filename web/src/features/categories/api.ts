@@ -23,7 +23,11 @@ export async function sortCategories(ids: number[]): Promise<void> {
 
 /** Deletes a category, first moving what uses it to `migrateTo` when given. */
 export async function deleteCategory(id: number, migrateTo: number | null): Promise<void> {
-  await ok(client.DELETE('/api/categories/{id}', { params: { path: { id }, query: migrateTo ? { migrate_to: migrateTo } : {} } }));
+  await ok(
+    client.DELETE('/api/categories/{id}', {
+      params: { path: { id }, query: migrateTo ? { migrate_to: migrateTo } : {} },
+    }),
+  );
 }
 
 export async function createTag(body: { name: string; color: string }): Promise<void> {

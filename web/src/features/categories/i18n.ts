@@ -19,7 +19,9 @@ export default {
       noneOfKind: 'No categories of this kind.',
       noTags: 'No tags yet. Tags mark transactions across categories, e.g. #travel.',
       deleteNamed: 'Delete “{name}”',
-      deleteHint: 'Transactions, recurring bills and saved filters using this category can be moved to another category of the same kind first.',
+      deleteHint:
+        'Transactions, recurring bills and saved filters using this category can be moved to another category of the ' +
+        'same kind first.',
       itsTransactions: 'Its transactions',
       doNotMove: 'Do not move (only if the category is unused)',
       moveTo: 'Move them to {name}',

@@ -9,11 +9,14 @@ import * as api from './api';
 export type Item = 'category' | 'tag';
 
 export const useCategoriesStore = defineStore('categories', () => {
-  const lists = createLoader(async () => {
-    invalidateLists();
-    const [c, t] = await Promise.all([categories(), tags()]);
-    return { categories: c, tags: t };
-  }, { categories: [] as Category[], tags: [] as Tag[] });
+  const lists = createLoader(
+    async () => {
+      invalidateLists();
+      const [c, t] = await Promise.all([categories(), tags()]);
+      return { categories: c, tags: t };
+    },
+    { categories: [] as Category[], tags: [] as Tag[] },
+  );
 
   async function after<T>(change: Promise<T>): Promise<T> {
     const out = await change;
@@ -27,7 +30,8 @@ export const useCategoriesStore = defineStore('categories', () => {
     load: lists.load,
     create: (what: Item, body: { name: string; color: string; kind: Kind }) =>
       after(what === 'category' ? api.createCategory(body) : api.createTag({ name: body.name, color: body.color })),
-    update: (what: Item, id: number, look: api.Look) => after(what === 'category' ? api.updateCategory(id, look) : api.updateTag(id, look)),
+    update: (what: Item, id: number, look: api.Look) =>
+      after(what === 'category' ? api.updateCategory(id, look) : api.updateTag(id, look)),
     sort: (ids: number[]) => after(api.sortCategories(ids)),
     removeCategory: (id: number, migrateTo: number | null) => after(api.deleteCategory(id, migrateTo)),
     removeTag: (id: number) => after(api.deleteTag(id)),

@@ -3,7 +3,11 @@ import { client, ok } from '../../api/client';
 import type { operations } from '../../api/schema';
 import type { Transaction } from '../../api/types';
 
-type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Body<Op extends keyof operations> = operations[Op] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 export type CreateBody = Body<'postTransactions'>;
 export type UpdateBody = Body<'putTransactionsById'>;
 export type ServerParse = operations['postQuickEntryParse']['responses'][200]['content']['application/json'];
@@ -24,12 +28,24 @@ export function updateTransaction(id: number, body: UpdateBody): Promise<Transac
   return ok(client.PUT('/api/transactions/{id}', { params: { path: { id } }, body }));
 }
 
+export type DuplicatesQuery = operations['getTransactionsPossibleDuplicates']['parameters']['query'];
+
+/** The imported entries a new one would count a second time (closest first). */
+export async function possibleDuplicates(query: DuplicatesQuery): Promise<Transaction[]> {
+  const res = await ok(client.GET('/api/transactions/possible-duplicates', { params: { query } }));
+  return res.list;
+}
+
 export function deleteTransaction(id: number): Promise<void> {
   return ok(client.DELETE('/api/transactions/{id}', { params: { path: { id } } })).then(() => undefined);
 }
 
 /** Recent purchases a refund may reduce: the caller's own expenses, newest first, matching a word of the note. */
 export async function recentPurchases(keyword: string): Promise<Transaction[]> {
-  const res = await ok(client.GET('/api/transactions', { params: { query: { kind: 'expense', keyword: keyword || undefined, pageSize: 20 } } }));
+  const res = await ok(
+    client.GET('/api/transactions', {
+      params: { query: { kind: 'expense', keyword: keyword || undefined, pageSize: 20 } },
+    }),
+  );
   return res.list.filter((t) => t.amount > 0 && t.group_id === null);
 }

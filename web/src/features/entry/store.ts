@@ -4,7 +4,8 @@ import { defineStore } from 'pinia';
 import { idempotencyKey, ClientError } from '../../api/client';
 import type { Category, Suggestion, Transaction } from '../../api/types';
 import { amountText, currencyDigits, requireAmount, validAmount } from '../../lib/amounts';
-import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../books/split';
+import { emptySplit, splitBody, splitCheck, type SplitDraft } from '../transactions';
+import type { ReceiptDraft } from '../receipts';
 import * as api from './api';
 import { categoryForConcept, conceptByKey, conceptOf, parseQuickEntry } from './parser';
 
@@ -24,6 +25,10 @@ export interface Draft {
   tag_ids: number[];
   group_id: number | null;
   refund_of: number | null;
+  /** the currency `amount` was paid in, when not the account's own (45 EUR on a pound card); null: the account's */
+  currency: string | null;
+  /** paid in another currency: what the account was charged (the bank's figure); '' takes the day's rate */
+  charged: string;
 }
 
 /** What a line of text gave, part by part, for the preview before saving. */
@@ -46,21 +51,60 @@ interface AccountRef {
   archived: boolean;
 }
 
+/** The fields a receipt's draft fills; those read with less confidence than this are marked for checking. */
+export type ReceiptField = 'kind' | 'amount' | 'currency' | 'date' | 'note' | 'account_id' | 'category_id';
+const SURE = 0.8;
+
+/** What a recognised receipt gave the draft beyond its fields. */
+export interface ReceiptFill {
+  /** the image it came from (the receipts queue's key) */
+  key: number;
+  /** the bill and order id the entry keeps, when the screenshot showed them */
+  source: 'wechat' | 'alipay' | null;
+  external_id: string | null;
+  /** when it was paid, as printed */
+  time: string | null;
+  category_id: number | null;
+  /** fields to check: read with little confidence, or not read at all */
+  low: ReceiptField[];
+}
+
 const categoryKind = (k: EntryKind): 'expense' | 'income' => (k === 'income' ? 'income' : 'expense');
+
+/** The currency a draft was paid in when it is not its account's; null when it is (or none is said). */
+export function paidIn(d: Pick<Draft, 'currency'>, accountCurrency: string | undefined): string | null {
+  return d.currency && accountCurrency && d.currency !== accountCurrency ? d.currency : null;
+}
 
 function blank(date: string, groupId: number | null, accountId: number | null): Draft {
   return {
-    kind: 'expense', amount: '', date, category_id: null, category_picked: false, account_id: accountId, to_account_id: null,
-    to_amount: '', note: '', tag_ids: [], group_id: groupId, refund_of: null,
+    kind: 'expense',
+    amount: '',
+    date,
+    category_id: null,
+    category_picked: false,
+    account_id: accountId,
+    to_account_id: null,
+    to_amount: '',
+    note: '',
+    tag_ids: [],
+    group_id: groupId,
+    refund_of: null,
+    currency: null,
+    charged: '',
   };
 }
 
 /** The draft of an existing row: a refund is an expense with a negative amount, shown by its size. */
 function draftOf(tx: Transaction): Draft {
   const refund = tx.kind === 'expense' && tx.amount < 0;
+  const paid = tx.original_amount !== null && tx.original_currency !== null;
   return {
     kind: refund ? 'refund' : tx.kind === 'adjustment' ? 'expense' : tx.kind,
-    amount: amountText(Math.abs(tx.amount)),
+    // paid in another currency: the amount paid, and what the account was charged beside it
+    amount: amountText(Math.abs(paid ? tx.original_amount! : tx.amount)),
+    currency: paid ? tx.original_currency : null,
+    charged: paid ? amountText(Math.abs(tx.amount)) : '',
     date: tx.date,
     category_id: tx.category_id,
     category_picked: tx.category_picked,
@@ -90,6 +134,13 @@ export const useEntryStore = defineStore('entry', {
     seq: 0,
     lineSeq: 0,
     purchaseSeq: 0,
+    /** imported entries the new one would count twice: shown once, then saving goes ahead */
+    duplicates: [] as Transaction[],
+    duplicatesShown: false,
+    /** the receipt the draft was filled from */
+    receipt: null as ReceiptFill | null,
+    /** the entry the last save created */
+    lastSaved: null as Transaction | null,
   }),
   getters: {
     isRefundRow: (s) => s.editing !== null && s.editing.kind === 'expense' && s.editing.amount < 0,
@@ -121,6 +172,54 @@ export const useEntryStore = defineStore('entry', {
       this.error = '';
       this.busy = false;
       this.key = idempotencyKey();
+      this.receipt = null;
+      this.lastSaved = null;
+      this.forgetDuplicates();
+    },
+
+    /** Fills the draft from a recognised receipt; `currencyOf` gives an account's currency. */
+    applyReceipt(r: ReceiptDraft, key: number, currencyOf: (id: number | null) => string | undefined) {
+      const d = this.draft;
+      this.setKind(r.kind);
+      if (r.amount) d.amount = r.amount;
+      if (r.date) d.date = r.date;
+      if (r.account_id) d.account_id = r.account_id;
+      d.currency = r.currency && r.currency !== currencyOf(d.account_id) ? r.currency : null;
+      d.charged = '';
+      d.note = (r.counterparty ?? '').slice(0, 200);
+      if (r.category_id) {
+        d.category_id = r.category_id;
+        d.category_picked = false;
+      }
+      const c = r.confidence;
+      const read: [ReceiptField, unknown, number][] = [
+        ['kind', r.kind, c.kind],
+        ['amount', r.amount, c.amount],
+        ['currency', r.currency, c.currency],
+        ['date', r.date, c.date],
+        ['note', r.counterparty, c.counterparty],
+        ['account_id', r.account_id, c.account_id],
+        ['category_id', r.category_id, c.category_id],
+      ];
+      this.receipt = {
+        key,
+        source: r.order_id ? r.source : null,
+        external_id: r.source ? r.order_id : null,
+        time: r.time,
+        category_id: r.category_id,
+        low: read.filter(([, value, sure]) => value === null || sure < SURE).map(([field]) => field),
+      };
+    },
+
+    /** A field the person looked at (changed): no longer marked. */
+    checked(field: ReceiptField) {
+      if (this.receipt) this.receipt.low = this.receipt.low.filter((f) => f !== field);
+    },
+
+    /** The draft changed: a warning about duplicates no longer holds. */
+    forgetDuplicates() {
+      this.duplicates = [];
+      this.duplicatesShown = false;
     },
 
     setKind(kind: EntryKind) {
@@ -145,7 +244,10 @@ export const useEntryStore = defineStore('entry', {
      * Reads a line at once with the shared parser (so it works offline) and fills the form; the
      * server's reading then adds the category the suggester is confident of, from the history.
      */
-    async applyLine(text: string, ctx: { today: string; categories: Category[]; accounts: AccountRef[]; online: boolean }) {
+    async applyLine(
+      text: string,
+      ctx: { today: string; categories: Category[]; accounts: AccountRef[]; online: boolean },
+    ) {
       this.line = text;
       const mine = ++this.lineSeq;
       if (!text.trim()) {
@@ -177,7 +279,8 @@ export const useEntryStore = defineStore('entry', {
         this.understood = { ...u, kind, category_id: server.kind === 'transfer' ? null : server.category_id };
         if (kind !== u.kind && kind) this.setKind(kind);
         this.suggestions = server.suggestions.map((s) => ({ ...s }));
-        if (!this.draft.category_picked && this.draft.kind !== 'transfer') this.draft.category_id = this.understood.category_id;
+        if (!this.draft.category_picked && this.draft.kind !== 'transfer')
+          this.draft.category_id = this.understood.category_id;
       } catch {
         // offline or refused: the local reading stands
       }
@@ -188,6 +291,9 @@ export const useEntryStore = defineStore('entry', {
       const d = this.draft;
       if (u.kind) this.setKind(u.kind);
       if (u.amount !== null) d.amount = u.amount;
+      // the line's currency, kept as what was paid; none: the account's own
+      d.currency = u.currency;
+      d.charged = '';
       if (u.date) d.date = u.date;
       if (u.account_id !== null) d.account_id = u.account_id;
       if (u.to_account_id !== null) d.to_account_id = u.to_account_id;
@@ -210,7 +316,8 @@ export const useEntryStore = defineStore('entry', {
         const res = await api.suggest(categoryKind(d.kind), d.note.trim(), amount);
         if (mine !== this.seq) return;
         this.suggestions = res.list;
-        if (!d.category_picked) d.category_id = res.preselect;
+        // no confident guess for what is typed: a receipt's own guess stays
+        if (!d.category_picked) d.category_id = res.preselect ?? this.receipt?.category_id ?? null;
       } catch {
         this.suggestions = [];
       }
@@ -243,36 +350,71 @@ export const useEntryStore = defineStore('entry', {
       this.error = '';
       const d = this.draft;
       // the amount is in the group's currency for a group record, else in the account's
-      const currency = d.group_id && d.kind !== 'transfer' ? ctx.groupCurrency?.(d.group_id) : ctx.currencyOf(d.account_id);
-      requireAmount(d.amount, currency);
+      const accountCurrency = ctx.currencyOf(d.account_id);
+      const currency = d.group_id && d.kind !== 'transfer' ? ctx.groupCurrency?.(d.group_id) : accountCurrency;
+      const foreign = paidIn(d, accountCurrency);
+      if (foreign && (d.group_id || d.kind === 'transfer' || d.kind === 'refund'))
+        throw new ClientError('entry.errors.foreignOwnOnly');
+      requireAmount(d.amount, foreign ?? currency);
+      if (foreign && d.charged.trim()) requireAmount(d.charged, accountCurrency);
       // saved before the suggester answered: a word of the lexicon in the note still names the category
       if (d.category_id === null && d.kind !== 'transfer' && d.refund_of === null) {
         const concept = conceptOf(d.note);
-        if (concept && concept.kind === categoryKind(d.kind)) d.category_id = categoryForConcept(concept, ctx.categories)?.id ?? null;
+        if (concept && concept.kind === categoryKind(d.kind))
+          d.category_id = categoryForConcept(concept, ctx.categories)?.id ?? null;
       }
-      const common = { amount: d.amount.trim(), date: d.date, note: d.note.trim(), tag_ids: d.tag_ids };
+      // paid in another currency: the amount paid is the original, and the account's amount the bank's figure or the
+      // day's rate
+      const money = foreign
+        ? {
+            original_amount: d.amount.trim(),
+            original_currency: foreign,
+            ...(d.charged.trim() ? { amount: d.charged.trim() } : {}),
+          }
+        : { amount: d.amount.trim() };
+      const common = { ...money, date: d.date, note: d.note.trim(), tag_ids: d.tag_ids };
       const account = d.account_id ? { account_id: d.account_id } : {};
       let body: api.CreateBody;
       if (d.kind === 'transfer') {
         if (!d.account_id || !d.to_account_id) throw new ClientError('entry.errors.twoAccounts');
         const cross = ctx.currencyOf(d.account_id) !== ctx.currencyOf(d.to_account_id);
         if (cross) requireAmount(d.to_amount, ctx.currencyOf(d.to_account_id));
-        body = { kind: 'transfer', ...common, account_id: d.account_id, to_account_id: d.to_account_id, ...(cross ? { to_amount: d.to_amount.trim() } : {}) };
+        body = {
+          kind: 'transfer',
+          ...common,
+          account_id: d.account_id,
+          to_account_id: d.to_account_id,
+          ...(cross ? { to_amount: d.to_amount.trim() } : {}),
+        };
       } else if (d.kind === 'refund') {
         if (!d.refund_of && !d.category_id) throw new ClientError('errors.chooseCategory');
         body = {
-          kind: 'refund', ...common, ...account,
-          ...(d.refund_of ? { refund_of: d.refund_of } : { category_id: d.category_id!, category_picked: d.category_picked }),
+          kind: 'refund',
+          ...common,
+          ...account,
+          ...(d.refund_of
+            ? { refund_of: d.refund_of }
+            : { category_id: d.category_id!, category_picked: d.category_picked }),
         };
       } else {
         if (!d.category_id) throw new ClientError('errors.chooseCategory');
-        if (d.group_id && !splitCheck(this.split, d.amount, currencyDigits(currency)).ok) throw new ClientError('errors.splitOff');
+        if (d.group_id && !splitCheck(this.split, d.amount, currencyDigits(currency)).ok)
+          throw new ClientError('errors.splitOff');
         const shared = d.group_id ? splitBody(this.split) : {};
         // a group record another member paid moves none of my accounts
         const paidByOther = Boolean(d.group_id && this.split.paid_by && this.split.paid_by !== ctx.me);
+        // a payment screenshot's order id: the bill that later brings it finds this entry
+        const r = this.receipt;
+        const order = r?.source && r.external_id && !d.group_id ? { source: r.source, external_id: r.external_id } : {};
         body = {
-          kind: d.kind, ...common, category_id: d.category_id, category_picked: d.category_picked,
-          ...(paidByOther ? {} : account), ...shared, ...(d.group_id ? { group_id: d.group_id } : {}),
+          kind: d.kind,
+          ...common,
+          category_id: d.category_id,
+          category_picked: d.category_picked,
+          ...(paidByOther ? {} : account),
+          ...shared,
+          ...(d.group_id ? { group_id: d.group_id } : {}),
+          ...order,
         };
       }
       this.busy = true;
@@ -281,18 +423,47 @@ export const useEntryStore = defineStore('entry', {
         if (tx) {
           const { kind, refund_of: _r, ...rest } = body as api.CreateBody & { refund_of?: number };
           const update: api.UpdateBody = { ...rest, ...(kind === 'expense' || kind === 'income' ? { kind } : {}) };
-          if (kind === 'transfer' || kind === 'refund') delete (update as { category_picked?: boolean }).category_picked;
+          // no longer paid in another currency: the row keeps its amount alone
+          if (!foreign && tx.original_currency !== null)
+            Object.assign(update, { original_amount: null, original_currency: null });
+          if (kind === 'transfer' || kind === 'refund')
+            delete (update as { category_picked?: boolean }).category_picked;
           if (tx.kind === 'transfer') delete (update as { tag_ids?: number[] }).tag_ids;
-          if ((kind === 'expense' || kind === 'income') && d.group_id !== (tx.group_id ?? null)) update.group_id = d.group_id;
+          if ((kind === 'expense' || kind === 'income') && d.group_id !== (tx.group_id ?? null))
+            update.group_id = d.group_id;
           await api.updateTransaction(tx.id, update);
         } else {
-          await api.createTransaction(body, this.key);
+          if (await this.warnsOfDuplicates(body, foreign ?? accountCurrency)) return false;
+          this.lastSaved = await api.createTransaction(body, this.key);
           this.key = idempotencyKey();
         }
         return true;
       } finally {
         this.busy = false;
       }
+    },
+
+    /**
+     * Before a new entry of one's own is saved: the entries imported from a bill it would count a
+     * second time, shown once; saving again goes ahead. Offline or refused, nothing is shown.
+     */
+    async warnsOfDuplicates(body: api.CreateBody, paidCurrency: string | undefined): Promise<boolean> {
+      if (this.duplicatesShown || !paidCurrency || !body.account_id) return false;
+      if (body.kind !== 'expense' && body.kind !== 'income') return false;
+      if ('group_id' in body && body.group_id) return false;
+      if (typeof navigator !== 'undefined' && !navigator.onLine) return false;
+      const list = await api
+        .possibleDuplicates({
+          kind: body.kind,
+          amount: this.draft.amount.trim(),
+          currency: paidCurrency,
+          account_id: body.account_id,
+          date: body.date,
+        })
+        .catch(() => [] as Transaction[]);
+      this.duplicatesShown = true;
+      this.duplicates = list;
+      return list.length > 0;
     },
 
     async remove(): Promise<void> {

@@ -16,7 +16,9 @@ describe('the feedback store', () => {
   });
 
   it('sends trimmed feedback and shows the first page again', async () => {
-    api.mine.mockResolvedValueOnce({ list: [item(1)], total: 21 }).mockResolvedValueOnce({ list: [item(2), item(1)], total: 22 });
+    api.mine
+      .mockResolvedValueOnce({ list: [item(1)], total: 21 })
+      .mockResolvedValueOnce({ list: [item(2), item(1)], total: 22 });
     const store = useFeedbackStore();
     await store.goTo(2);
     await store.send('  slow on phones ', '  ');

@@ -4,8 +4,13 @@ import { client, ok } from '../../api/client';
 import type { operations } from '../../api/schema';
 import type { Group, Member } from '../../api/types';
 
-type Json<Op extends keyof operations> = operations[Op]['responses'] extends Record<200, { content: { 'application/json': infer B } }> ? B : never;
-type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Json<Op extends keyof operations> =
+  operations[Op]['responses'] extends Record<200, { content: { 'application/json': infer B } }> ? B : never;
+type Body<Op extends keyof operations> = operations[Op] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 export type Balances = Json<'getGroupsByIdBalances'>;
 export type Suggested = Json<'getGroupsByIdSettlementsSuggested'>['list'][number];
 export type Settlement = Json<'getGroupsByIdSettlements'>['list'][number];
@@ -44,7 +49,9 @@ export async function refreshCode(id: number): Promise<void> {
 
 /** Dissolves a group; without `force` a group whose balances are not settled is refused (42201). */
 export async function dissolveGroup(id: number, force: boolean): Promise<void> {
-  await ok(client.POST('/api/groups/{id}/dissolve', { params: { path: { id }, query: force ? { force: true } : undefined } }));
+  await ok(
+    client.POST('/api/groups/{id}/dissolve', { params: { path: { id }, query: force ? { force: true } : undefined } }),
+  );
 }
 
 export async function leaveGroup(id: number): Promise<void> {
@@ -60,7 +67,8 @@ export async function fetchSuggested(id: number): Promise<Suggested[]> {
 }
 
 export async function fetchSettlements(id: number): Promise<Settlement[]> {
-  return (await ok(client.GET('/api/groups/{id}/settlements', { params: { path: { id }, query: { pageSize: 50 } } }))).list;
+  return (await ok(client.GET('/api/groups/{id}/settlements', { params: { path: { id }, query: { pageSize: 50 } } })))
+    .list;
 }
 
 export async function recordPayment(id: number, body: Payment): Promise<void> {

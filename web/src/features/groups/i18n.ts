@@ -5,9 +5,13 @@ export default {
   en: {
     groups: {
       balances: 'Balances & settle up',
-      dissolveUnsettled: '“{name}” still has balances that are not settled. Dissolve it anyway? The balances stay readable but can no longer be settled here.',
+      dissolveUnsettled:
+        '“{name}” still has balances that are not settled. Dissolve it anyway? The balances stay readable but can no ' +
+        'longer be settled here.',
       dissolveAnyway: 'Dissolve anyway',
-      intro: 'Record together: members of a group see each other’s transactions recorded in it, its statistics and its budget. Pick a group at the top of Books, Statistics or Budget.',
+      intro:
+        'Record together: members of a group see each other’s transactions recorded in it, its statistics and its ' +
+        'budget. Pick a group at the top of Books, Statistics or Budget.',
       newGroup: 'New group',
       namePlaceholder: 'e.g. Family',
       create: 'Create',
@@ -18,8 +22,10 @@ export default {
       none: 'You are not in any group yet.',
       memberCount: 'no members | 1 member | {n} members',
       inviteCode: 'Invite code:',
-      copy: 'Copy',
-      copied: 'Invite code copied',
+      shareLink: 'Share invite link',
+      linkCopied: 'Invite link copied: send it to the people you want in the group',
+      inviteText: 'Join “{name}” to keep shared accounts together',
+      invitedHint: 'You were invited to a group. Check the code below and join.',
       newCode: 'New code',
       newCodeConfirm: 'Make a new invite code? The current one stops working.',
       codeReady: 'New invite code ready',
@@ -27,7 +33,8 @@ export default {
       members: 'Members',
       postNotice: 'Post a notice',
       dissolve: 'Dissolve',
-      dissolveConfirm: 'Dissolve “{name}”? Its transactions are kept, but nobody can record into it or join it any more.',
+      dissolveConfirm:
+        'Dissolve “{name}”? Its transactions are kept, but nobody can record into it or join it any more.',
       dissolved: 'Group dissolved',
       leave: 'Leave',
       leaveConfirm: 'Leave “{name}”? Your transactions keep their group.',
@@ -96,8 +103,10 @@ export default {
       none: '你还没有加入任何群组。',
       memberCount: '没有成员 | 1 位成员 | {n} 位成员',
       inviteCode: '邀请码：',
-      copy: '复制',
-      copied: '邀请码已复制',
+      shareLink: '分享邀请链接',
+      linkCopied: '邀请链接已复制，发给想邀请的人就行',
+      inviteText: '加入“{name}”，一起记账',
+      invitedHint: '有人邀请你加入群组。核对下面的邀请码后点“加入”。',
       newCode: '换邀请码',
       newCodeConfirm: '生成新的邀请码？当前邀请码将失效。',
       codeReady: '新邀请码已生成',

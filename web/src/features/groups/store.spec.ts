@@ -21,7 +21,11 @@ const api = vi.hoisted(() => ({
   confirmPayment: vi.fn(),
   takeBackPayment: vi.fn(),
 }));
-const session = vi.hoisted(() => ({ session: { groupId: null as number | null }, loadGroups: vi.fn(), selectGroup: vi.fn() }));
+const session = vi.hoisted(() => ({
+  session: { groupId: null as number | null },
+  loadGroups: vi.fn(),
+  selectGroup: vi.fn(),
+}));
 vi.mock('./api', () => api);
 vi.mock('../../stores/session', () => session);
 

@@ -19,9 +19,10 @@ export const useGroupsStore = defineStore('groups', () => {
     return out;
   }
 
-  async function showMembers(id: number): Promise<void> {
+  async function showMembers(id: number): Promise<Member[]> {
     const list = await api.fetchMembers(id);
     members.value = { ...members.value, [id]: list };
+    return list;
   }
 
   async function removeMember(id: number, userId: number): Promise<void> {
@@ -70,11 +71,18 @@ export const useGroupsStore = defineStore('groups', () => {
 /** Who owes whom in one group, the payments that would settle it, and the payments made. */
 export const useBalancesStore = defineStore('balances', () => {
   let groupId = 0;
-  const page = createLoader(async () => {
-    const id = groupId;
-    const [balances, suggested, history] = await Promise.all([api.fetchBalances(id), api.fetchSuggested(id), api.fetchSettlements(id)]);
-    return { balances, suggested, history };
-  }, null as { balances: api.Balances; suggested: api.Suggested[]; history: api.Settlement[] } | null);
+  const page = createLoader(
+    async () => {
+      const id = groupId;
+      const [balances, suggested, history] = await Promise.all([
+        api.fetchBalances(id),
+        api.fetchSuggested(id),
+        api.fetchSettlements(id),
+      ]);
+      return { balances, suggested, history };
+    },
+    null as { balances: api.Balances; suggested: api.Suggested[]; history: api.Settlement[] } | null,
+  );
 
   function show(id: number): Promise<void> {
     if (id !== groupId) {

@@ -1,6 +1,11 @@
 // Passkeys through the browser's WebAuthn API: the server's JSON options go to
 // @simplewebauthn/browser, which answers with the JSON the server verifies.
-import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  startRegistration,
+  WebAuthnError,
+} from '@simplewebauthn/browser';
 import { ClientError } from '../../api/client';
 import type { Passkey } from '../../api/types';
 import { identityApi, type TokenPair } from './api';
@@ -9,7 +14,8 @@ export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
 
 /** The browser's prompt was dismissed or refused: shown as such, not as a failure of the service. */
 function fromBrowser(err: unknown): never {
-  if (err instanceof WebAuthnError || (err instanceof Error && err.name === 'NotAllowedError')) throw new ClientError('errors.passkeyCancelled');
+  if (err instanceof WebAuthnError || (err instanceof Error && err.name === 'NotAllowedError'))
+    throw new ClientError('errors.passkeyCancelled');
   throw err;
 }
 

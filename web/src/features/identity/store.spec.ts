@@ -92,7 +92,9 @@ describe('the identity store', () => {
 
   it('refuses an avatar over 2 MB before sending it', async () => {
     const store = useIdentityStore();
-    await expect(store.changeAvatar({ size: 3 * 1024 * 1024 } as File)).rejects.toMatchObject({ key: 'errors.imageTooBig' });
+    await expect(store.changeAvatar({ size: 3 * 1024 * 1024 } as File)).rejects.toMatchObject({
+      key: 'errors.imageTooBig',
+    });
     expect(api.uploadAvatar).not.toHaveBeenCalled();
   });
 

@@ -11,6 +11,7 @@ import { onSessionEnd } from '../../lib/session-end';
 import { ensureConfig, forgetSession, loadMe, session, signIn } from '../../stores/session';
 import { identityApi, type ProfileChange, type TokenPair } from './api';
 import { addPasskey, passkeySignIn } from './passkeys';
+import { passwordSignIn, secondFactorSignIn } from './totp';
 
 export const AVATAR_LIMIT = 2 * 1024 * 1024;
 
@@ -28,15 +29,36 @@ export const useIdentityStore = defineStore('identity', () => {
   const signIns = {
     demo: () => start(() => identityApi.demo()),
     wechat: (code: string) => start(() => identityApi.wechat(code.trim())),
-    /** signs in with a password, or first creates the account with it */
-    password: (username: string, password: string, register: boolean) =>
-      start(() => (register ? identityApi.register : identityApi.passwordLogin)(username.trim(), password)),
+    /** signs in with a password (then a code, for a person with a second factor), or first creates the account */
+    async password(username: string, password: string, register: boolean): Promise<void> {
+      if (register) return start(() => identityApi.register(username.trim(), password));
+      signingIn.value = true;
+      try {
+        await passwordSignIn(username.trim(), password);
+      } finally {
+        signingIn.value = false;
+      }
+    },
+    /** the second step of a password sign-in: a code from the authenticator app or a recovery code */
+    async secondFactor(code: string): Promise<void> {
+      signingIn.value = true;
+      try {
+        await secondFactorSignIn(code);
+      } finally {
+        signingIn.value = false;
+      }
+    },
     passkey: () => start(passkeySignIn),
   };
 
   // ---- profile ----
   async function saveProfile(change: ProfileChange): Promise<void> {
-    session.me = await identityApi.updateMe({ ...change, nickname: change.nickname.trim(), slogan: change.slogan.trim(), timezone: change.timezone?.trim() || null });
+    session.me = await identityApi.updateMe({
+      ...change,
+      nickname: change.nickname.trim(),
+      slogan: change.slogan.trim(),
+      timezone: change.timezone?.trim() || null,
+    });
   }
   async function changeAvatar(file: File): Promise<void> {
     if (file.size > AVATAR_LIMIT) throw new ClientError('errors.imageTooBig');
@@ -76,11 +98,23 @@ export const useIdentityStore = defineStore('identity', () => {
   }
 
   const security = {
-    setUsername: (username: string) => identityApi.setUsername(username.trim()).then(() => loadMe()).then(() => undefined),
+    setUsername: (username: string) =>
+      identityApi
+        .setUsername(username.trim())
+        .then(() => loadMe())
+        .then(() => undefined),
     /** sets or changes the password (the current one is needed when there is one); other sessions end */
     setPassword: (current: string | null, next: string) =>
-      changed(() => identityApi.setPassword(current === null ? { new_password: next } : { current_password: current, new_password: next })),
-    removePassword: () => identityApi.removePassword().then(() => loadMe()).then(() => undefined),
+      changed(() =>
+        identityApi.setPassword(
+          current === null ? { new_password: next } : { current_password: current, new_password: next },
+        ),
+      ),
+    removePassword: () =>
+      identityApi
+        .removePassword()
+        .then(() => loadMe())
+        .then(() => undefined),
     addPasskey: (name: string) => changed(() => addPasskey(name.trim())),
     renamePasskey: (id: number, name: string) => changed(() => identityApi.renamePasskey(id, name)),
     removePasskey: (id: number) => changed(() => identityApi.removePasskey(id)),
@@ -104,10 +138,17 @@ export const useIdentityStore = defineStore('identity', () => {
   };
 
   return {
-    signingIn, ...signIns, saveProfile, changeAvatar,
-    passkeys: passkeys.data, sessions: sessions.data, tokens: tokens.data, fresh,
+    signingIn,
+    ...signIns,
+    saveProfile,
+    changeAvatar,
+    passkeys: passkeys.data,
+    sessions: sessions.data,
+    tokens: tokens.data,
+    fresh,
     /** the failure of the last read of any of the three lists, if one failed */
     listError: computed(() => sessions.error.value ?? tokens.error.value ?? passkeys.error.value ?? null),
-    loadSecurity, ...security,
+    loadSecurity,
+    ...security,
   };
 });

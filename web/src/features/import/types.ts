@@ -8,8 +8,20 @@ export type CommitResult = components['schemas']['ImportCommitResult'];
 export type ImportRule = components['schemas']['ImportRule'];
 export type Mapping = components['schemas']['ImportColumnMapping'];
 export type Preset = components['schemas']['ImportPreset'];
+/** the order of day and month a QIF file's dates are read in */
+export type DateOrder = 'mdy' | 'dmy';
 
-export const DATE_FORMATS = ['YYYY-MM-DD', 'YYYY/MM/DD', 'YYYY.MM.DD', 'YYYYMMDD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY'] as const satisfies readonly Mapping['date_format'][];
+export const DATE_FORMATS = [
+  'YYYY-MM-DD',
+  'YYYY/MM/DD',
+  'YYYY.MM.DD',
+  'YYYYMMDD',
+  'DD/MM/YYYY',
+  'MM/DD/YYYY',
+  'MM-DD-YYYY',
+  'DD.MM.YYYY',
+  'DD-MM-YYYY',
+] as const satisfies readonly Mapping['date_format'][];
 export const RULE_FIELDS = ['counterparty', 'note', 'method', 'any'] as const satisfies readonly ImportRule['field'][];
 export const RULE_MATCHES = ['contains', 'equals', 'starts_with'] as const satisfies readonly ImportRule['match'][];
 

@@ -8,10 +8,12 @@ export type Scope = Notification['scope'];
 export type NoticeFields = Record<string, unknown>;
 
 export const notificationsApi = {
-  list: (q: { scope?: Scope; page: number; pageSize: number }) => ok(client.GET('/api/notifications', { params: { query: q } })),
+  list: (q: { scope?: Scope; page: number; pageSize: number }) =>
+    ok(client.GET('/api/notifications', { params: { query: q } })),
   unreadCount: () => ok(client.GET('/api/notifications/unread-count')),
   markRead: (id: number) => ok(client.POST('/api/notifications/{id}/read', { params: { path: { id } } })),
   readAll: () => ok(client.POST('/api/notifications/read-all')),
   publish: (body: NoticeFields) => ok(client.POST('/api/notifications', { body: body as NotificationInput })),
-  update: (id: number, body: NoticeFields) => ok(client.PUT('/api/notifications/{id}', { params: { path: { id } }, body: body as never })),
+  update: (id: number, body: NoticeFields) =>
+    ok(client.PUT('/api/notifications/{id}', { params: { path: { id } }, body: body as never })),
 };

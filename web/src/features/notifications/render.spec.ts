@@ -26,10 +26,15 @@ const WRITTEN: Record<string, Params> = {
 function renderIn(locale: AppLocale, key: string | null, params: Params | null) {
   const i18n = createI18n({ legacy: false, locale, messages, missingWarn: false, fallbackWarn: false });
   const { t, te } = i18n.global;
-  return renderNotice({ title: 'as written', content: 'as written too', key, params }, locale, (k, p) => t(k, p ?? {}), (k) => te(k, locale));
+  return renderNotice(
+    { title: 'as written', content: 'as written too', key, params },
+    locale,
+    (k, p) => t(k, p ?? {}),
+    (k) => te(k, locale),
+  );
 }
 
-describe('notices in the reader\'s language', () => {
+describe("notices in the reader's language", () => {
   for (const locale of ['en', 'zh-CN'] as const) {
     it(`renders every notice the service writes in ${locale}, with no placeholder left`, () => {
       for (const [key, params] of Object.entries(WRITTEN)) {
@@ -47,7 +52,9 @@ describe('notices in the reader\'s language', () => {
     expect(en.content).toBe('Ming recorded ¥30.00 (pizza). Your share is ¥15.00.');
     const zh = renderIn('zh-CN', 'split.expense', SHARED);
     expect(zh.content).toBe('Ming记了一笔¥30.00（pizza），你分摊¥15.00。');
-    expect(renderIn('en', 'split.expense', { ...SHARED, note: '' }).content).toBe('Ming recorded ¥30.00. Your share is ¥15.00.');
+    expect(renderIn('en', 'split.expense', { ...SHARED, note: '' }).content).toBe(
+      'Ming recorded ¥30.00. Your share is ¥15.00.',
+    );
   });
 
   it('shows a notice without a key, or with a key this client does not know, as it was written', () => {

@@ -17,7 +17,11 @@ const MONEY = ['amount', 'share', 'spent'];
 const messageKey = (key: string) => key.replace(/\./g, '_');
 
 /** The params as the message shows them: money with the currency for the locale, months and sizes in its words. */
-export function displayParams(params: Record<string, unknown>, locale: AppLocale, t: Translate): Record<string, unknown> {
+export function displayParams(
+  params: Record<string, unknown>,
+  locale: AppLocale,
+  t: Translate,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...params };
   const currency = typeof params.currency === 'string' ? params.currency : null;
   for (const k of MONEY) {
@@ -29,7 +33,12 @@ export function displayParams(params: Record<string, unknown>, locale: AppLocale
   return out;
 }
 
-export function renderNotice(n: Pick<Notification, 'title' | 'content' | 'key' | 'params'>, locale: AppLocale, t: Translate, te: Exists): Rendered {
+export function renderNotice(
+  n: Pick<Notification, 'title' | 'content' | 'key' | 'params'>,
+  locale: AppLocale,
+  t: Translate,
+  te: Exists,
+): Rendered {
   const key = n.key ? messageKey(n.key) : null;
   if (!key || !te(`noticeTitles.${key}`)) return { title: n.title, content: n.content };
   const p = displayParams(n.params ?? {}, locale, t);

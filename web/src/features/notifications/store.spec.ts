@@ -58,7 +58,10 @@ describe('the notifications store', () => {
   });
 
   it('pops each important notice up once, and counts it read when closed', async () => {
-    api.unreadCount.mockResolvedValueOnce({ count: 2, strong: [notice(7)] }).mockResolvedValueOnce({ count: 2, strong: [notice(7)] }).mockResolvedValueOnce({ count: 1, strong: [] });
+    api.unreadCount
+      .mockResolvedValueOnce({ count: 2, strong: [notice(7)] })
+      .mockResolvedValueOnce({ count: 2, strong: [notice(7)] })
+      .mockResolvedValueOnce({ count: 1, strong: [] });
     const store = useNotificationsStore();
     await store.refreshBadge();
     expect(store.strong.map((n) => n.id)).toEqual([7]);

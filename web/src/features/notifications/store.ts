@@ -13,7 +13,9 @@ export { PAGE_SIZE } from '../../lib/pager';
 
 export const useNotificationsStore = defineStore('notifications', () => {
   const scope = ref<'' | Scope>('');
-  const pager = createPager((page, pageSize) => notificationsApi.list({ ...(scope.value ? { scope: scope.value } : {}), page, pageSize }));
+  const pager = createPager((page, pageSize) =>
+    notificationsApi.list({ ...(scope.value ? { scope: scope.value } : {}), page, pageSize }),
+  );
   const { list, load } = pager;
 
   /** important notices not yet shown in this tab: each pops up once */

@@ -3,13 +3,23 @@
 // when the network is down. Creates, edits and deletes of transactions made without a network
 // (or while earlier ones still wait) go to the outbox with the Idempotency-Key made at Save and
 // are answered at once as if the server had; pages of the books show the waiting operations.
-import type { Category, Transaction, TransactionPage } from '../../api/types';
+import type { Category, Transaction, TransactionPage, TransactionRow } from '../../api/types';
 import { currentUser, dbFor, rememberUser, userDb, type CachedAnswer, type Op, type OfflineDb } from './db';
 import { fold, overlay, rowOf, sumsOf, type PageQuery, type RowContext } from './outbox';
 import { markOffline, markOnline, offline } from './store';
 import { suggestOffline } from './suggest';
 
-const CACHED = ['/api/me', '/api/config', '/api/groups', '/api/accounts', '/api/categories', '/api/tags', '/api/transactions', '/api/stats/', '/api/filters'];
+const CACHED = [
+  '/api/me',
+  '/api/config',
+  '/api/groups',
+  '/api/accounts',
+  '/api/categories',
+  '/api/tags',
+  '/api/transactions',
+  '/api/stats/',
+  '/api/filters',
+];
 const NOT_CACHED = ['/api/categories/suggest'];
 const TX = /^\/api\/transactions(?:\/(-?\d+))?$/;
 
@@ -25,7 +35,10 @@ export function isNetworkError(err: unknown): boolean {
 }
 
 function cacheable(path: string): boolean {
-  return CACHED.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p || path.startsWith(`${p}/`))) && !NOT_CACHED.includes(path);
+  return (
+    CACHED.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p || path.startsWith(`${p}/`))) &&
+    !NOT_CACHED.includes(path)
+  );
 }
 
 /** The cache key of a GET: its path and its query sorted, so that order never matters. */
@@ -35,7 +48,10 @@ export function answerKey(url: URL): string {
 }
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  return new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 }
 
 async function latest<T>(db: OfflineDb, path: string): Promise<T | null> {
@@ -84,10 +100,16 @@ function pageQuery(url: URL): PageQuery {
 /** The month's rows kept for pages never fetched online: filtered, sorted and paged here. */
 const MONTH = 'month:';
 
-function fromMonth(rows: Transaction[], url: URL, baseCurrency: string | undefined): TransactionPage {
+function fromMonth(rows: TransactionRow[], url: URL, baseCurrency: string | undefined): TransactionPage {
   const q = pageQuery(url);
   const size = Number(url.searchParams.get('pageSize')) || 20;
-  const kept = rows.filter((r) => (!q.startDate || r.date >= q.startDate) && (!q.endDate || r.date <= q.endDate) && (!q.kind || q.kind === 'all' || r.kind === q.kind) && (!q.group_id || r.group_id === q.group_id));
+  const kept = rows.filter(
+    (r) =>
+      (!q.startDate || r.date >= q.startDate) &&
+      (!q.endDate || r.date <= q.endDate) &&
+      (!q.kind || q.kind === 'all' || r.kind === q.kind) &&
+      (!q.group_id || r.group_id === q.group_id),
+  );
   const start = ((q.page ?? 1) - 1) * size;
   return { list: kept.slice(start, start + size), total: kept.length, sums: sumsOf(kept, baseCurrency) };
 }
@@ -123,7 +145,12 @@ export function whenFresher(fn: (path: string, body: unknown) => void): void {
   onFresher = fn;
 }
 
-async function revalidate(req: Request, url: URL, shown: CachedAnswer, next: (r: Request) => Promise<Response>): Promise<void> {
+async function revalidate(
+  req: Request,
+  url: URL,
+  shown: CachedAnswer,
+  next: (r: Request) => Promise<Response>,
+): Promise<void> {
   try {
     const res = await next(req);
     markOnline();
@@ -156,7 +183,9 @@ async function cachedGet(req: Request, url: URL, next: (r: Request) => Promise<R
     const hit = db ? await db.get('answers', key) : undefined;
     if (db && hit) {
       void revalidate(req, url, hit, next);
-      return json(url.pathname === '/api/transactions' ? await withPending(db, url, hit.body as TransactionPage) : hit.body);
+      return json(
+        url.pathname === '/api/transactions' ? await withPending(db, url, hit.body as TransactionPage) : hit.body,
+      );
     }
   }
   try {
@@ -176,13 +205,18 @@ async function cachedGet(req: Request, url: URL, next: (r: Request) => Promise<R
     const hit = db ? await db.get('answers', key) : undefined;
     if (db && hit) {
       markOffline(hit.at);
-      return json(url.pathname === '/api/transactions' ? await withPending(db, url, hit.body as TransactionPage) : hit.body);
+      return json(
+        url.pathname === '/api/transactions' ? await withPending(db, url, hit.body as TransactionPage) : hit.body,
+      );
     }
-    const month = db && url.pathname === '/api/transactions' ? await db.get('answers', `${MONTH}${(url.searchParams.get('startDate') ?? '').slice(0, 7)}`) : undefined;
+    const month =
+      db && url.pathname === '/api/transactions'
+        ? await db.get('answers', `${MONTH}${(url.searchParams.get('startDate') ?? '').slice(0, 7)}`)
+        : undefined;
     if (db && month) {
       markOffline(month.at);
       const me = await latest<{ base_currency?: string }>(db, '/api/me');
-      return json(await withPending(db, url, fromMonth(month.body as Transaction[], url, me?.base_currency)));
+      return json(await withPending(db, url, fromMonth(month.body as TransactionRow[], url, me?.base_currency)));
     }
     markOffline();
     throw err;
@@ -238,7 +272,8 @@ async function write(req: Request, url: URL, next: (r: Request) => Promise<Respo
   const db = await userDb();
   if (!db) return next(req);
   // a row created offline, or earlier writes still waiting: keep the order, go through the outbox
-  const queued = (target !== null && target < 0) || (await db.count('outbox')) > 0 || !offline.online || !navigator.onLine;
+  const queued =
+    (target !== null && target < 0) || (await db.count('outbox')) > 0 || !offline.online || !navigator.onLine;
   if (queued) return enqueue(db, req, url, target);
   try {
     const res = await next(req.clone());
@@ -256,7 +291,11 @@ async function write(req: Request, url: URL, next: (r: Request) => Promise<Respo
 export async function offlineLayer(req: Request, next: (r: Request) => Promise<Response>): Promise<Response> {
   const url = new URL(req.url, location.origin);
   if (req.method === 'GET' && cacheable(url.pathname)) return cachedGet(req, url, next);
-  const isWrite = (req.method === 'POST' && url.pathname === '/api/transactions') || ((req.method === 'PUT' || req.method === 'DELETE') && TX.test(url.pathname) && url.pathname !== '/api/transactions');
+  const isWrite =
+    (req.method === 'POST' && url.pathname === '/api/transactions') ||
+    ((req.method === 'PUT' || req.method === 'DELETE') &&
+      TX.test(url.pathname) &&
+      url.pathname !== '/api/transactions');
   if (isWrite) return write(req, url, next);
   if (req.method === 'GET' && url.pathname === '/api/categories/suggest') return suggest(req, url, next);
   return next(req);
@@ -283,9 +322,12 @@ export async function keepMonth(next: (r: Request) => Promise<Response>, today: 
   const [y, m] = today.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
   const ym = today.slice(0, 7);
-  const rows: Transaction[] = [];
+  const rows: TransactionRow[] = [];
   for (let page = 1; page <= 20; page++) {
-    const url = new URL(`/api/transactions?startDate=${ym}-01&endDate=${ym}-${String(last).padStart(2, '0')}&sort=date_desc&pageSize=100&page=${page}`, location.origin);
+    const url = new URL(
+      `/api/transactions?startDate=${ym}-01&endDate=${ym}-${String(last).padStart(2, '0')}&sort=date_desc&pageSize=100&page=${page}`,
+      location.origin,
+    );
     const res = await next(new Request(url));
     if (!res.ok) return;
     const body = (await res.json()) as TransactionPage;

@@ -1,7 +1,7 @@
 // The local store of one user: a database per user id, so that a second person on the same
 // browser never opens the first one's cache or outbox. It holds the last answer of each cached
-// GET (by address), the outbox of writes in the order they were made, and the ids the server
-// gave to rows created offline.
+// GET (by address), the outbox of writes in the order they were made, the ids the server
+// gave to rows created offline, and the files saved with such rows (sent once the row exists).
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
 export interface CachedAnswer {
@@ -33,10 +33,27 @@ export interface Op {
   refusal: { status: number; body: Record<string, unknown> } | null;
 }
 
+/** A file (a receipt's image) saved with an entry while offline, kept until the server holds it. */
+export interface PendingFile {
+  /** assigned by the database */
+  id?: number;
+  /** the entry it belongs to: its server id, or the negative local id of an entry created offline */
+  target: number;
+  blob: Blob;
+  name: string;
+  /** when it was saved */
+  at: number;
+  /** how many times it was sent */
+  attempts: number;
+  /** the server's refusal of the file itself (type, size, quota): it waits for the person, unsent */
+  refusal: { status: number; body: Record<string, unknown> } | null;
+}
+
 interface OfflineSchema extends DBSchema {
   answers: { key: string; value: CachedAnswer };
   outbox: { key: number; value: Op };
   ids: { key: number; value: { temp: number; id: number } };
+  files: { key: number; value: PendingFile };
 }
 
 export type OfflineDb = IDBPDatabase<OfflineSchema>;
@@ -62,11 +79,15 @@ let opened: { userId: number; db: Promise<OfflineDb> } | null = null;
 export function dbFor(userId: number): Promise<OfflineDb> {
   if (opened?.userId !== userId) {
     void opened?.db.then((d) => d.close()).catch(() => undefined);
-    const db: Promise<OfflineDb> = openDB<OfflineSchema>(dbName(userId), 1, {
-      upgrade(d) {
-        d.createObjectStore('answers', { keyPath: 'url' });
-        d.createObjectStore('outbox', { keyPath: 'seq', autoIncrement: true });
-        d.createObjectStore('ids', { keyPath: 'temp' });
+    const db: Promise<OfflineDb> = openDB<OfflineSchema>(dbName(userId), 2, {
+      upgrade(d, oldVersion) {
+        if (oldVersion < 1) {
+          d.createObjectStore('answers', { keyPath: 'url' });
+          d.createObjectStore('outbox', { keyPath: 'seq', autoIncrement: true });
+          d.createObjectStore('ids', { keyPath: 'temp' });
+        }
+        // version 2: the files of entries created offline
+        if (oldVersion < 2) d.createObjectStore('files', { keyPath: 'id', autoIncrement: true });
       },
       // another tab signs this user out (deletes the database): let it go at once
       blocking() {

@@ -38,12 +38,18 @@ export function fold(ops: Op[], op: Op): Fold {
   }
   if (op.kind === 'update' && create && open(create)) {
     const key = create.state === 'refused' ? op.key : create.key;
-    return { put: [{ ...create, key, body: { ...create.body, ...op.body }, state: 'queued', refusal: null }], remove: [] };
+    return {
+      put: [{ ...create, key, body: { ...create.body, ...op.body }, state: 'queued', refusal: null }],
+      remove: [],
+    };
   }
   if (op.kind === 'update') {
     const last = [...ops].reverse().find((o) => o.target === op.target);
     if (last && last.kind === 'update' && open(last)) {
-      return { put: [{ ...last, body: { ...last.body, ...op.body }, state: 'queued', refusal: null, attempts: 0 }], remove: [] };
+      return {
+        put: [{ ...last, body: { ...last.body, ...op.body }, state: 'queued', refusal: null, attempts: 0 }],
+        remove: [],
+      };
     }
   }
   return { put: [op], remove: [] };
@@ -56,6 +62,19 @@ function num(v: unknown): number | null {
   return typeof v === 'number' ? v : null;
 }
 
+/** What a body (over its row) says was paid in another currency than the account's; null when nothing is. */
+function paidOf(body: Record<string, unknown>, base?: Transaction): { amount: number; currency: string } | null {
+  if ('original_amount' in body || 'original_currency' in body) {
+    const amount = body.original_amount;
+    const currency = body.original_currency;
+    if (amount === null || currency === null || amount === undefined || typeof currency !== 'string') return null;
+    return { amount: Number(amount), currency };
+  }
+  return base?.original_amount != null && base.original_currency
+    ? { amount: base.original_amount, currency: base.original_currency }
+    : null;
+}
+
 /** A row of the books built from what was saved offline (over the row it changes, if known). */
 export function rowOf(body: Record<string, unknown>, id: number, ctx: RowContext, base?: Transaction): Transaction {
   const categoryId = 'category_id' in body ? num(body.category_id) : (base?.category_id ?? null);
@@ -64,27 +83,46 @@ export function rowOf(body: Record<string, unknown>, id: number, ctx: RowContext
   const account = ctx.accounts.find((a) => a.id === accountId);
   const tagIds = Array.isArray(body.tag_ids) ? (body.tag_ids as number[]) : null;
   const now = new Date().toISOString();
-  const owner = ctx.me ? { id: ctx.me.id, nickname: ctx.me.nickname, avatar_url: ctx.me.avatar_url } : (base?.owner ?? { id: 0, nickname: '', avatar_url: null });
+  const paid = paidOf(body, base);
+  // paid in another currency, the account's amount not yet known: shown as paid, counted once the server prices it
+  const unpriced = paid !== null && !('amount' in body);
+  const owner = ctx.me
+    ? { id: ctx.me.id, nickname: ctx.me.nickname, avatar_url: ctx.me.avatar_url }
+    : (base?.owner ?? { id: 0, nickname: '', avatar_url: null });
   return {
     id,
     // a refund is answered as an expense of a negative amount
     kind: (body.kind === 'refund' ? 'expense' : str(body.kind) || base?.kind || 'expense') as Transaction['kind'],
-    amount: 'amount' in body ? (body.kind === 'refund' ? -Math.abs(Number(body.amount)) : Number(body.amount)) : (base?.amount ?? 0),
-    currency: account?.currency ?? base?.currency ?? ctx.me?.base_currency ?? 'CNY',
+    amount: unpriced
+      ? paid.amount
+      : 'amount' in body
+        ? body.kind === 'refund'
+          ? -Math.abs(Number(body.amount))
+          : Number(body.amount)
+        : (base?.amount ?? 0),
+    currency: unpriced ? paid.currency : (account?.currency ?? base?.currency ?? ctx.me?.base_currency ?? 'CNY'),
+    original_amount: paid?.amount ?? null,
+    original_currency: paid?.currency ?? null,
     account_id: accountId,
     to_account_id: base?.to_account_id ?? null,
     to_amount: base?.to_amount ?? null,
-    rate: base?.rate ?? null,
+    rate: unpriced ? '0' : (base?.rate ?? null),
     parent_id: base?.parent_id ?? null,
     category_id: categoryId,
-    category: cat ? { id: cat.id, name: cat.name, color: cat.color, kind: cat.kind } : categoryId === base?.category_id ? (base?.category ?? null) : null,
+    category: cat
+      ? { id: cat.id, name: cat.name, color: cat.color, kind: cat.kind }
+      : categoryId === base?.category_id
+        ? (base?.category ?? null)
+        : null,
     note: 'note' in body ? str(body.note) : (base?.note ?? ''),
     date: str(body.date) || base?.date || now.slice(0, 10),
     group_id: 'group_id' in body ? num(body.group_id) : (base?.group_id ?? null),
     paid_by: base?.paid_by ?? null,
     shares: base?.shares ?? [],
     split: base?.split ?? null,
-    tags: tagIds ? tagIds.map((t) => ({ id: t, name: ctx.tags.find((x) => x.id === t)?.name ?? '' })) : (base?.tags ?? []),
+    tags: tagIds
+      ? tagIds.map((t) => ({ id: t, name: ctx.tags.find((x) => x.id === t)?.name ?? '' }))
+      : (base?.tags ?? []),
     user_id: owner.id,
     owner,
     recurring_id: base?.recurring_id ?? null,
@@ -158,7 +196,13 @@ export interface Overlaid {
  * take them (on the first page), edited rows changed, deleted rows gone, and the totals moved by
  * the same amounts. `ids` maps local ids of rows the server already created to their server ids.
  */
-export function overlay(src: TransactionPage, ops: Op[], ids: Map<number, number>, ctx: RowContext, q: PageQuery): Overlaid {
+export function overlay(
+  src: TransactionPage,
+  ops: Op[],
+  ids: Map<number, number>,
+  ctx: RowContext,
+  q: PageQuery,
+): Overlaid {
   const list = [...src.list];
   const scale = minorScale(ctx.me?.base_currency);
   let income = Math.round(src.sums.income * scale);
@@ -184,14 +228,15 @@ export function overlay(src: TransactionPage, ops: Op[], ids: Map<number, number
         mark(id);
         continue;
       }
-      const row = rowOf(op.body ?? {}, id, ctx);
+      // its files reach the server after it: none to show yet
+      const row = { ...rowOf(op.body ?? {}, id, ctx), attachments: [] };
       if (!matches(row, q) || !firstPage) continue;
       list.push(row);
       take(row, 1);
       mark(id);
     } else if (op.kind === 'update' && at >= 0) {
       const old = list[at]!;
-      const row = rowOf(op.body ?? {}, old.id, ctx, old);
+      const row = { ...rowOf(op.body ?? {}, old.id, ctx, old), attachments: old.attachments ?? [] };
       take(old, -1);
       if (matches(row, q)) {
         list[at] = row;
@@ -209,7 +254,12 @@ export function overlay(src: TransactionPage, ops: Op[], ids: Map<number, number
   }
   list.sort(order(q));
   return {
-    page: { ...src, list, total, sums: { income: income / scale, expense: expense / scale, balance: (income - expense) / scale, count } },
+    page: {
+      ...src,
+      list,
+      total,
+      sums: { income: income / scale, expense: expense / scale, balance: (income - expense) / scale, count },
+    },
     pending: [...pending],
     refused: [...refused],
   };

@@ -22,8 +22,13 @@ let update: ((reload?: boolean) => Promise<void>) | null = null;
  */
 export function formIsDirty(): boolean {
   if (shell.adding) return true;
-  return [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('main form input, main form textarea')].some(
-    (el) => !['search', 'date', 'hidden', 'checkbox', 'radio', 'submit', 'button'].includes(el.type) && el.value.trim() !== '' && el.value !== el.defaultValue,
+  return [
+    ...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('main form input, main form textarea'),
+  ].some(
+    (el) =>
+      !['search', 'date', 'hidden', 'checkbox', 'radio', 'submit', 'button'].includes(el.type) &&
+      el.value.trim() !== '' &&
+      el.value !== el.defaultValue,
   );
 }
 

@@ -4,6 +4,7 @@
 import { i18n } from '../../i18n';
 import { confirmAction } from '../../stores/ui';
 import { currentUser, dbFor, dropUserDb } from './db';
+import { filesWaiting } from './files';
 import { offline } from './store';
 import { syncNow } from './sync';
 
@@ -12,11 +13,19 @@ export async function beforeSignOut(): Promise<boolean> {
   const user = currentUser();
   if (!user) return true;
   const db = await dbFor(user);
-  if ((await db.count('outbox')) && navigator.onLine) await syncNow().catch(() => 0);
-  const left = await db.count('outbox');
+  const waiting = async () => (await db.count('outbox')) + (await filesWaiting(db));
+  if ((await waiting()) && navigator.onLine) await syncNow().catch(() => 0);
+  const left = await waiting();
   if (left) {
     const t = i18n.global.t;
-    if (!(await confirmAction(t('offline.signOutTitle'), t('offline.signOutPending', { n: left }), t('offline.signOutAnyway')))) return false;
+    if (
+      !(await confirmAction(
+        t('offline.signOutTitle'),
+        t('offline.signOutPending', { n: left }),
+        t('offline.signOutAnyway'),
+      ))
+    )
+      return false;
   }
   await dropUserDb(user);
   offline.ops = [];

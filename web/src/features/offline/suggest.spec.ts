@@ -12,8 +12,26 @@ const cats = [
 ] as Category[];
 
 const ME = 7;
-function row(id: number, kind: 'expense' | 'income', category_id: number, amount: number, note: string, more: Partial<Transaction> = {}): Transaction {
-  return { id, kind, category_id, amount, note, user_id: ME, category_picked: true, group_id: null, date: '2026-03-10', ...more } as Transaction;
+function row(
+  id: number,
+  kind: 'expense' | 'income',
+  category_id: number,
+  amount: number,
+  note: string,
+  more: Partial<Transaction> = {},
+): Transaction {
+  return {
+    id,
+    kind,
+    category_id,
+    amount,
+    note,
+    user_id: ME,
+    category_picked: true,
+    group_id: null,
+    date: '2026-03-10',
+    ...more,
+  } as Transaction;
 }
 
 /** Only what the suggester reads of the local store: the cached answers. */
@@ -38,9 +56,18 @@ describe('category suggestions offline', () => {
 
   it('from the cached history: a close past note preselects its category; other kinds, others’ rows and unchosen categories do not count', async () => {
     const month = [row(10, 'expense', 3, 30, 'the corner bookshop'), row(11, 'expense', 2, 2, 'bus')];
-    const page = { list: [row(10, 'expense', 3, 30, 'the corner bookshop'), row(12, 'income', 4, 900, 'corner bookshop')], total: 2 };
+    const page = {
+      list: [row(10, 'expense', 3, 30, 'the corner bookshop'), row(12, 'income', 4, 900, 'corner bookshop')],
+      total: 2,
+    };
     // a group page: another member's row, and one of mine whose category was left as suggested
-    const group = { list: [row(13, 'expense', 5, 30, 'corner bookshop', { group_id: 9, user_id: 8 }), row(14, 'expense', 5, 30, 'corner bookshop', { group_id: 9, category_picked: false })], total: 2 };
+    const group = {
+      list: [
+        row(13, 'expense', 5, 30, 'corner bookshop', { group_id: 9, user_id: 8 }),
+        row(14, 'expense', 5, 30, 'corner bookshop', { group_id: 9, category_picked: false }),
+      ],
+      total: 2,
+    };
     const db = dbWith([
       { url: 'month:2026-03', body: month, at: 0 },
       { url: '/api/transactions?page=1', body: page, at: 0 },

@@ -4,7 +4,14 @@
 // note, and the first categories in the person's order to complete the list.
 import type { Category, Transaction, TransactionPage } from '../../api/types';
 import { categoryForConcept, conceptOf } from '../../../../src/lib/quick-entry/index.ts';
-import { confidentChoice, fallbackScore, LEXICON_SCORE, scoreCategories, SUGGEST_LIMIT, type HistoryItem } from '../../../../src/lib/category-suggest.ts';
+import {
+  confidentChoice,
+  fallbackScore,
+  LEXICON_SCORE,
+  scoreCategories,
+  SUGGEST_LIMIT,
+  type HistoryItem,
+} from '../../../../src/lib/category-suggest.ts';
 import type { OfflineDb } from './db';
 
 const DAY_MS = 86_400_000;
@@ -13,15 +20,29 @@ const DAY_MS = 86_400_000;
  * The person's own rows of one kind found in the cache, each once, as the scorer's history: as on
  * the server, rows whose category the person chose (not one left as suggested), amounts above 0.
  */
-async function cachedHistory(db: OfflineDb, kind: 'expense' | 'income', me: number | null, now: number): Promise<HistoryItem[]> {
+async function cachedHistory(
+  db: OfflineDb,
+  kind: 'expense' | 'income',
+  me: number | null,
+  now: number,
+): Promise<HistoryItem[]> {
   const rows = new Map<number, Transaction>();
   for (const a of await db.getAll('answers')) {
-    const list = a.url.startsWith('month:') ? (a.body as Transaction[]) : a.url.startsWith('/api/transactions?') || a.url === '/api/transactions' ? (a.body as TransactionPage).list : null;
+    const list = a.url.startsWith('month:')
+      ? (a.body as Transaction[])
+      : a.url.startsWith('/api/transactions?') || a.url === '/api/transactions'
+        ? (a.body as TransactionPage).list
+        : null;
     for (const r of list ?? []) rows.set(r.id, r);
   }
   return [...rows.values()]
     .filter((r) => r.user_id === me && r.kind === kind && r.category_id !== null && r.category_picked && r.amount > 0)
-    .map((r) => ({ category_id: r.category_id!, amount_cents: Math.round(r.amount * 100), note: r.note, age_days: Math.max(0, (now - Date.parse(r.date)) / DAY_MS) }));
+    .map((r) => ({
+      category_id: r.category_id!,
+      amount_cents: Math.round(r.amount * 100),
+      note: r.note,
+      age_days: Math.max(0, (now - Date.parse(r.date)) / DAY_MS),
+    }));
 }
 
 export interface LocalSuggestion {
@@ -30,13 +51,21 @@ export interface LocalSuggestion {
 }
 
 /** What the server's suggester would answer, from what the cache holds. */
-export async function suggestOffline(db: OfflineDb, url: URL, ctx: { categories: Category[]; me: number | null }, now = Date.now()): Promise<LocalSuggestion> {
+export async function suggestOffline(
+  db: OfflineDb,
+  url: URL,
+  ctx: { categories: Category[]; me: number | null },
+  now = Date.now(),
+): Promise<LocalSuggestion> {
   const kind = url.searchParams.get('kind') === 'income' ? 'income' : 'expense';
   const note = url.searchParams.get('note') ?? '';
   const amount = Number(url.searchParams.get('amount'));
   const cats = ctx.categories.filter((c) => c.kind === kind);
   const byId = new Map(cats.map((c) => [c.id, c]));
-  const scored = scoreCategories(await cachedHistory(db, kind, ctx.me, now), { note, amount_cents: amount > 0 ? Math.round(amount * 100) : undefined }).filter((s) => byId.has(s.category_id));
+  const scored = scoreCategories(await cachedHistory(db, kind, ctx.me, now), {
+    note,
+    amount_cents: amount > 0 ? Math.round(amount * 100) : undefined,
+  }).filter((s) => byId.has(s.category_id));
   const concept = note ? conceptOf(note) : null;
   const named = concept && concept.kind === kind ? categoryForConcept(concept, cats) : null;
   const preselect = confidentChoice(scored, named?.id ?? null);

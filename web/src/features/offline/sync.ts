@@ -4,14 +4,18 @@
 // server's first answer instead of writing twice. Edits and deletes are idempotent by nature: an
 // edit sends the changed fields whole (PUT), so sending it again leaves the same row, and a delete
 // whose row is already gone (404) is done. A refusal (4xx) stays in the outbox, marked, for the
-// person to fix or discard; later operations on other rows still go.
+// person to fix or discard; later operations on other rows still go. Files saved with an entry
+// created offline follow its create (files.ts).
 import { authedFetch } from '../../api/client';
-import { currentUser, dbFor, type Op, type OfflineDb } from './db';
+import { currentUser, dbFor, type Op, type OfflineDb, type PendingFile } from './db';
+import { fileBox, filesWaiting, keepFile, sendFiles } from './files';
 import { isNetworkError, onEnqueued, publishOutbox } from './cache';
 import { markOffline, markOnline, offline } from './store';
 import { OUTBOX_SYNC_TAG } from './messages';
 
 let running: Promise<number> | null = null;
+/** asked for while a run was under way: that run may have read the outbox before what was added */
+let again = false;
 let retry: ReturnType<typeof setTimeout> | undefined;
 let backoff = 1000;
 let onSynced: () => void = () => {};
@@ -107,7 +111,9 @@ async function flush(db: OfflineDb): Promise<number> {
         failure ??= new Error(`the server answered ${res.status}`);
         continue;
       }
-      await tx.objectStore('outbox').put({ ...op, attempts: op.attempts + 1, state: 'refused', refusal: { status: res.status, body: body ?? {} } });
+      await tx
+        .objectStore('outbox')
+        .put({ ...op, attempts: op.attempts + 1, state: 'refused', refusal: { status: res.status, body: body ?? {} } });
       settled++;
     }
     await tx.done;
@@ -120,6 +126,26 @@ async function flush(db: OfflineDb): Promise<number> {
   return settled;
 }
 
+function sendFile(transactionId: number, file: PendingFile): Promise<Response> {
+  const form = new FormData();
+  form.append('file', file.blob, file.name || 'receipt');
+  const url = new URL(`/api/transactions/${transactionId}/attachments`, location.origin);
+  return authedFetch(new Request(url, { method: 'POST', headers: { Accept: 'application/json' }, body: form }));
+}
+
+/** The outbox, then the files of the entries it created; throws on a cut (the rest waits). */
+async function flushAll(db: OfflineDb): Promise<number> {
+  const settled = await flush(db);
+  const files = await sendFiles(fileBox(db), sendFile);
+  if (files.failure) {
+    if (isNetworkError(files.failure)) markOffline();
+    // what was settled still reloads the views
+    if (settled + files.settled) onSynced();
+    throw files.failure;
+  }
+  return settled + files.settled;
+}
+
 function later(): void {
   clearTimeout(retry);
   retry = setTimeout(() => void syncNow(), backoff);
@@ -130,17 +156,19 @@ function later(): void {
 export function syncNow(): Promise<number> {
   const user = currentUser();
   if (!user) return Promise.resolve(0);
+  if (running) again = true;
   running ??= (async () => {
     const db = await dbFor(user);
-    if (!(await db.count('outbox'))) return 0;
+    const left = async () => (await db.count('outbox')) + (await filesWaiting(db));
+    if (!(await left())) return 0;
     offline.syncing = true;
     let settled = 0;
     try {
-      settled = await flush(db);
+      settled = await flushAll(db);
       backoff = 1000;
     } catch {
       // cut off or a passing server failure: the rest waits, with the same keys
-      if ((await db.count('outbox')) > 0) later();
+      if ((await left()) > 0) later();
     } finally {
       offline.syncing = false;
       await publishOutbox(db);
@@ -148,6 +176,10 @@ export function syncNow(): Promise<number> {
     return settled;
   })().finally(() => {
     running = null;
+    if (again) {
+      again = false;
+      void syncNow();
+    }
   });
   return running.then((settled) => {
     if (settled) onSynced();
@@ -158,7 +190,8 @@ export function syncNow(): Promise<number> {
 /** Asks the browser for a Background Sync of the outbox where it has one. */
 async function askBackgroundSync(): Promise<void> {
   const reg = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
-  const sync = (reg as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
+  const sync = (reg as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)
+    ?.sync;
   await sync?.register(OUTBOX_SYNC_TAG).catch(() => undefined);
 }
 
@@ -175,6 +208,17 @@ export function startSync(): void {
     void syncNow();
   });
   window.addEventListener('offline', () => markOffline());
+}
+
+/**
+ * Keeps a file saved with an entry created offline (`target`: its negative local id) until the
+ * server holds it as that entry's attachment; sent as soon as the entry reached the server.
+ */
+export async function keepFileForLater(target: number, blob: Blob, name: string): Promise<void> {
+  const user = currentUser();
+  if (!user) throw new Error('nobody is signed in');
+  await keepFile(await dbFor(user), target, blob, name);
+  if (navigator.onLine) void syncNow();
 }
 
 /** Drops a refused (or any) operation, and everything that waits on a row it creates. */

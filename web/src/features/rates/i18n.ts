@@ -6,7 +6,8 @@ export default {
       title: 'Exchange rates',
       addRates: 'Add the rates',
       listSeparator: ', ',
-      intro: 'Entries in another currency are converted into {base} once, at the latest rate dated on or before their day.',
+      intro:
+        'Entries in another currency are converted into {base} once, at the latest rate dated on or before their day.',
       retry: 'Try again',
       loading: 'Loading the rates…',
       needed: 'Rates your books need',
@@ -46,7 +47,9 @@ export default {
       fetchFailed: 'The last attempt failed; it is tried again within the hour.',
     },
     errors: {
-      missingRate: 'There is no {currency} to {base} exchange rate on or before {date}. Add it under Exchange rates, then save again.',
+      missingRate:
+        'There is no {currency} to {base} exchange rate on or before {date}. Add it under Exchange rates, then save ' +
+        'again.',
     },
   },
   'zh-CN': {

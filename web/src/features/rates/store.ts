@@ -3,8 +3,11 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { invalidateAccounts } from '../../stores/accounts';
+import { session } from '../../stores/session';
 import type { MissingRate } from '../../lib/errors';
 import * as api from './api';
+
+export type { FetchSettings } from './api';
 
 export interface CurrencyRates {
   currency: string;
@@ -36,7 +39,8 @@ export const useRatesStore = defineStore('rates', () => {
   /** currencies the books need a rate for: those of accounts without one, and the one a refused entry asked for */
   const needed = computed<string[]>(() => {
     const codes = new Set(missing.value);
-    if (asked.value && !list.value.some((r) => r.currency === asked.value!.currency && r.date <= asked.value!.date)) codes.add(asked.value.currency);
+    if (asked.value && !list.value.some((r) => r.currency === asked.value!.currency && r.date <= asked.value!.date))
+      codes.add(asked.value.currency);
     return [...codes].sort();
   });
 
@@ -61,7 +65,8 @@ export const useRatesStore = defineStore('rates', () => {
   /** Sets (or with null deletes) the rate of a currency on a date, then reloads what depends on it. */
   async function save(currency: string, date: string, rate: string | null): Promise<void> {
     await api.saveRate(currency, date, rate);
-    if (rate !== null && asked.value && asked.value.currency === currency && date <= asked.value.date) asked.value = null;
+    if (rate !== null && asked.value && asked.value.currency === currency && date <= asked.value.date)
+      asked.value = null;
     invalidateAccounts();
     await load();
   }
@@ -74,5 +79,28 @@ export const useRatesStore = defineStore('rates', () => {
     asked.value = null;
   }
 
-  return { list, base, missing, asked, loading, error, byCurrency, needed, load, save, ask, dismiss };
+  /** Changes the base currency of the caller's books (refused while entries or rates exist). */
+  async function saveBase(currency: string): Promise<void> {
+    session.me = await api.saveBaseCurrency(currency);
+    invalidateAccounts();
+  }
+
+  return {
+    list,
+    base,
+    missing,
+    asked,
+    loading,
+    error,
+    byCurrency,
+    needed,
+    load,
+    save,
+    ask,
+    dismiss,
+    saveBase,
+    // for administrators: the daily fetch of rates, on or off, and from which address
+    fetchSettings: api.fetchFetchSettings,
+    saveFetchSettings: api.saveFetchSettings,
+  };
 });

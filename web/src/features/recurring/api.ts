@@ -2,7 +2,12 @@
 import { client, ok } from '../../api/client';
 import type { RecurringInput } from '../../api/types';
 
-export type RuleUpdate = Partial<Omit<RecurringInput, 'book_past' | 'category_id' | 'to_account_id'>> & { category_id?: number | null; to_account_id?: number | null; end_date?: string | null; group_id?: number | null };
+export type RuleUpdate = Partial<Omit<RecurringInput, 'book_past' | 'category_id' | 'to_account_id'>> & {
+  category_id?: number | null;
+  to_account_id?: number | null;
+  end_date?: string | null;
+  group_id?: number | null;
+};
 
 export const recurringApi = {
   list: () => ok(client.GET('/api/recurring')).then((r) => r.list),

@@ -19,7 +19,9 @@ export default {
     },
     recurring: {
       add: '+ Add',
-      intro: 'Rent, subscriptions or salary: the transactions are created automatically on their dates. A paused bill skips the dates it was paused over.',
+      intro:
+        'Rent, subscriptions or salary: the transactions are created automatically on their dates. A paused bill ' +
+        'skips the dates it was paused over.',
       empty: 'No recurring bills yet.',
       newTitle: 'New recurring bill',
       editTitle: 'Edit recurring bill',

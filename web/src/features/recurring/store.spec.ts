@@ -40,7 +40,11 @@ describe('the recurring store', () => {
   });
 
   it('reads the rules again after a change, and the accounts after booking past dates', async () => {
-    api.list.mockResolvedValueOnce([rule(1)]).mockResolvedValueOnce([rule(1), rule(2)]).mockResolvedValueOnce([rule(1, false), rule(2)]).mockResolvedValueOnce([rule(2)]);
+    api.list
+      .mockResolvedValueOnce([rule(1)])
+      .mockResolvedValueOnce([rule(1), rule(2)])
+      .mockResolvedValueOnce([rule(1, false), rule(2)])
+      .mockResolvedValueOnce([rule(2)]);
     const store = useRecurringStore();
     await store.load();
     await store.create({ book_past: true } as never);

@@ -5,6 +5,16 @@ import { GridComponent, LegendComponent, TitleComponent, TooltipComponent, AriaC
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 
 // the browser draws on a canvas; the server (entry-server.ts) writes the first screen's charts as SVG
-use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TitleComponent, TooltipComponent, AriaComponent, import.meta.env.SSR ? SVGRenderer : CanvasRenderer]);
+use([
+  BarChart,
+  LineChart,
+  PieChart,
+  GridComponent,
+  LegendComponent,
+  TitleComponent,
+  TooltipComponent,
+  AriaComponent,
+  import.meta.env.SSR ? SVGRenderer : CanvasRenderer,
+]);
 
 export { init, type ECharts };

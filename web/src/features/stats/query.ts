@@ -33,11 +33,24 @@ export function summaryQuery(c: StatsChoice): StatsQuery {
   const when = c.period === 'custom' ? { start: c.start, end: c.end } : { date: c.anchor };
   const whose = c.groupId
     ? { group_id: c.groupId }
-    : { ...(c.accountId ? { account_id: c.accountId } : {}), ...(c.view === 'share' ? { view: 'share' as const } : {}) };
+    : {
+        ...(c.accountId ? { account_id: c.accountId } : {}),
+        ...(c.view === 'share' ? { view: 'share' as const } : {}),
+      };
   return { period: c.period, type: c.type, ...when, ...whose, ...(c.tagId ? { tag_id: c.tagId } : {}) };
 }
 
 /** The choice the page opens with: this month's expense, personal or of the group shown. */
 export function defaultChoice(today: string, groupId: number | null): StatsChoice {
-  return { period: 'month', type: 'expense', anchor: today, start: `${today.slice(0, 8)}01`, end: today, groupId, accountId: null, view: 'paid', tagId: null };
+  return {
+    period: 'month',
+    type: 'expense',
+    anchor: today,
+    start: `${today.slice(0, 8)}01`,
+    end: today,
+    groupId,
+    accountId: null,
+    view: 'paid',
+    tagId: null,
+  };
 }

@@ -13,7 +13,15 @@ const { summaryQuery, useStatsStore } = await import('./store');
 const { ClientError } = await import('../../api/client');
 
 const base: StatsChoice = {
-  period: 'month', type: 'expense', anchor: '2026-11-26', start: '2026-11-01', end: '2026-11-26', groupId: null, accountId: null, view: 'paid', tagId: null,
+  period: 'month',
+  type: 'expense',
+  anchor: '2026-11-26',
+  start: '2026-11-01',
+  end: '2026-11-26',
+  groupId: null,
+  accountId: null,
+  view: 'paid',
+  tagId: null,
 };
 const summary = (n: number) => ({ overview: { count: n } }) as unknown as Summary;
 
@@ -25,12 +33,28 @@ beforeEach(() => {
 
 describe('the statistics query', () => {
   it('asks for the period around the anchor, personal filters only without a group', () => {
-    expect(summaryQuery({ ...base, accountId: 3, view: 'share', tagId: 4 })).toEqual({ period: 'month', type: 'expense', date: '2026-11-26', account_id: 3, view: 'share', tag_id: 4 });
-    expect(summaryQuery({ ...base, groupId: 9, accountId: 3, view: 'share' })).toEqual({ period: 'month', type: 'expense', date: '2026-11-26', group_id: 9 });
+    expect(summaryQuery({ ...base, accountId: 3, view: 'share', tagId: 4 })).toEqual({
+      period: 'month',
+      type: 'expense',
+      date: '2026-11-26',
+      account_id: 3,
+      view: 'share',
+      tag_id: 4,
+    });
+    expect(summaryQuery({ ...base, groupId: 9, accountId: 3, view: 'share' })).toEqual({
+      period: 'month',
+      type: 'expense',
+      date: '2026-11-26',
+      group_id: 9,
+    });
   });
 
   it('asks for a custom range by its ends, and refuses one that ends before it starts', () => {
-    expect(summaryQuery({ ...base, period: 'custom' })).toMatchObject({ period: 'custom', start: '2026-11-01', end: '2026-11-26' });
+    expect(summaryQuery({ ...base, period: 'custom' })).toMatchObject({
+      period: 'custom',
+      start: '2026-11-01',
+      end: '2026-11-26',
+    });
     expect(() => summaryQuery({ ...base, period: 'custom', start: '2026-11-27' })).toThrow(ClientError);
   });
 });

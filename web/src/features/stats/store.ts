@@ -4,7 +4,7 @@ import { defineStore } from 'pinia';
 import { computed } from 'vue';
 import type { Budget, Summary } from '../../api/types';
 import { createLoader } from '../../lib/loader';
-import { fetchBudget } from '../budget/api';
+import { fetchBudget } from '../budget';
 import { fetchSummary } from './api';
 import { summaryQuery, type StatsChoice } from './query';
 

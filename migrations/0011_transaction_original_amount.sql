@@ -1,0 +1,3 @@
+ALTER TABLE "transactions" ADD COLUMN "original_amount_cents" bigint;--> statement-breakpoint
+ALTER TABLE "transactions" ADD COLUMN "original_currency" text;--> statement-breakpoint
+ALTER TABLE "transactions" ADD CONSTRAINT "transactions_original_ck" CHECK (("transactions"."original_amount_cents" is null) = ("transactions"."original_currency" is null) and ("transactions"."original_currency" is null or "transactions"."original_currency" <> "transactions"."currency"));

@@ -1,0 +1,2 @@
+// The feedback feature's face. Other features import this file only.
+export { useFeedbackStore } from './store';
