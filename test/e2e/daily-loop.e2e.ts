@@ -250,6 +250,9 @@ describe('the daily loop, in Chinese on a phone and in English on a desktop', ()
         assert.equal(cut, false, 'the format is shown in full');
         if (!phone(page())) {
           await page().goto('/books');
+          // the app's own page, not the server's drawing of it that the app replaces
+          await page().locator('#app[data-first-screen]').waitFor({ state: 'detached' });
+          await page().locator('nav.side').waitFor();
           await page().evaluate(() => {
             document.querySelector('main')!.style.minHeight = '3000px';
             window.scrollTo(0, 1500);
