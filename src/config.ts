@@ -197,7 +197,7 @@ export function parseOidc(env: NodeJS.ProcessEnv): OidcConfig {
 export interface ReceiptsConfig {
   /** RECEIPTS_OCR: read receipts and screenshots on this server (off: attachments still work) */
   ocr: boolean;
-  /** RECEIPTS_OCR_QUEUE: recognitions that may wait beyond the one running per core */
+  /** RECEIPTS_OCR_QUEUE: recognitions that may wait beyond the one running */
   queue: number;
   /** ATTACHMENT_QUOTA_MB: the attachments one person may store, in bytes */
   quotaBytes: number;

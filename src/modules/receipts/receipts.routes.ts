@@ -30,7 +30,7 @@ export default async function receiptsRoutes(
           'to 1 for each. ' +
           '`already_recorded`: this very file is attached to an entry of yours, or a bill booked its order id. ' +
           `At most ${ATTACHMENT_MAX_BYTES / 1048576} MiB (41301); an image with too many pixels: 41301; not an image or PDF: 41501; ` +
-          'unreadable: 42201. One recognition runs per core and a few wait; beyond them 503 with Retry-After. Off on ' +
+          'unreadable: 42201. One recognition runs at a time (on every core) and a few wait; beyond them 503 with Retry-After. Off on ' +
           'this server ' +
           '(RECEIPTS_OCR=off): 40401.',
         consumes: ['multipart/form-data'],
