@@ -79,7 +79,8 @@ export async function markProbablyRecorded(
         ),
         -- the entries typed by hand in the bill's dates, read once: not every row against the books' index, which
         -- holds the imported entries too
-        span as (select min(date) - ${MATCH_DAYS}::int as lo, max(date) + ${MATCH_DAYS}::int as hi
+        -- materialized: inlined, the planner may read the whole bill again for every typed entry
+        span as materialized (select min(date) - ${MATCH_DAYS}::int as lo, max(date) + ${MATCH_DAYS}::int as hi
                  from import_session_rows where session_id = ${sessionId}),
         t as materialized (
           select t.id, t.kind, t.date, t.account_id, t.currency, t.amount_cents, t.original_currency, t.original_amount_cents
