@@ -3,7 +3,8 @@
 // and the order id kept (the same photo again is known), two screenshots pasted at once confirmed
 // one after the other, an image shared to the installed app (posted to its share target, kept by
 // the service worker) opening the form with its draft, and an image added offline read once the
-// network returns. The saved entries are checked through the API.
+// network returns, or kept with the entry typed by hand while it waited. The saved entries are
+// checked through the API.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
@@ -65,7 +66,7 @@ interface Row {
 function scenario(
   w: Words,
   port: number,
-  images: { photo: string; paste: [string, string]; share: string; offline: string },
+  images: { photo: string; paste: [string, string]; share: string; offline: string; typed: string },
 ) {
   describe(`receipts in the add form (${w.locale}, ${w.viewport.width} px)`, () => {
     const live = serverAndBrowser(port);
@@ -261,6 +262,48 @@ function scenario(
         [],
       );
     });
+
+    it('offline, an image waiting to be read goes with the entry typed by hand instead', async () => {
+      const t = truth(images.typed);
+      const note = `typed by hand ${tag}`;
+      const form = await openForm();
+      await tab.context.setOffline(true);
+      try {
+        await form
+          .getByTestId('receipt-photo')
+          .setInputFiles({ name: t.file, mimeType: 'image/jpeg', buffer: bytes(t.file) });
+        await form.getByTestId('receipt-status').getByText(w.waiting).waitFor();
+        await amount().fill('41.30');
+        await dialog().locator('input[name="note"]').fill(note);
+        await save();
+      } finally {
+        await tab.context.setOffline(false);
+      }
+      // back online: the entry reaches the server, then its image as its attachment
+      let row: Row | undefined;
+      await until(async () => {
+        const list = (
+          await apiAs<{ list: Row[] }>(page(), 'GET', `/api/transactions?keyword=${encodeURIComponent(note)}`)
+        ).list;
+        row = list[0];
+        if (list.length !== 1) return false;
+        const files = await apiAs<{ list: unknown[] }>(page(), 'GET', `/api/transactions/${row!.id}/attachments`);
+        return files.list.length === 1;
+      }, 'the typed entry with the image attached');
+      assert.equal(row!.amount, 41.3);
+      // the image is not read into a second draft afterwards: no form opens, no second entry
+      await page().waitForTimeout(1500);
+      assert.equal(await page().getByRole('dialog').count(), 0);
+      const again = await apiAs<{ list: Row[] }>(
+        page(),
+        'GET',
+        `/api/transactions?keyword=${encodeURIComponent(t.counterparty)}`,
+      );
+      assert.deepEqual(
+        again.list.filter((r) => r.date === t.date),
+        [],
+      );
+    });
   });
 }
 
@@ -269,10 +312,12 @@ scenario(EN, PORT, {
   paste: ['alipay_success-en-light', 'wechat_detail-en-light'],
   share: 'alipay_detail-en-light',
   offline: 'wechat_success-en-dark',
+  typed: 'alipay_success-en-dark',
 });
 scenario(ZH, PORT + 1, {
   photo: 'wechat_success-zh-light',
   paste: ['alipay_success-zh-light', 'wechat_detail-zh-light'],
   share: 'alipay_detail-zh-light',
   offline: 'wechat_success-zh-dark',
+  typed: 'alipay_success-zh-dark',
 });

@@ -8,7 +8,8 @@ export default {
       dropHere: 'Drop the images to read them',
       position: '{n} of {total}',
       reading: 'Reading the image…',
-      waiting: 'Waiting for the network: the image will be read as soon as you are back online.',
+      waiting:
+        'Waiting for the network: the image will be read as soon as you are back online. Or type the entry in: the image is kept with it.',
       queued: 'Waiting to be read',
       failed: 'This image could not be read: {reason}',
       skip: 'Skip this image',
@@ -33,7 +34,7 @@ export default {
       dropHere: '松手即可识别图片',
       position: '第 {n} 张，共 {total} 张',
       reading: '正在识别图片…',
-      waiting: '正在等待网络：联网后会自动识别这张图片。',
+      waiting: '正在等待网络：联网后会自动识别这张图片。也可以直接手动记下，图片会附在这笔账上。',
       queued: '等待识别',
       failed: '这张图片没能识别：{reason}',
       skip: '跳过这张',
