@@ -11,7 +11,6 @@ import {
 } from './attachments/index.ts';
 import { backupsRoutes } from './backups/index.ts';
 import { createReceiptService, createRecognizer, receiptsRoutes } from './receipts/index.ts';
-import { loadOcrEngine } from './receipts/ocr.engine.ts';
 import { budgetAlertTask, budgetsRoutes } from './budgets/index.ts';
 import { categoriesRoutes } from './categories/index.ts';
 import { demoPurgeTask } from './demo/index.ts';
@@ -127,7 +126,7 @@ function buildRecognizer(app: FastifyInstance) {
   const recognizer = createRecognizer({
     enabled: receipts.ocr,
     concurrency: 1,
-    load: () => loadOcrEngine(availableParallelism()),
+    threads: availableParallelism(),
     queue: receipts.queue,
     maxPixels: ATTACHMENT_MAX_PIXELS,
     registry: app.metrics?.registry ?? null,

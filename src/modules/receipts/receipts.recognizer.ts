@@ -12,8 +12,10 @@ const DARK_MEAN = 110;
 export type RecognizerOptions = {
   /** RECEIPTS_OCR=off: the routes answer that recognition is off */
   enabled: boolean;
-  /** recognitions run at once: one per core */
+  /** recognitions run at once */
   concurrency: number;
+  /** threads each recognition's model runs on (1 by default) */
+  threads?: number;
   /** recognitions waiting beyond those; more are refused with 503 and Retry-After */
   queue: number;
   /** images with more pixels are refused before they are decoded */
@@ -45,7 +47,7 @@ export function createRecognizer(opts: RecognizerOptions): Recognizer {
 
   // loaded at the first recognition and kept: a second per load, ~170 MB resident once loaded
   const getEngine = () => {
-    engine ??= (opts.load ?? (() => loadOcrEngine(1)))().catch((err: unknown) => {
+    engine ??= (opts.load ?? (() => loadOcrEngine(opts.threads ?? 1)))().catch((err: unknown) => {
       engine = null;
       throw err;
     });
