@@ -188,6 +188,36 @@ describe('webhooks', () => {
     assert.equal((await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.userId, bob.id))).length, 0);
   });
 
+  it('records created at the same moment by a person with an endpoint and one without: each of the first delivers, none of the second', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const [catA, catB] = [await firstCategory(t.db, alice.id), await firstCategory(t.db, bob.id)];
+    const createAll = () =>
+      Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          (i % 2 ? b : a).post('/api/transactions', {
+            kind: 'expense',
+            amount: String(i + 1),
+            category_id: (i % 2 ? catB : catA).id,
+            date: day,
+          }),
+        ),
+      );
+    // no endpoint yet: nothing in the outbox
+    for (const res of await createAll()) expectOk(res, 201);
+    assert.equal((await t.db.select().from(webhookDeliveries)).length, 0);
+    // an endpoint saved just before is followed by the very next records
+    const ep = await addEndpoint(a, '/ok', ['transaction.created']);
+    const made = (await createAll()).map((res) => expectOk<{ id: number; user_id?: number }>(res, 201));
+    const rows = await deliveriesOf(ep.id);
+    assert.equal(rows.length, 12);
+    assert.deepEqual(
+      rows.map((r) => r.userId),
+      Array(12).fill(alice.id),
+    );
+    assert.equal(made.length, 24);
+    assert.equal((await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.userId, bob.id))).length, 0);
+  });
+
   it('a change that fails writes no delivery: the outbox row rolls back with it', async () => {
     const ep = await addEndpoint(a, '/ok', ['transaction.deleted', 'import.committed']);
     const cat = await firstCategory(t.db, alice.id);

@@ -21,13 +21,15 @@ function disposition(kind: 'inline' | 'attachment', name: string): string {
 
 /**
  * A root hook: a transaction removed by the books takes its attachment rows with it (foreign key),
- * as does a person's or a group's removal; the files follow as soon as such an answer is sent.
+ * as does a person's or a group's removal; the files follow as soon as such an answer is sent. A
+ * removal is a DELETE, or a correction of a record (its shares or split rows replaced); a new record
+ * or a new attachment removes nothing, so the busiest write goes without the sweep.
  */
 export function sweepAfterRemovals(service: AttachmentService) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     if (reply.statusCode >= 300 || req.method === 'GET' || req.method === 'HEAD') return;
-    if (req.method === 'DELETE' || req.url.startsWith('/api/transactions'))
-      service.sweep().catch((err: unknown) => req.log.warn({ err }, 'attachment sweep failed'));
+    const removes = req.method === 'DELETE' || (req.method !== 'POST' && req.url.startsWith('/api/transactions'));
+    if (removes) service.sweep().catch((err: unknown) => req.log.warn({ err }, 'attachment sweep failed'));
   };
 }
 

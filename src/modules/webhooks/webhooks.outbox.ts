@@ -2,6 +2,7 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import type { BooksEvent, BooksListener } from '../books/index.ts';
 import { newMessageId, type WebhookEvent } from './webhooks.events.ts';
+import { hasEnabledEndpoint } from './webhooks.follows.ts';
 import * as repo from './webhooks.repo.ts';
 
 /*
@@ -62,7 +63,7 @@ export function recordEvent(
 
 /** The books writer's listener: records and shared expenses become outbox rows in the change's transaction. */
 export const booksListener: BooksListener = {
-  follows: (ex, userId) => repo.hasEnabledEndpoint(ex, userId),
+  follows: hasEnabledEndpoint,
   written: (ex, events: readonly BooksEvent[]) => {
     // one event per record, type and person within a change
     const seen = new Set<string>();

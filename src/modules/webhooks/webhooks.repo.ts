@@ -58,13 +58,13 @@ export async function deleteEndpoint(ex: Executor, userId: number, id: number): 
 
 // ---- the outbox ----
 
-/** Whether the person has an endpoint that is on (one lookup of the user index). */
-export async function hasEnabledEndpoint(ex: Executor, userId: number): Promise<boolean> {
-  const [row] = await query<{ ok: boolean }>(
+/** Which of these people have an endpoint that is on (lookups of the user index). */
+export async function peopleWithEnabledEndpoints(ex: Executor, userIds: readonly number[]): Promise<Set<number>> {
+  const rows = await query<{ user_id: number }>(
     ex,
-    sql`select exists (select 1 from webhook_endpoints where user_id = ${userId} and enabled) as ok`,
+    sql`select distinct user_id from webhook_endpoints where user_id = any(${new Param([...userIds])}::int[]) and enabled`,
   );
-  return row?.ok === true;
+  return new Set(rows.map((r) => Number(r.user_id)));
 }
 
 /** The events each of these people's endpoints that are on are subscribed to (people with none are left out). */
