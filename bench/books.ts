@@ -191,8 +191,13 @@ export async function run() {
 
     // filtered list over 1,000,000 rows of 100 users, 50 connections, a different user per request
     const listTokens = await Promise.all(data.listUsers.map((id) => tokens.signAccess(id, 'user')));
-    const listPath = (i: number) => {
-      const month = String((i % 12) + 1).padStart(2, '0');
+    // the requests cycle through CAPTURED (person, month) pairs, the very ones whose statements the
+    // limit replays: with every pair of 100 people and 12 months on one side and 24 on the other, the
+    // limit read pages the cache held while the service's requests read ones it did not
+    const CAPTURED = 24;
+    const listToken = (n: number) => listTokens[(n % CAPTURED) % listTokens.length]!;
+    const listPath = (n: number) => {
+      const month = String(((n % CAPTURED) % 12) + 1).padStart(2, '0');
       return `/api/transactions?startDate=2025-${month}-01&endDate=2025-${month}-28&kind=expense&min_amount=0&max_amount=900&sort=date_desc&pageSize=20`;
     };
     let i = 0;
@@ -208,7 +213,7 @@ export async function run() {
             return {
               ...req,
               path: listPath(n),
-              headers: { authorization: `Bearer ${listTokens[n % listTokens.length]}` },
+              headers: { authorization: `Bearer ${listToken(n)}` },
             };
           },
         },
@@ -217,15 +222,15 @@ export async function run() {
     const listCpu = listMeter(list.requests.total);
     // the same requests' two statements (page and totals), replayed directly at the same concurrency
     const listSets: CapturedStatement[][] = [];
-    for (let n = 0; n < 24; n++)
-      listSets.push(await captureStatements(data.url, SECRET, listTokens[n % listTokens.length]!, listPath(n)));
+    for (let n = 0; n < CAPTURED; n++)
+      listSets.push(await captureStatements(data.url, SECRET, listToken(n), listPath(n)));
     // (replayed once the server has stopped, so that both get the same 60 connections of the database's 100)
     // latency at a fixed arrival rate of half the measured throughput, Poisson arrivals
     const rate = Math.max(1, Math.round(list.requests.average / 2));
     const pacedList = (seconds: number) =>
       openLoop({
         url: (n) => `${base}${listPath(n)}`,
-        headers: (n) => ({ authorization: `Bearer ${listTokens[n % listTokens.length]}` }),
+        headers: (n) => ({ authorization: `Bearer ${listToken(n)}` }),
         ratePerS: rate,
         seconds,
       });
