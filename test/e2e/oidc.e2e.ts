@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, type TestProvider } from '../helpers/oidc-provider.ts';
-import { DESKTOP, PHONE, serverAndBrowser, type Tab } from './harness.ts';
+import { DESKTOP, PHONE, serverAndBrowser, until, type Tab } from './harness.ts';
 
 const PORT = 3291;
 const PROVIDER_PORT = 3292;
@@ -71,8 +71,8 @@ describe('OpenID Connect sign-in in the browser', () => {
       [method],
     );
     const links = page.getByTestId('oidc-links');
-    await links.waitFor();
-    assert.match((await links.textContent()) ?? '', /@example\.test/);
+    // the linked account, once the list has answered
+    await until(async () => /@example\.test/.test((await links.textContent()) ?? ''), 'the linked account listed');
     // the only way in cannot be unlinked
     assert.equal(await page.getByTestId('oidc-unlink').count(), 0);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -30,17 +30,22 @@ export const useNotificationsStore = defineStore('notifications', () => {
     shell.unread = 0;
   });
 
-  /** Reads the unread count (and any new important notice). A failure leaves the badge as it was. */
-  async function refreshBadge(): Promise<void> {
+  /**
+   * Reads the unread count (and any new important notice). A failure leaves the badge as it was and
+   * answers false.
+   */
+  async function refreshBadge(): Promise<boolean> {
     const mine = ++badgeSeq;
     const res = await notificationsApi.unreadCount().catch(() => null);
-    if (!res || mine !== badgeSeq) return;
+    if (!res) return false;
+    if (mine !== badgeSeq) return true;
     shell.unread = res.count;
     const fresh = res.strong.filter((n) => !shown.has(n.id));
     if (fresh.length) {
       for (const n of fresh) shown.add(n.id);
       strong.value = fresh;
     }
+    return true;
   }
 
   async function filter(s: '' | Scope): Promise<void> {

@@ -73,6 +73,8 @@ export const useOidcStore = defineStore('oidc', () => {
     leaving,
     linked: linked.data,
     linkedError: linked.error,
+    /** whether the list has answered: until then no line says that nothing is linked */
+    linkedLoaded: linked.loaded,
     load: linked.load,
     signIn: (next: string) => leave('sign-in', next),
     link: () => leave('link', '/security'),
