@@ -4,14 +4,11 @@
 // its rows stored once with COPY and booked once with one INSERT ... SELECT, rolled back. The
 // server's peak RSS over its idle RSS while it works. Then an MT940 file of nearly 20 MB previewed:
 // its peak RSS growth, which a reader holding the decoded file and its lines would multiply.
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { readCamt } from '../src/modules/import/formats/camt.ts';
 import { readOfx } from '../src/modules/import/formats/ofx.ts';
 import type { SeedRow } from '../src/modules/import/import.rows.ts';
-import { PG_URL, startBenchServer, type BenchServer } from './lib.ts';
+import { directImportRate, PG_URL, startBenchServer, type BenchServer } from './lib.ts';
 
 const ROWS = 100_000;
 const DB = process.env.BENCH_IMPORT_FORMATS_DB_NAME || 'ledger_bench_import_formats';
@@ -75,49 +72,20 @@ export function mt940File(n: number, account: string): Buffer {
 
 const tsv = (v: string) => v.replace(/[\t\n\\]/g, ' ');
 
-/** The least work of an import done directly: the same reader, COPY the rows, book them; rows per second. */
-async function directRate(
+/** The least work of an import done directly (directImportRate) with the same reader as the service. */
+function directRate(
   url: string,
   userId: number,
   read: (onRows: (rows: SeedRow[]) => Promise<void>) => Promise<unknown>,
 ): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rows: refs } = await c.query(
-      `select a.id as account_id, (select id from categories where user_id = $1 and kind = 'expense' order by id limit 1) as category_id
-       from accounts a where a.user_id = $1 and a.is_default`,
-      [userId],
-    );
-    const { account_id: accountId, category_id: categoryId } = refs[0];
-    const t0 = performance.now();
-    await c.query('begin');
-    await c.query(
-      `create temp table bench_rows (row int primary key, date date, amount_cents bigint, counterparty text, note text, external_id text) on commit drop`,
-    );
-    const copy = c.query(
-      copyFrom('copy bench_rows (row, date, amount_cents, counterparty, note, external_id) from stdin'),
-    );
-    const copied = finished(copy);
+  return directImportRate(url, userId, ROWS, async (copy) => {
     await read(async (rows) => {
       let lines = '';
       for (const r of rows)
         lines += `${r.row}\t${r.date}\t${r.amountMinor}\t${tsv(r.counterparty)}\t${tsv(r.note)}\t${tsv(r.externalId ?? '')}\n`;
-      if (!copy.write(lines)) await once(copy, 'drain');
+      await copy(lines);
     });
-    copy.end();
-    await copied;
-    await c.query(
-      `insert into transactions (user_id, kind, amount_cents, category_id, note, date, account_id, currency, base_amount, source, external_id, created_at, updated_at)
-       select $1, 'expense', b.amount_cents, $2, b.counterparty || ' ' || b.note, b.date, $3, 'CNY', b.amount_cents, 'bench', b.external_id, now(), now()
-       from bench_rows b`,
-      [userId, categoryId, accountId],
-    );
-    await c.query('rollback');
-    return ROWS / ((performance.now() - t0) / 1000);
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /** Previews and commits one file through the service: seconds of each and the peak RSS over idle. */

@@ -22,7 +22,8 @@ export interface BooksEvent {
 export interface BooksListener {
   /**
    * Whether anything may follow this person's changes: asked before a change made outside a
-   * transaction, which is then wrapped in one only when the answer is yes (one indexed lookup).
+   * transaction, which is then wrapped in one only when the answer is yes (one indexed lookup, which
+   * the listener may share with the questions of the same moment).
    */
   follows(ex: Executor, userId: number): Promise<boolean>;
   /** Records the events with the executor of the change (inside its transaction). */

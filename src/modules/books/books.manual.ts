@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { query } from '../../db/client.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
+import { coalesce, type Waiting } from '../../lib/coalesce.ts';
 import type { CurrencyInfo } from '../../lib/currency.ts';
 import type { CategoryKind } from '../../lib/domain.ts';
 import { Errors } from '../../lib/errors.ts';
@@ -286,12 +287,6 @@ function verdictOf(e: CheckedEntry, r: VerdictRow | undefined): Verdict {
   };
 }
 
-interface Pending {
-  entry: CheckedEntry;
-  resolve: (v: Verdict) => void;
-  reject: (err: unknown) => void;
-}
-
 const batchers = new WeakMap<Db, ReturnType<typeof createInsertBatcher>>();
 
 /** The batcher of a database, made on first use. */
@@ -308,18 +303,15 @@ function batcherOf(db: Db) {
  * entry runs in a statement of its own, so that one bad entry never costs another its write.
  */
 export function createInsertBatcher(db: Db, maxInFlight = 4) {
-  let queue: Pending[] = [];
-  let scheduled = false;
-  let inFlight = 0;
-
+  type Pending = Waiting<CheckedEntry, Verdict>;
   async function runBatch(batch: Pending[]): Promise<void> {
-    const alone = (p: Pending) => checkedInsert(db, [p.entry]).then((v) => p.resolve(v[0]!), p.reject);
+    const alone = (p: Pending) => checkedInsert(db, [p.item]).then((v) => p.resolve(v[0]!), p.reject);
     if (batch.length === 1) return alone(batch[0]!);
     let verdicts: Verdict[];
     try {
       verdicts = await checkedInsert(
         db,
-        batch.map((p) => p.entry),
+        batch.map((p) => p.item),
       );
     } catch {
       await Promise.all(batch.map(alone));
@@ -327,36 +319,8 @@ export function createInsertBatcher(db: Db, maxInFlight = 4) {
     }
     batch.forEach((p, idx) => p.resolve(verdicts[idx]!));
   }
-
-  function pump(): void {
-    scheduled = false;
-    while (queue.length && inFlight < maxInFlight) {
-      const batch = queue.slice(0, MAX_BATCH);
-      queue = queue.slice(MAX_BATCH);
-      inFlight++;
-      runBatch(batch)
-        .catch((err) => batch.forEach((p) => p.reject(err)))
-        .finally(() => {
-          inFlight--;
-          if (queue.length && !scheduled) {
-            scheduled = true;
-            setImmediate(pump);
-          }
-        });
-    }
-  }
-
   return {
     /** Checks one entry, and writes it when it passed and may be written as is. */
-    insert(entry: CheckedEntry): Promise<Verdict> {
-      return new Promise((resolve, reject) => {
-        queue.push({ entry, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          // requests arriving in the same turn of the event loop share the statement
-          setImmediate(pump);
-        }
-      });
-    },
+    insert: coalesce(runBatch, { maxBatch: MAX_BATCH, maxInFlight }),
   };
 }

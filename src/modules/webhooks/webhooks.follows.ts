@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/client.ts';
+import { coalesce } from '../../lib/coalesce.ts';
 import * as repo from './webhooks.repo.ts';
 
 /*
@@ -9,55 +10,21 @@ import * as repo from './webhooks.repo.ts';
  * moment, never from a cache, so an endpoint saved a moment before is followed.
  */
 
-type Ask = { userId: number; resolve: (on: boolean) => void; reject: (err: unknown) => void };
-
-/** At most this many people in one lookup, and this many lookups at once. */
-const MAX_PEOPLE = 500;
-const MAX_IN_FLIGHT = 4;
-
 const lookups = new WeakMap<Executor, (userId: number) => Promise<boolean>>();
 
 /** Whether the person has an endpoint that is on, asked with the others of this moment. */
 export function hasEnabledEndpoint(ex: Executor, userId: number): Promise<boolean> {
   let ask = lookups.get(ex);
-  if (!ask) lookups.set(ex, (ask = coalesced(ex)));
+  if (!ask)
+    lookups.set(
+      ex,
+      (ask = coalesce<number, boolean>(
+        async (batch) => {
+          const on = await repo.peopleWithEnabledEndpoints(ex, [...new Set(batch.map((w) => w.item))]);
+          for (const w of batch) w.resolve(on.has(w.item));
+        },
+        { maxBatch: 500, maxInFlight: 4 },
+      )),
+    );
   return ask(userId);
-}
-
-function coalesced(ex: Executor) {
-  let queue: Ask[] = [];
-  let scheduled = false;
-  let inFlight = 0;
-
-  async function look(batch: Ask[]): Promise<void> {
-    const on = await repo.peopleWithEnabledEndpoints(ex, [...new Set(batch.map((a) => a.userId))]);
-    for (const a of batch) a.resolve(on.has(a.userId));
-  }
-
-  function pump(): void {
-    scheduled = false;
-    while (queue.length && inFlight < MAX_IN_FLIGHT) {
-      const batch = queue.slice(0, MAX_PEOPLE);
-      queue = queue.slice(MAX_PEOPLE);
-      inFlight++;
-      look(batch)
-        .catch((err: unknown) => batch.forEach((a) => a.reject(err)))
-        .finally(() => {
-          inFlight--;
-          if (queue.length && !scheduled) {
-            scheduled = true;
-            setImmediate(pump);
-          }
-        });
-    }
-  }
-
-  return (userId: number) =>
-    new Promise<boolean>((resolve, reject) => {
-      queue.push({ userId, resolve, reject });
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(pump);
-      }
-    });
 }
