@@ -99,16 +99,20 @@ const balanceOn = async (page: Page, id: number, date: string) =>
  * would see the select still on its old value), at most three times.
  */
 async function choose(page: Page, select: Locator, value: string): Promise<Response> {
+  // the choice exists first (the person's categories and accounts may still be loading)
+  await select.locator(`option[value="${value}"]`).waitFor({ state: 'attached' });
   for (let attempt = 1; ; attempt++) {
-    const patched = page.waitForResponse((r) => r.url().includes('/rows') && r.request().method() === 'PATCH', {
-      timeout: 10_000,
-    });
+    // settled into a value at once: a wait that ends while the choice is being made is no stray rejection
+    const patched = page
+      .waitForResponse((r) => r.url().includes('/rows') && r.request().method() === 'PATCH', { timeout: 10_000 })
+      .then(
+        (res) => ({ res }),
+        (err: unknown) => ({ err }),
+      );
     await select.selectOption(value);
-    try {
-      return await patched;
-    } catch (err) {
-      if (attempt === 3) throw err;
-    }
+    const got = await patched;
+    if ('res' in got) return got.res;
+    if (attempt === 3) throw got.err;
   }
 }
 
