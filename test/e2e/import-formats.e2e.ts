@@ -290,7 +290,6 @@ describe('the formats the import reads, in both languages', () => {
   });
   it('in Chinese on a phone: a 随手记 web export shows what will be created, one mapping changed, created on import', async () => {
     const { page } = await live.signedInTab('import-names-zh', { locale: 'zh-CN', viewport: PHONE });
-    await page.goto('/import');
     const bank = await openAccount(page, '招商银行E2E', 'debit_card', '0');
     await apiAs(page, 'POST', '/api/categories', { name: '工资E2E', kind: 'income', color: '#336699' });
     const transit = await apiAs<{ id: number }>(page, 'POST', '/api/categories', {
@@ -298,6 +297,8 @@ describe('the formats the import reads, in both languages', () => {
       kind: 'expense',
       color: '#336699',
     });
+    // the import page opens once the person's categories and accounts exist (it reads them as it opens)
+    await page.goto('/import');
     await page.getByTestId('bill-file').setInputFiles({
       name: 'sui.xls',
       mimeType: 'application/vnd.ms-excel',
