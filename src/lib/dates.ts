@@ -81,31 +81,61 @@ export function todayIn(tz: string, now: Date = new Date()): string {
   return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
 }
 
+/** one formatter per time zone: building an Intl.DateTimeFormat costs far more than using one */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** a zone's offset through each whole UTC hour it is known to hold for: hour number -> offset in ms */
+const zoneOffsets = new Map<string, Map<number, number>>();
+/** hours remembered per zone (a bill spans a few thousand at most) */
+const ZONE_HOURS = 100_000;
+const HOUR = 3_600_000;
+
+/** The offset of time zone `tz` from UTC at instant `t` (ms), read from the zone's wall clock. */
+function exactOffset(tz: string, t: number): number {
+  let fmt = zoneFormats.get(tz);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    zoneFormats.set(tz, fmt);
+  }
+  const p: Record<string, number> = {};
+  for (const part of fmt.formatToParts(new Date(t))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - t;
+}
+
+/**
+ * The zone's offset at `t`: an hour whose start and end have the same offset holds it throughout
+ * (zones change their offset months apart, never twice within an hour), and is remembered; an hour
+ * with a change in it is read at the instant itself.
+ */
+function offsetAt(tz: string, t: number): number {
+  let hours = zoneOffsets.get(tz);
+  if (!hours) zoneOffsets.set(tz, (hours = new Map()));
+  const hour = Math.floor(t / HOUR);
+  const known = hours.get(hour);
+  if (known !== undefined) return known;
+  const start = exactOffset(tz, hour * HOUR);
+  if (start !== exactOffset(tz, (hour + 1) * HOUR)) return exactOffset(tz, t);
+  if (hours.size >= ZONE_HOURS) hours.clear();
+  hours.set(hour, start);
+  return start;
+}
+
 /**
  * The instant a wall-clock `date` and `time` (HH:MM:SS) name in time zone `tz`: the zone's offset
  * at that moment, found by reading the guess back in the zone (twice, for a day the offset changes).
  */
 export function instantIn(tz: string, date: string, time: string): Date {
   const wall = Date.parse(`${date}T${time}Z`);
-  const fmt = new Intl.DateTimeFormat('en-CA', {
-    timeZone: tz,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  const offsetAt = (t: number) => {
-    const p = Object.fromEntries(fmt.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
-    return (
-      Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) -
-      t
-    );
-  };
-  const first = wall - offsetAt(wall);
-  return new Date(wall - offsetAt(first));
+  const first = wall - offsetAt(tz, wall);
+  return new Date(wall - offsetAt(tz, first));
 }
 
 export function monthOf(s: string): string {

@@ -237,14 +237,18 @@ export const foldMerchant = (s: string) => s.normalize('NFKC').toLowerCase().rep
 /**
  * every name with its kind, longest first: the most specific name wins ("美团外卖" before "美团", "uber eats" before "uber")
  */
-const NAMES: [string, SpendingClass][] = MERCHANTS.flatMap(([key, names]) =>
-  names.map((n) => [foldMerchant(n), CLASSES[key]] as [string, SpendingClass]),
+/** every name folded, longest first, with whether it is matched as a whole word only (a Latin name) */
+const NAMES: [string, SpendingClass, boolean][] = MERCHANTS.flatMap(([key, names]) =>
+  names.map((n) => {
+    const name = foldMerchant(n);
+    return [name, CLASSES[key], /^[a-z0-9]/.test(name)] as [string, SpendingClass, boolean];
+  }),
 ).sort((a, b) => b[0].length - a[0].length);
 
 /** Short Latin names match only as whole words ("kfc", not the letters inside another word); Chinese names anywhere. */
-function contains(text: string, name: string): boolean {
+function contains(text: string, name: string, wholeWord: boolean): boolean {
   let at = text.indexOf(name);
-  if (!/^[a-z0-9]/.test(name)) return at >= 0;
+  if (!wholeWord) return at >= 0;
   while (at >= 0) {
     const before = at === 0 ? '' : text[at - 1]!;
     const after = text[at + name.length] ?? '';
@@ -259,7 +263,7 @@ export function merchantClass(...texts: string[]): SpendingClass | null {
   for (const raw of texts) {
     if (!raw) continue;
     const text = foldMerchant(raw);
-    for (const [name, cls] of NAMES) if (contains(text, name)) return cls;
+    for (const [name, cls, wholeWord] of NAMES) if (contains(text, name, wholeWord)) return cls;
   }
   return null;
 }

@@ -8,6 +8,7 @@ import {
   diffDays,
   eachDay,
   eachMonth,
+  instantIn,
   isLeapYear,
   isValidDate,
   isValidMonth,
@@ -262,5 +263,85 @@ describe('calendar arithmetic (properties)', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('instantIn: a wall-clock time in a time zone', () => {
+  /** the zone's offset read afresh for one instant (no formatter or hour kept between calls) */
+  const offsetOnce = (tz: string, t: number) => {
+    const f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
+    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - t;
+  };
+  const reference = (tz: string, date: string, time: string) => {
+    const wall = Date.parse(`${date}T${time}Z`);
+    return new Date(wall - offsetOnce(tz, wall - offsetOnce(tz, wall)));
+  };
+
+  it('reads ordinary times, and the two days a year the clock changes', () => {
+    assert.equal(instantIn('Asia/Shanghai', '2025-01-05', '12:00:00').toISOString(), '2025-01-05T04:00:00.000Z');
+    assert.equal(instantIn('America/New_York', '2024-07-01', '12:00:00').toISOString(), '2024-07-01T16:00:00.000Z');
+    assert.equal(instantIn('America/New_York', '2024-01-15', '12:00:00').toISOString(), '2024-01-15T17:00:00.000Z');
+    // 01:30 happens twice on the night the clocks go back: the first (summer time) is taken
+    assert.equal(instantIn('America/New_York', '2024-11-03', '01:30:00').toISOString(), '2024-11-03T05:30:00.000Z');
+    assert.equal(instantIn('America/New_York', '2024-11-03', '02:30:00').toISOString(), '2024-11-03T07:30:00.000Z');
+    // 02:30 does not happen the night the clocks go forward: read with the offset after the change
+    assert.equal(instantIn('America/New_York', '2024-03-10', '02:30:00').toISOString(), '2024-03-10T06:30:00.000Z');
+    assert.equal(instantIn('America/New_York', '2024-03-10', '03:30:00').toISOString(), '2024-03-10T07:30:00.000Z');
+    // a half-hour change (Lord Howe Island: 01:30 to 02:00 happens twice, read here at the offset after the
+    // change) and an offset in seconds (Shanghai's local mean time in 1900)
+    assert.equal(instantIn('Australia/Lord_Howe', '2024-04-07', '01:45:00').toISOString(), '2024-04-06T15:15:00.000Z');
+    assert.equal(instantIn('Australia/Lord_Howe', '2024-04-07', '03:00:00').toISOString(), '2024-04-06T16:30:00.000Z');
+    assert.equal(instantIn('Asia/Shanghai', '1900-06-01', '12:00:00').toISOString(), '1900-06-01T03:54:17.000Z');
+  });
+
+  it('answers as a reading of the zone afresh for each time would, through every change of offset', () => {
+    const zones = [
+      'America/New_York',
+      'Europe/Berlin',
+      'Australia/Lord_Howe',
+      'Asia/Shanghai',
+      'America/Santiago',
+      'UTC',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        // around the changes of 2023 to 2025, minute by minute, and any second of those years
+        fc.integer({ min: Date.UTC(2023, 0, 1) / 1000, max: Date.UTC(2025, 11, 31) / 1000 }),
+        (tz, seconds) => {
+          const iso = new Date(seconds * 1000).toISOString();
+          const [date, time] = [iso.slice(0, 10), iso.slice(11, 19)];
+          assert.equal(
+            instantIn(tz, date, time).getTime(),
+            reference(tz, date, time).getTime(),
+            `${tz} ${date} ${time}`,
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    // every quarter hour of the nights the clocks change
+    for (const [tz, day] of [
+      ['America/New_York', '2024-03-10'],
+      ['America/New_York', '2024-11-03'],
+      ['Europe/Berlin', '2024-03-31'],
+      ['Europe/Berlin', '2024-10-27'],
+      ['Australia/Lord_Howe', '2024-04-07'],
+      ['Australia/Lord_Howe', '2024-10-06'],
+    ] as const)
+      for (let q = 0; q < 96; q++) {
+        const time = `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}:00`;
+        assert.equal(instantIn(tz, day, time).getTime(), reference(tz, day, time).getTime(), `${tz} ${day} ${time}`);
+      }
   });
 });

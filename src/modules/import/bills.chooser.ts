@@ -54,6 +54,12 @@ export async function categoryChooser(
       .map((r) => ({ ...r, kind: r.kind ?? null }) as Rule),
   );
   const cache = new Map<string, number | null>();
+  // the parts of a choice, remembered apart: a bill's notes and merchants repeat far more than their pairs
+  const noteBest = boundedMemo((key: string) => {
+    const [kind, note] = key.split('\u0000') as ['expense' | 'income', string];
+    return scorers[kind](note)[0] ?? null;
+  });
+  const merchantOf = boundedMemo((text: string) => merchantClass(text));
   return {
     byName: (kind: string, name: string) =>
       byName.get(`${kind}\u0000${name}`) ?? byLoose.get(`${kind}\u0000${looseName(name)}`) ?? null,
@@ -64,10 +70,11 @@ export async function categoryChooser(
       const key = `${row.kind}\u0000${row.type ?? ''}\u0000${row.counterparty}\u0000${row.note}`;
       const hit = cache.get(key);
       if (hit !== undefined) return hit;
-      const best = scorers[row.kind](row.note)[0];
+      const best = noteBest(`${row.kind}\u0000${row.note}`);
       const icon = row.type ? typeIcon(row.type, row.kind) : null;
       const byType = icon ? (cats.find((c) => c.kind === row.kind && c.icon === icon)?.id ?? null) : null;
-      const merchant = row.kind === 'expense' ? merchantClass(row.counterparty, row.note) : null;
+      // the counterparty's merchant first, then the item's (as merchantClass reads its texts)
+      const merchant = row.kind === 'expense' ? (merchantOf(row.counterparty) ?? merchantOf(row.note)) : null;
       const id =
         best && best.score >= 0.3 && best.note >= HISTORY_NOTE
           ? best.category_id
@@ -77,5 +84,17 @@ export async function categoryChooser(
       cache.set(key, id);
       return id;
     },
+  };
+}
+
+/** `f` remembered for up to CHOICE_CACHE keys at once (forgotten all together when full). */
+function boundedMemo<T>(f: (key: string) => T): (key: string) => T {
+  const memo = new Map<string, T>();
+  return (key) => {
+    if (memo.has(key)) return memo.get(key) as T;
+    const value = f(key);
+    if (memo.size >= CHOICE_CACHE) memo.clear();
+    memo.set(key, value);
+    return value;
   };
 }
