@@ -68,14 +68,18 @@ export function isoWeekday(s: string): number {
   return wd === 0 ? 7 : wd;
 }
 
+/** one date formatter per time zone (building one costs far more than using it) */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date it is at instant `now` in time zone `tz`. */
 export function todayIn(tz: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: tz,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
+  let fmt = dayFormats.get(tz);
+  if (!fmt)
+    dayFormats.set(
+      tz,
+      (fmt = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })),
+    );
+  const parts = fmt.formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)!.value;
   // 'numeric' years are not padded (year 99 prints as "99")
   return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
