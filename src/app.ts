@@ -1,3 +1,4 @@
+import { nullableAsTypeList } from './lib/serializer-schema.ts';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import Ajv from 'ajv';
@@ -80,7 +81,7 @@ const buildSerializer: SerializerFactory = (externalSchemas, serializerOpts) => 
     if (typeof key !== 'object' || key === null) return compile(route);
     let fn = serializers.get(key);
     if (!fn) {
-      fn = compile(route);
+      fn = compile({ ...route, schema: nullableAsTypeList(key) });
       serializers.set(key, fn);
     }
     return fn;
