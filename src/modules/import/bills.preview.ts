@@ -377,10 +377,12 @@ function accountResolver(maps: Map<string, number>, accounts: repo.AccountRef[])
  */
 async function settlePreview(db: Executor, userId: number, sessionId: number, outcome: BillOutcome) {
   const source = outcome.detected.source;
+  // the statistics first: the statements below are planned from them, and a table last analyzed empty (after the
+  // rows of earlier bills were committed and vacuumed) would be planned as if it held no rows
+  if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
   // the payments the books already hold under the same source and id: duplicates (before the refunds, which leave
   // them be)
   await repo.markNewDuplicates(db, userId, sessionId, source);
-  if (outcome.rows >= ANALYZE_ROWS) await repo.analyzeRows(db);
   // refunds: with their purchase in the file, or in the books
   await repo.linkRefunds(db, sessionId, [...outcome.refundLinks]);
   await repo.skipRows(db, sessionId, outcome.refundsOfSkipped, 'refund_of_skipped');
