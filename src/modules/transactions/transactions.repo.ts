@@ -363,42 +363,6 @@ const tagsColumn = sql<TagRef[] | string>`coalesce((
   from ${transactionTags} join ${tags} on ${tags.id} = ${transactionTags.tagId}
   where ${transactionTags.transactionId} = ${transactions.id}), '[]'::json)`;
 
-/** A file of a page's row as its query reads it. */
-type FileRow = Omit<RowAttachment, 'has_thumbnail'> & { transactionId: number; thumbnail: string | null };
-
-/**
- * The attachments of a page's rows, oldest first, by transaction id: one query through the
- * (transaction_id, sha256) index. Not a column of the page statement: PostgreSQL computes such a
- * column for every row an OFFSET skips too, so a deep page would read the files of all rows before
- * it. Whoever may see a row may open its files (the rule of /api/attachments/{id}/file), so the
- * page's own scope is the only check needed.
- */
-export async function attachmentsOf(db: Executor, transactionIds: number[]): Promise<Map<number, RowAttachment[]>> {
-  const out = new Map<number, RowAttachment[]>();
-  if (!transactionIds.length) return out;
-  const stmt = preparedFor<FileRow>(db, 'files', (name) =>
-    db
-      .select({
-        transactionId: attachments.transactionId,
-        id: attachments.id,
-        mime: sql<RowAttachment['mime']>`${attachmentFiles.mime}`,
-        name: attachments.name,
-        thumbnail: attachmentFiles.thumbnail,
-      })
-      .from(attachments)
-      .innerJoin(attachmentFiles, eq(attachmentFiles.sha256, attachments.sha256))
-      .where(sql`${attachments.transactionId} = any(${sql.placeholder('ids')}::int[])`)
-      .orderBy(asc(attachments.transactionId), asc(attachments.id))
-      .prepare(name),
-  );
-  for (const r of await stmt.execute({ ids: transactionIds })) {
-    let list = out.get(r.transactionId);
-    if (!list) out.set(r.transactionId, (list = []));
-    list.push({ id: r.id, mime: r.mime, name: r.name, has_thumbnail: r.thumbnail !== null });
-  }
-  return out;
-}
-
 // Decoding is most of a list request's own CPU: 28 columns a row, each through the driver's type
 // parser and Drizzle's mapper. PostgreSQL builds each page row as one JSON object instead, with the
 // keys and values of `viewColumns` (timestamps as text, turned back into Dates below), so that the
@@ -434,7 +398,26 @@ function viewOfPageRow(value: PageRow | string): TransactionView {
   return toTransactionView(row as unknown as ViewRow, row.tags, row.split);
 }
 
-/** One page of the filtered rows with category, owner and tags in one query, and their attachments in a second. */
+/**
+ * The attachments of a page's row, oldest first, as a JSON array: a column of the statement around
+ * the page (below), so that it is read for the page's rows only, never for the rows an OFFSET skips.
+ * Whoever may see a row may open its files (the rule of /api/attachments/{id}/file), so the page's own
+ * scope is the only check needed.
+ */
+const pageFilesColumn = (transactionId: SQL) =>
+  sql<FileJson[] | string>`(select coalesce(json_agg(json_build_object('id', a.id, 'mime', f.mime, 'name', a.name,
+      'has_thumbnail', f.thumbnail is not null) order by a.id), '[]'::json)
+    from ${attachments} a join ${attachmentFiles} f on f.sha256 = a.sha256 where a.transaction_id = ${transactionId})`;
+
+/** A file of a page's row as the page statement reads it. */
+type FileJson = RowAttachment;
+
+/**
+ * One page of the filtered rows with category, owner, tags and attachments, in one statement: the
+ * page itself (filtered, sorted, cut by LIMIT and OFFSET) in a subquery, and the files of its rows
+ * read around it. The rows keep the subquery's order: PostgreSQL scans a subquery's sorted output as
+ * it comes when the outer query neither joins, groups nor sorts.
+ */
 export async function listPage(
   db: Executor,
   f: ListFilter,
@@ -443,24 +426,30 @@ export async function listPage(
   offset: number,
 ): Promise<TransactionListItem[]> {
   const shape = shapeOf(f);
-  const stmt = preparedFor<{ row: PageRow | string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
-    db
-      .select({ row: pageRowColumn })
-      .from(transactions)
-      .leftJoin(categories, eq(categories.id, transactions.categoryId))
-      .innerJoin(users, eq(users.id, transactions.userId))
-      .where(conditions(shape))
-      .orderBy(...orderOf(sort))
-      .limit(ph('limit'))
-      .offset(ph('offset'))
-      .prepare(name),
-  );
-  const rows = (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => viewOfPageRow(r.row));
-  const files = await attachmentsOf(
+  const stmt = preparedFor<{ row: PageRow | string; files: FileJson[] | string }>(
     db,
-    rows.map((r) => r.id),
+    `page:${sort}:${JSON.stringify(shape)}`,
+    (name) => {
+      const page = db
+        .select({ id: sql<number>`${transactions.id}`.as('page_id'), row: sql`${pageRowColumn}`.as('page_row') })
+        .from(transactions)
+        .leftJoin(categories, eq(categories.id, transactions.categoryId))
+        .innerJoin(users, eq(users.id, transactions.userId))
+        .where(conditions(shape))
+        .orderBy(...orderOf(sort))
+        .limit(ph('limit'))
+        .offset(ph('offset'))
+        .as('page');
+      return db
+        .select({ row: sql<PageRow | string>`${page.row}`, files: pageFilesColumn(sql`${page.id}`) })
+        .from(page)
+        .prepare(name);
+    },
   );
-  return rows.map((r) => ({ ...r, attachments: files.get(r.id) ?? [] }));
+  return (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => ({
+    ...viewOfPageRow(r.row),
+    attachments: typeof r.files === 'string' ? (JSON.parse(r.files) as FileJson[]) : r.files,
+  }));
 }
 
 /**
