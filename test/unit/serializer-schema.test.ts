@@ -27,6 +27,39 @@ describe('response schemas as the serializer compiles them', () => {
     assert.equal(JSON.stringify(schema), before);
   });
 
+  it('writes dates, empty values and wrong values as the schema as written does', () => {
+    const schema = Type.Object({
+      t: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      n: Type.Union([Type.Number(), Type.Null()]),
+      i: Type.Union([Type.Integer(), Type.Null()]),
+      s: Type.Union([Type.String(), Type.Null()]),
+      b: Type.Union([Type.Boolean(), Type.Null()]),
+    });
+    const asWritten = fjs(schema);
+    const compiled = fjs(nullableAsTypeList(schema));
+    const out = (f: (d: unknown) => string, v: unknown) => {
+      try {
+        return f(v);
+      } catch (err) {
+        return `refused: ${(err as Error).message}`;
+      }
+    };
+    for (const v of [
+      { t: new Date('2025-01-02T03:04:05.678Z'), n: 1.5, i: 3, s: 'x', b: true },
+      { t: '2025-01-02T03:04:05.678Z', n: null, i: null, s: null, b: null },
+      { t: null, n: 0, i: 0, s: '', b: false },
+      {},
+      { t: null, n: '5', i: null, s: null, b: null },
+    ])
+      assert.equal(out(compiled, v), out(asWritten, v), JSON.stringify(v));
+    const empty = { n: null, i: null, s: null, b: null };
+    assert.equal(
+      out(compiled, { t: new Date('2025-01-02T03:04:05.678Z'), ...empty }),
+      '{"t":"2025-01-02T03:04:05.678Z","n":null,"i":null,"s":null,"b":null}',
+    );
+    assert.match(out(compiled, { ...empty, t: null, n: '5' }), /^refused/);
+  });
+
   it('serializes a page of the list to the very bytes the schema as written gives', () => {
     const asWritten = fjs(TransactionList);
     const compiled = fjs(nullableAsTypeList(TransactionList));
