@@ -48,7 +48,16 @@ async function decideRest(page: Page) {
     const patched = page.waitForResponse((r) => r.url().includes('/rows') && r.request().method() === 'PATCH');
     await page.getByTestId('decide-apply').click();
     assert.equal((await patched).status(), 200);
-    await until(async () => (await open.count()) === 0 || (await open.inputValue()) === '0', 'the choice applied');
+    // every picker drawn now (none, or one being drawn again after the rows reloaded) is free again; read in one step
+    const pickers = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLSelectElement>('[data-testid="decide-open"]')].map((s) => s.value),
+      );
+    await until(async () => (await pickers()).every((v) => v === '0'), 'the choice applied').catch(
+      async (err: Error) => {
+        throw new Error(`${err.message}: the pickers hold ${JSON.stringify(await pickers())}`);
+      },
+    );
   }
   await page.getByTestId('to-decide').waitFor({ state: 'detached' });
 }
