@@ -1,4 +1,3 @@
-import { nullableAsTypeList } from './lib/serializer-schema.ts';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import Ajv from 'ajv';
@@ -9,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { LogFileHealth } from './lib/logger.ts';
+import { nullableAsTypeList } from './lib/serializer-schema.ts';
 import { buildServices, registerModules } from './modules/index.ts';
 import auth, { authGate } from './plugins/auth.ts';
 import compression from './plugins/compress.ts';

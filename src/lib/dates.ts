@@ -68,18 +68,9 @@ export function isoWeekday(s: string): number {
   return wd === 0 ? 7 : wd;
 }
 
-/** one date formatter per time zone (building one costs far more than using it) */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** The calendar date it is at instant `now` in time zone `tz`. */
 export function todayIn(tz: string, now: Date = new Date()): string {
-  let fmt = dayFormats.get(tz);
-  if (!fmt)
-    dayFormats.set(
-      tz,
-      (fmt = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })),
-    );
-  const parts = fmt.formatToParts(now);
+  const parts = zoneFormat(tz).formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)!.value;
   // 'numeric' years are not padded (year 99 prints as "99")
   return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
@@ -93,8 +84,8 @@ const zoneOffsets = new Map<string, Map<number, number>>();
 const ZONE_HOURS = 100_000;
 const HOUR = 3_600_000;
 
-/** The offset of time zone `tz` from UTC at instant `t` (ms), read from the zone's wall clock. */
-function exactOffset(tz: string, t: number): number {
+/** The wall clock of time zone `tz`, to the second (24-hour), made once per zone. */
+function zoneFormat(tz: string): Intl.DateTimeFormat {
   let fmt = zoneFormats.get(tz);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-CA', {
@@ -109,8 +100,14 @@ function exactOffset(tz: string, t: number): number {
     });
     zoneFormats.set(tz, fmt);
   }
+  return fmt;
+}
+
+/** The offset of time zone `tz` from UTC at instant `t` (ms), read from the zone's wall clock. */
+function exactOffset(tz: string, t: number): number {
   const p: Record<string, number> = {};
-  for (const part of fmt.formatToParts(new Date(t))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  for (const part of zoneFormat(tz).formatToParts(new Date(t)))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - t;
 }
 

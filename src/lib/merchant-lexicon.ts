@@ -235,9 +235,9 @@ const MERCHANTS: [SpendingClass['key'], string[]][] = [
 export const foldMerchant = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 
 /**
- * every name with its kind, longest first: the most specific name wins ("美团外卖" before "美团", "uber eats" before "uber")
+ * every name folded, with its kind and whether it is matched as a whole word only (a Latin name), longest first: the
+ * most specific name wins ("美团外卖" before "美团", "uber eats" before "uber")
  */
-/** every name folded, longest first, with whether it is matched as a whole word only (a Latin name) */
 const NAMES: [string, SpendingClass, boolean][] = MERCHANTS.flatMap(([key, names]) =>
   names.map((n) => {
     const name = foldMerchant(n);

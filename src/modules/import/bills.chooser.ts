@@ -53,13 +53,11 @@ export async function categoryChooser(
       .filter((r) => catById.get(r.categoryId)?.kind === (r.kind ?? catById.get(r.categoryId)?.kind))
       .map((r) => ({ ...r, kind: r.kind ?? null }) as Rule),
   );
-  const cache = new Map<string, number | null>();
-  // the parts of a choice, remembered apart: a bill's notes and merchants repeat far more than their pairs
-  const noteBest = boundedMemo((key: string) => {
-    const [kind, note] = key.split('\u0000') as ['expense' | 'income', string];
-    return scorers[kind](note)[0] ?? null;
-  });
-  const merchantOf = boundedMemo((text: string) => merchantClass(text));
+  // a choice, and its parts remembered apart: a bill's notes and merchants repeat far more than their pairs
+  const choices = remembered<number | null>();
+  type Best = ReturnType<typeof scorers.expense>[number] | null;
+  const notes = { expense: remembered<Best>(), income: remembered<Best>() };
+  const merchants = remembered<ReturnType<typeof merchantClass>>();
   return {
     byName: (kind: string, name: string) =>
       byName.get(`${kind}\u0000${name}`) ?? byLoose.get(`${kind}\u0000${looseName(name)}`) ?? null,
@@ -67,32 +65,32 @@ export async function categoryChooser(
       if (row.kind !== 'expense' && row.kind !== 'income') return null;
       const rule = match(row);
       if (rule && catById.get(rule.categoryId)?.kind === row.kind) return rule.categoryId;
-      const key = `${row.kind}\u0000${row.type ?? ''}\u0000${row.counterparty}\u0000${row.note}`;
-      const hit = cache.get(key);
-      if (hit !== undefined) return hit;
-      const best = noteBest(`${row.kind}\u0000${row.note}`);
-      const icon = row.type ? typeIcon(row.type, row.kind) : null;
-      const byType = icon ? (cats.find((c) => c.kind === row.kind && c.icon === icon)?.id ?? null) : null;
-      // the counterparty's merchant first, then the item's (as merchantClass reads its texts)
-      const merchant = row.kind === 'expense' ? (merchantOf(row.counterparty) ?? merchantOf(row.note)) : null;
-      const id =
-        best && best.score >= 0.3 && best.note >= HISTORY_NOTE
+      const kind = row.kind;
+      const key = `${kind}\u0000${row.type ?? ''}\u0000${row.counterparty}\u0000${row.note}`;
+      return choices(key, () => {
+        const best = notes[kind](row.note, () => scorers[kind](row.note)[0] ?? null);
+        const icon = row.type ? typeIcon(row.type, kind) : null;
+        const byType = icon ? (cats.find((c) => c.kind === kind && c.icon === icon)?.id ?? null) : null;
+        // the counterparty's merchant first, then the item's (as merchantClass reads its texts)
+        const merchantOf = (text: string) => merchants(text, () => merchantClass(text));
+        const merchant = kind === 'expense' ? (merchantOf(row.counterparty) ?? merchantOf(row.note)) : null;
+        return best && best.score >= 0.3 && best.note >= HISTORY_NOTE
           ? best.category_id
           : (byType ?? (merchant ? (categoryOfClass(merchant, expenseCats)?.id ?? null) : null));
-      // a bounded cache: a bill of many different notes does not keep them all
-      if (cache.size >= CHOICE_CACHE) cache.clear();
-      cache.set(key, id);
-      return id;
+      });
     },
   };
 }
 
-/** `f` remembered for up to CHOICE_CACHE keys at once (forgotten all together when full). */
-function boundedMemo<T>(f: (key: string) => T): (key: string) => T {
+/**
+ * Values remembered by key for up to CHOICE_CACHE keys at once, forgotten all together when full: a
+ * bill of many different notes does not keep them all.
+ */
+function remembered<T>(): (key: string, make: () => T) => T {
   const memo = new Map<string, T>();
-  return (key) => {
+  return (key, make) => {
     if (memo.has(key)) return memo.get(key) as T;
-    const value = f(key);
+    const value = make();
     if (memo.size >= CHOICE_CACHE) memo.clear();
     memo.set(key, value);
     return value;

@@ -405,12 +405,9 @@ function viewOfPageRow(value: PageRow | string): TransactionView {
  * scope is the only check needed.
  */
 const pageFilesColumn = (transactionId: SQL) =>
-  sql<FileJson[] | string>`(select coalesce(json_agg(json_build_object('id', a.id, 'mime', f.mime, 'name', a.name,
+  sql<RowAttachment[] | string>`(select coalesce(json_agg(json_build_object('id', a.id, 'mime', f.mime, 'name', a.name,
       'has_thumbnail', f.thumbnail is not null) order by a.id), '[]'::json)
     from ${attachments} a join ${attachmentFiles} f on f.sha256 = a.sha256 where a.transaction_id = ${transactionId})`;
-
-/** A file of a page's row as the page statement reads it. */
-type FileJson = RowAttachment;
 
 /**
  * One page of the filtered rows with category, owner, tags and attachments, in one statement: the
@@ -426,7 +423,7 @@ export async function listPage(
   offset: number,
 ): Promise<TransactionListItem[]> {
   const shape = shapeOf(f);
-  const stmt = preparedFor<{ row: PageRow | string; files: FileJson[] | string }>(
+  const stmt = preparedFor<{ row: PageRow | string; files: RowAttachment[] | string }>(
     db,
     `page:${sort}:${JSON.stringify(shape)}`,
     (name) => {
@@ -448,7 +445,7 @@ export async function listPage(
   );
   return (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => ({
     ...viewOfPageRow(r.row),
-    attachments: typeof r.files === 'string' ? (JSON.parse(r.files) as FileJson[]) : r.files,
+    attachments: typeof r.files === 'string' ? (JSON.parse(r.files) as RowAttachment[]) : r.files,
   }));
 }
 
