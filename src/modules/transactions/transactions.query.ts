@@ -1,6 +1,7 @@
 import { checkDate } from '../../lib/dates.ts';
 import { requireCurrency, toMajorUnits, type CurrencyInfo } from '../../lib/currency.ts';
 import { Errors } from '../../lib/errors.ts';
+import { jsonText, type JsonText } from '../../lib/json-text.ts';
 import { parseAmountBound } from '../../lib/money.ts';
 import { pageOf } from '../../lib/pagination.ts';
 import { requireGroupMember } from '../books/index.ts';
@@ -69,12 +70,15 @@ export async function getTransaction(
   return v!;
 }
 
-/** A page of the caller's transactions (or a group's) with the sums of everything the filter finds. */
+/**
+ * A page of the caller's transactions (or a group's) with the sums of everything the filter finds,
+ * as the JSON text of `TransactionList`: the page's rows arrive from PostgreSQL already written.
+ */
 export async function listTransactions(
   { db, repo }: TransactionDeps,
   userId: number,
   q: TransactionListQuery,
-): Promise<TransactionList> {
+): Promise<JsonText<TransactionList>> {
   const parsed = parseListQuery(q);
   if (q.user_id !== undefined && q.group_id === undefined)
     throw Errors.field('user_id', 'is only allowed with group_id (group view)');
@@ -89,20 +93,18 @@ export async function listTransactions(
   }
   const filter: ListFilter = { ...parsed, scope };
   const { limit, offset } = pageOf(q);
-  const [views, totals] = await Promise.all([
+  const [items, totals] = await Promise.all([
     repo.listPage(db, filter, q.sort ?? 'date_desc', limit, offset),
     repo.listTotals(db, filter),
   ]);
   const sumCurrency = groupSumCurrency ?? requireCurrency(totals.baseCurrency ?? 'CNY');
   const major = (minor: number) => toMajorUnits(minor, sumCurrency);
-  return {
-    list: views,
-    total: totals.count,
-    sums: {
-      income: major(totals.incomeMinor),
-      expense: major(totals.expenseMinor),
-      balance: major(totals.incomeMinor - totals.expenseMinor),
-      count: totals.count,
-    },
+  const sums: TransactionList['sums'] = {
+    income: major(totals.incomeMinor),
+    expense: major(totals.expenseMinor),
+    balance: major(totals.incomeMinor - totals.expenseMinor),
+    count: totals.count,
   };
+  // the keys in the schema's order: list, total, sums (income, expense, balance, count)
+  return jsonText(`{"list":[${items.join(',')}],"total":${totals.count},"sums":${JSON.stringify(sums)}}`);
 }

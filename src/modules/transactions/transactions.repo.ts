@@ -2,19 +2,11 @@ import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzl
 import type { CategoryKind, TransactionKind } from '../../lib/domain.ts';
 import { currencyInfo, toMajorUnits } from '../../lib/currency.ts';
 import type { Executor } from '../../db/client.ts';
-import {
-  attachmentFiles,
-  attachments,
-  categories,
-  groupMembers,
-  tags,
-  transactions,
-  transactionTags,
-  users,
-} from '../../db/schema/index.ts';
+import { categories, groupMembers, tags, transactions, transactionTags, users } from '../../db/schema/index.ts';
 import { toMajor } from '../../lib/money.ts';
 import type { SplitMode } from '../../lib/splits.ts';
-import type { RowAttachment, TransactionListItem, TransactionView } from './transactions.schemas.ts';
+import { listItemFields } from './transactions.page.ts';
+import type { TransactionView } from './transactions.schemas.ts';
 
 /** The columns of one transaction row joined with its category and its owner. */
 export const viewColumns = {
@@ -357,63 +349,12 @@ type TotalsRow = {
   baseCurrency: string | null;
 };
 
-/** The tags of the row, ordered by name, as a JSON array computed beside the row. */
-const tagsColumn = sql<TagRef[] | string>`coalesce((
-  select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}) order by ${tags.name}, ${tags.id})
-  from ${transactionTags} join ${tags} on ${tags.id} = ${transactionTags.tagId}
-  where ${transactionTags.transactionId} = ${transactions.id}), '[]'::json)`;
-
-// Decoding is most of a list request's own CPU: 28 columns a row, each through the driver's type
-// parser and Drizzle's mapper. PostgreSQL builds each page row as one JSON object instead, with the
-// keys and values of `viewColumns` (timestamps as text, turned back into Dates below), so that the
-// server parses one column a row. It is made from `viewColumns` itself, so the two never differ.
-const JSON_TYPES = new Set(['PgInteger', 'PgBigInt53', 'PgText', 'PgDateString', 'PgBoolean', 'PgTimestamp']);
-const timestampKeys = Object.entries(viewColumns)
-  .filter(([, c]) => c.columnType === 'PgTimestamp')
-  .map(([k]) => k);
-const pageRowColumn = sql<PageRow | string>`json_build_object(${sql.join(
-  [
-    ...Object.entries(viewColumns).map(([key, column]) => {
-      // a type JSON would render differently from the driver (numeric, json, arrays) must be added here first
-      if (!JSON_TYPES.has(column.columnType) || !/^[A-Za-z]+$/.test(key))
-        throw new Error(`list page: column ${key} (${column.columnType}) is not mapped to JSON`);
-      return sql`${sql.raw(`'${key}'`)}, ${column}`;
-    }),
-    sql`'tags', ${tagsColumn}`,
-    sql`'split', ${splitColumn}`,
-  ],
-  sql`, `,
-)})`;
-
-type PageRow = Omit<ViewRow, 'createdAt' | 'updatedAt'> & {
-  createdAt: string | Date;
-  updatedAt: string | Date;
-  tags: TagRef[];
-  split: SplitJson;
-};
-
-function viewOfPageRow(value: PageRow | string): TransactionView {
-  const row = (typeof value === 'string' ? JSON.parse(value) : value) as PageRow & Record<string, unknown>;
-  for (const key of timestampKeys) row[key] = new Date(row[key] as string);
-  return toTransactionView(row as unknown as ViewRow, row.tags, row.split);
-}
-
 /**
- * The attachments of a page's row, oldest first, as a JSON array: a column of the statement around
- * the page (below), so that it is read for the page's rows only, never for the rows an OFFSET skips.
- * Whoever may see a row may open its files (the rule of /api/attachments/{id}/file), so the page's own
- * scope is the only check needed.
- */
-const pageFilesColumn = (transactionId: SQL) =>
-  sql<RowAttachment[] | string>`(select coalesce(json_agg(json_build_object('id', a.id, 'mime', f.mime, 'name', a.name,
-      'has_thumbnail', f.thumbnail is not null) order by a.id), '[]'::json)
-    from ${attachments} a join ${attachmentFiles} f on f.sha256 = a.sha256 where a.transaction_id = ${transactionId})`;
-
-/**
- * One page of the filtered rows with category, owner, tags and attachments, in one statement: the
- * page itself (filtered, sorted, cut by LIMIT and OFFSET) in a subquery, and the files of its rows
- * read around it. The rows keep the subquery's order: PostgreSQL scans a subquery's sorted output as
- * it comes when the outer query neither joins, groups nor sorts.
+ * One page of the filtered rows as the API answers them, each row one JSON text (transactions.page.ts):
+ * the page itself (filtered, sorted, cut by LIMIT and OFFSET) is a subquery of the row and its
+ * category and owner, and its tags, shares and files are read around it, for the page's rows only.
+ * The rows keep the subquery's order: PostgreSQL scans a subquery's sorted output as it comes when
+ * the queries around it neither join, group nor sort.
  */
 export async function listPage(
   db: Executor,
@@ -421,32 +362,35 @@ export async function listPage(
   sort: ListSort,
   limit: number,
   offset: number,
-): Promise<TransactionListItem[]> {
+): Promise<string[]> {
   const shape = shapeOf(f);
-  const stmt = preparedFor<{ row: PageRow | string; files: RowAttachment[] | string }>(
-    db,
-    `page:${sort}:${JSON.stringify(shape)}`,
-    (name) => {
-      const page = db
-        .select({ id: sql<number>`${transactions.id}`.as('page_id'), row: sql`${pageRowColumn}`.as('page_row') })
-        .from(transactions)
-        .leftJoin(categories, eq(categories.id, transactions.categoryId))
-        .innerJoin(users, eq(users.id, transactions.userId))
-        .where(conditions(shape))
-        .orderBy(...orderOf(sort))
-        .limit(ph('limit'))
-        .offset(ph('offset'))
-        .as('page');
-      return db
-        .select({ row: sql<PageRow | string>`${page.row}`, files: pageFilesColumn(sql`${page.id}`) })
-        .from(page)
-        .prepare(name);
-    },
-  );
-  return (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => ({
-    ...viewOfPageRow(r.row),
-    attachments: typeof r.files === 'string' ? (JSON.parse(r.files) as RowAttachment[]) : r.files,
-  }));
+  const stmt = preparedFor<{ item: string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) => {
+    const keys = Object.keys(viewColumns) as (keyof typeof viewColumns)[];
+    const page = db
+      .select(Object.fromEntries(keys.map((k) => [k, sql`${viewColumns[k]}`.as(k)])))
+      .from(transactions)
+      .leftJoin(categories, eq(categories.id, transactions.categoryId))
+      .innerJoin(users, eq(users.id, transactions.userId))
+      .where(conditions(shape))
+      .orderBy(...orderOf(sort))
+      .limit(ph('limit'))
+      .offset(ph('offset'))
+      .as('p');
+    const columns = Object.fromEntries(keys.map((k) => [k, sql.raw(`"p"."${k}"`)])) as Record<
+      (typeof keys)[number],
+      SQL
+    >;
+    const fields = Object.entries(listItemFields(columns));
+    const item = db
+      .select(Object.fromEntries(fields.map(([key, value]) => [key, sql`${value}`.as(key)])))
+      .from(page)
+      .as('i');
+    return db
+      .select({ item: sql<string>`row_to_json(i)::text` })
+      .from(item)
+      .prepare(name);
+  });
+  return (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => r.item);
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   TransactionUpdateBody,
 } from './transactions.schemas.ts';
 import { type createTransactionService } from './transactions.service.ts';
-import { typed, type TypedApp } from '../routes.ts';
+import { sendJsonText, typed, type TypedApp } from '../routes.ts';
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -82,7 +82,7 @@ function registerReadingAndCorrecting(app: TypedApp, service: ReturnType<typeof 
         response: { 200: TransactionList },
       },
     },
-    async (req) => service.list(userOf(req).id, req.query),
+    async (req, reply) => sendJsonText(reply, await service.list(userOf(req).id, req.query)),
   );
 
   app.get(
