@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createDatabase, runMigrations } from '../src/db/client.ts';
 import { createTokenService } from '../src/modules/identity/index.ts';
 import { setUpNewUser } from '../src/modules/identity/index.ts';
-import { captureStatements, median, PG_URL, startBenchServer, type CapturedStatement } from './lib.ts';
+import { captureStatements, median, PG_URL, replay, startBenchServer, type CapturedStatement } from './lib.ts';
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 // a database of its own, so that the shared benchmark database is not reseeded
@@ -120,7 +120,7 @@ async function interleaved(port: number, token: string, url: string, statements:
       accounts = ((await res.json()) as { list: unknown[] }).list.length;
       api.push(performance.now() - t0);
       t0 = performance.now();
-      for (const st of statements) await c.query(st.text, st.values);
+      for (const st of statements) await replay(c, st);
       direct.push(performance.now() - t0);
     }
   } finally {

@@ -2,8 +2,9 @@
 // - create throughput (50 connections) vs raw parameterized INSERTs of the same rows through pg;
 // - GET /api/stats/summary median latency (user with 100,000 rows) vs the very statements the
 //   service sends, captured from the app and replayed through pg with the same session settings;
-// - filtered list over 1,000,000 rows of 100 users: throughput at 50 connections vs its two
-//   statements (page and totals) replayed through pg at the same concurrency in the same run, and
+// - filtered list over 1,000,000 rows of 100 users: throughput at 50 connections vs its statements
+//   (the page's ids, then its items; the totals beside them) replayed through pg as the service sends
+//   them (named ones under their names) at the same concurrency in the same run, and
 //   latency at a fixed Poisson arrival rate of half that throughput beside the same statements
 //   replayed through pg at that very rate and arrivals.
 import pg from 'pg';
@@ -15,6 +16,8 @@ import {
   median,
   openLoop,
   pacedArrivals,
+  replay,
+  replaySet,
   settle,
   startBenchServer,
   summary,
@@ -65,7 +68,7 @@ async function directMs(url: string, statements: CapturedStatement[], runs: numb
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    for (const st of statements) await c.query(st.text, st.values);
+    for (const st of statements) await replay(c, st);
     times.push(performance.now() - t0);
   }
   await c.end();
@@ -73,8 +76,8 @@ async function directMs(url: string, statements: CapturedStatement[], runs: numb
 }
 
 /**
- * Requests' statement sets (page and totals of a list) replayed directly by `connections` workers, as the service runs
- * them; sets per second.
+ * Requests' statement sets (a list's page ids, then its items, and its totals) replayed directly by `connections`
+ * workers, as the service sends them (`replaySet`); sets per second.
  */
 async function directRate(
   url: string,
@@ -90,7 +93,7 @@ async function directRate(
   await Promise.all(
     Array.from({ length: connections }, async (_, w) => {
       for (let i = w; Date.now() < until; i += connections) {
-        await Promise.all(sets[i % sets.length]!.map((st) => pool.query(st.text, st.values)));
+        await replaySet(pool, sets[i % sets.length]!);
         done++;
       }
     }),
@@ -103,13 +106,13 @@ async function directRate(
 
 /**
  * The same statement sets replayed through pg at a fixed Poisson arrival rate (the arrivals of the
- * paced API run), each set's statements at once as the service sends them: the latency the database
+ * paced API run), each set's statements as the service sends them: the latency the database
  * alone gives at that rate.
  */
 async function pacedDirect(url: string, sets: CapturedStatement[][], ratePerS: number, seconds: number) {
   const pool = new pg.Pool({ connectionString: url, max: 60, options: SESSION_OPTIONS });
   const send = async (i: number) => {
-    await Promise.all(sets[i % sets.length]!.map((st) => pool.query(st.text, st.values)));
+    await replaySet(pool, sets[i % sets.length]!);
     return true;
   };
   try {
@@ -226,7 +229,7 @@ export async function run() {
     const listMeter = cpuMeter(dbName, server.child.pid);
     const list = await listRun(10);
     const listCpu = listMeter(list.requests.total);
-    // the same requests' two statements (page and totals), replayed directly at the same concurrency
+    // the same requests' statements (page ids, then items; totals), replayed directly at the same concurrency
     const listSets: CapturedStatement[][] = [];
     for (let n = 0; n < CAPTURED; n++)
       listSets.push(await captureStatements(data.url, SECRET, listToken(n), listPath(n)));

@@ -253,6 +253,27 @@ export async function openLoop(opts: {
 export interface CapturedStatement {
   text: string;
   values: unknown[];
+  /** a named statement's name: replayed under it, so that each connection parses and plans it once, as the service's */
+  name?: string;
+  /**
+   * statements the service sent at once share a step; a statement sent after an answer had come is
+   * one step later than the statement answered
+   */
+  step: number;
+}
+
+type Queryable = { query(config: { text: string; name?: string; values: unknown[] }): Promise<unknown> };
+
+/** One captured statement sent through `client` as the service sent it, named or not. */
+export function replay(client: Queryable, st: CapturedStatement): Promise<unknown> {
+  return client.query({ text: st.text, values: st.values, ...(st.name ? { name: st.name } : {}) });
+}
+
+/** A request's statements through `pool` as the service sent them: a step's statements at once, the steps in turn. */
+export async function replaySet(pool: Queryable, set: CapturedStatement[]): Promise<void> {
+  const last = Math.max(...set.map((st) => st.step));
+  for (let step = 0; step <= last; step++)
+    await Promise.all(set.filter((st) => st.step === step).map((st) => replay(pool, st)));
 }
 
 /**
@@ -284,16 +305,40 @@ export async function captureStatements(
   const app = await buildApp(config, { database });
   const captured: CapturedStatement[] = [];
   let capturing = false;
+  // the latest step of which a statement has been answered (-1: none yet)
+  let answered = -1;
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    if (capturing)
-      captured.push(
-        typeof config === 'string'
-          ? { text: config, values: values ?? [] }
-          : { text: config.text, values: config.values ?? values ?? [] },
-      );
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
+    const [config, values] = args as [
+      string | { text: string; name?: string; values?: unknown[] },
+      unknown[] | undefined,
+    ];
+    if (!capturing) return (original as (...a: unknown[]) => unknown).apply(this, args);
+    const st: CapturedStatement =
+      typeof config === 'string'
+        ? { text: config, values: (Array.isArray(values) ? values : undefined) ?? [], step: answered + 1 }
+        : {
+            text: config.text,
+            values: config.values ?? (Array.isArray(values) ? values : undefined) ?? [],
+            step: answered + 1,
+            ...(config.name ? { name: config.name } : {}),
+          };
+    captured.push(st);
+    // the answer is noted before the caller sees it, so before the caller can send its next statement
+    // (a pool's query passes a callback; a client's own answers a promise)
+    const noteAnswer = () => void (answered = Math.max(answered, st.step));
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (...results: unknown[]) => {
+        noteAnswer();
+        return (callback as (...r: unknown[]) => unknown)(...results);
+      };
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    }
+    const result = (original as (...a: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise) result.then(noteAnswer, () => undefined);
+    return result;
   } as typeof original;
   try {
     const headers = { authorization: `Bearer ${token}` };

@@ -3,7 +3,7 @@
 // sends for it, captured from the app and replayed directly through pg on one connection.
 import pg from 'pg';
 import { createTokenService } from '../src/modules/identity/index.ts';
-import { captureStatements, median, PG_URL, startBenchServer, type CapturedStatement } from './lib.ts';
+import { captureStatements, median, PG_URL, replay, startBenchServer, type CapturedStatement } from './lib.ts';
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const DB_NAME = process.env.BENCH_SPLITS_DB ?? 'ledger_bench_splits';
@@ -70,7 +70,7 @@ async function directMs(url: string, statements: CapturedStatement[], runs: numb
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    for (const st of statements) await c.query(st.text, st.values);
+    for (const st of statements) await replay(c, st);
     times.push(performance.now() - t0);
   }
   await c.end();

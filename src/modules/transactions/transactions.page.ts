@@ -3,10 +3,13 @@ import { bookableCurrencies } from '../../lib/currency.ts';
 import {
   attachmentFiles,
   attachments,
+  categories,
   groups,
   tags,
+  transactions as t,
   transactionShares,
   transactionTags,
+  users,
 } from '../../db/schema/index.ts';
 
 /**
@@ -42,68 +45,36 @@ function isoInstant(at: SQL): SQL {
   return sql`to_char(${at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-/** The columns of a page row the item is built from, as the page subquery (`p`) names them. */
-export interface PageColumns {
-  id: SQL;
-  kind: SQL;
-  amountMinor: SQL;
-  currency: SQL;
-  accountId: SQL;
-  toAccountId: SQL;
-  toAmount: SQL;
-  toCurrency: SQL;
-  rate: SQL;
-  originalAmountMinor: SQL;
-  originalCurrency: SQL;
-  parentId: SQL;
-  refundOf: SQL;
-  categoryId: SQL;
-  categoryAuto: SQL;
-  categoryName: SQL;
-  categoryColor: SQL;
-  categoryKind: SQL;
-  note: SQL;
-  date: SQL;
-  groupId: SQL;
-  paidBy: SQL;
-  userId: SQL;
-  ownerNickname: SQL;
-  ownerAvatarUrl: SQL;
-  recurringId: SQL;
-  createdAt: SQL;
-  updatedAt: SQL;
-}
-
 /** A JSON array of the rows of `rows` (a select whose columns are the keys), in `order`; [] without rows. */
 function jsonArray(rows: SQL, order: SQL): SQL {
   return sql`coalesce((select array_to_json(array_agg(row_to_json(x) order by ${order})) from (${rows}) x), '[]'::json)`;
 }
 
-/** A JSON object of one row of `row` (a select whose columns are the keys). */
+/** A JSON object of the one row of `row` (a select whose columns are the keys); null without a row. */
 function jsonObject(row: SQL): SQL {
   return sql`(select row_to_json(o) from (${row}) o)`;
 }
 
 /** A group record's shares in major units of the group currency, by member; [] for any other row. */
-function sharesOf(p: PageColumns): SQL {
+function sharesOf(): SQL {
   const rows = sql`select s.user_id as user_id, ${majorUnits(sql`s.amount_cents`, sql`g.currency`)} as amount
-    from ${transactionShares} s join ${groups} g on g.id = s.group_id where s.transaction_id = ${p.id}`;
-  return sql`case when ${p.groupId} is null then '[]'::json else ${jsonArray(rows, sql`x.user_id`)} end`;
+    from ${transactionShares} s join ${groups} g on g.id = s.group_id where s.transaction_id = ${t.id}`;
+  return sql`case when ${t.groupId} is null then '[]'::json else ${jsonArray(rows, sql`x.user_id`)} end`;
 }
 
 /** A group record's split as entered (the first member's mode, every member's value); null without shares. */
-function splitOf(p: PageColumns): SQL {
+function splitOf(): SQL {
   const member = jsonObject(sql`select s.user_id as user_id, s.value as value`);
-  return sql`case when ${p.groupId} is null then null else (select row_to_json(sp) from (
+  return sql`case when ${t.groupId} is null then null else (select row_to_json(sp) from (
     select (array_agg(s.mode order by s.user_id))[1] as mode,
       array_to_json(array_agg(${member} order by s.user_id)) as members
-    from ${transactionShares} s where s.transaction_id = ${p.id} having count(*) > 0) sp) end`;
+    from ${transactionShares} s where s.transaction_id = ${t.id} having count(*) > 0) sp) end`;
 }
 
 /** The row's tags ordered by name, then id. */
-function tagsOf(p: PageColumns): SQL {
+function tagsOf(): SQL {
   const rows = sql`select tg.id as id, tg.name as name
-    from ${transactionTags} tt join ${tags} tg on tg.id = tt.tag_id where tt.transaction_id = ${p.id}`;
+    from ${transactionTags} tt join ${tags} tg on tg.id = tt.tag_id where tt.transaction_id = ${t.id}`;
   return jsonArray(rows, sql`x.name, x.id`);
 }
 
@@ -111,51 +82,51 @@ function tagsOf(p: PageColumns): SQL {
  * The row's attachments, oldest first. Whoever may see a row may open its files (the rule of
  * /api/attachments/{id}/file), so the page's own scope is the only check needed.
  */
-function filesOf(p: PageColumns): SQL {
+function filesOf(): SQL {
   const rows = sql`select a.id as id, f.mime as mime, a.name as name, f.thumbnail is not null as has_thumbnail
-    from ${attachments} a join ${attachmentFiles} f on f.sha256 = a.sha256 where a.transaction_id = ${p.id}`;
+    from ${attachments} a join ${attachmentFiles} f on f.sha256 = a.sha256 where a.transaction_id = ${t.id}`;
   return jsonArray(rows, sql`x.id`);
 }
 
 /**
- * The columns of one list item, keys in `TransactionListItem`'s order, computed from the page
- * subquery's columns: `row_to_json` of a select of them is the item's JSON text (PostgreSQL writes
- * it without spaces, as the serializer does; `json_build_object` would add them).
+ * The columns of one list item, keys in `TransactionListItem`'s order, computed from a row of
+ * `transactions`: `row_to_json` of a select of them is the item's JSON text (PostgreSQL writes it
+ * without spaces, as the serializer does; `json_build_object` would add them). The category and the
+ * owner are read by key for each row, so that a plan made once serves any page.
  */
-export function listItemFields(p: PageColumns): Record<string, SQL> {
+export function listItemFields(): Record<string, SQL> {
   return {
-    id: p.id,
-    kind: p.kind,
-    amount: majorUnits(p.amountMinor, p.currency),
-    currency: p.currency,
-    account_id: p.accountId,
-    to_account_id: p.toAccountId,
-    to_amount: sql`case when ${p.toAmount} is null or ${p.toCurrency} is null then null
-      else ${majorUnits(p.toAmount, p.toCurrency)} end`,
-    rate: p.rate,
-    original_amount: sql`case when ${p.originalAmountMinor} is null or coalesce(${p.originalCurrency}, '') = '' then null
-      else ${majorUnits(p.originalAmountMinor, p.originalCurrency)} end`,
-    original_currency: sql`case when ${p.originalAmountMinor} is null then null else ${p.originalCurrency} end`,
-    parent_id: p.parentId,
-    refund_of: p.refundOf,
-    category_id: p.categoryId,
-    category_picked: sql`not coalesce(${p.categoryAuto}, false)`,
-    category: sql`case when ${p.categoryId} is null or ${p.categoryName} is null or ${p.categoryColor} is null
-        or ${p.categoryKind} is null then null
-      else ${jsonObject(sql`select ${p.categoryId} as id, ${p.categoryName} as name, ${p.categoryColor} as color,
-        ${p.categoryKind} as kind`)} end`,
-    note: p.note,
-    date: p.date,
-    group_id: p.groupId,
-    paid_by: p.paidBy,
-    shares: sharesOf(p),
-    split: splitOf(p),
-    tags: tagsOf(p),
-    user_id: p.userId,
-    owner: jsonObject(sql`select ${p.userId} as id, ${p.ownerNickname} as nickname, ${p.ownerAvatarUrl} as avatar_url`),
-    recurring_id: p.recurringId,
-    created_at: isoInstant(p.createdAt),
-    updated_at: isoInstant(p.updatedAt),
-    attachments: filesOf(p),
+    id: sql`${t.id}`,
+    kind: sql`${t.kind}`,
+    amount: majorUnits(sql`${t.amountMinor}`, sql`${t.currency}`),
+    currency: sql`${t.currency}`,
+    account_id: sql`${t.accountId}`,
+    to_account_id: sql`${t.toAccountId}`,
+    to_amount: sql`case when ${t.toAmount} is null or ${t.toCurrency} is null then null
+      else ${majorUnits(sql`${t.toAmount}`, sql`${t.toCurrency}`)} end`,
+    rate: sql`${t.rate}`,
+    original_amount: sql`case when ${t.originalAmountMinor} is null or coalesce(${t.originalCurrency}, '') = '' then null
+      else ${majorUnits(sql`${t.originalAmountMinor}`, sql`${t.originalCurrency}`)} end`,
+    original_currency: sql`case when ${t.originalAmountMinor} is null then null else ${t.originalCurrency} end`,
+    parent_id: sql`${t.parentId}`,
+    refund_of: sql`${t.refundOf}`,
+    category_id: sql`${t.categoryId}`,
+    category_picked: sql`not ${t.categoryAuto}`,
+    category: jsonObject(sql`select c.id as id, c.name as name, c.color as color, c.kind as kind
+      from ${categories} c where c.id = ${t.categoryId}`),
+    note: sql`${t.note}`,
+    date: sql`${t.date}`,
+    group_id: sql`${t.groupId}`,
+    paid_by: sql`${t.paidBy}`,
+    shares: sharesOf(),
+    split: splitOf(),
+    tags: tagsOf(),
+    user_id: sql`${t.userId}`,
+    owner: jsonObject(sql`select u.id as id, u.nickname as nickname, u.avatar_url as avatar_url
+      from ${users} u where u.id = ${t.userId}`),
+    recurring_id: sql`${t.recurringId}`,
+    created_at: isoInstant(sql`${t.createdAt}`),
+    updated_at: isoInstant(sql`${t.updatedAt}`),
+    attachments: filesOf(),
   };
 }

@@ -84,7 +84,7 @@ export async function listTransactions(
     throw Errors.field('user_id', 'is only allowed with group_id (group view)');
   let scope: ListScope = { userId };
   // the sums are in the base currency (a group's: its currency), with that currency's decimals;
-  // the totals' statement reads the base currency, so a personal list is two statements at once
+  // the totals' statement reads the base currency, so a personal list needs no statement before them
   let groupSumCurrency: CurrencyInfo | undefined;
   if (q.group_id !== undefined) {
     const group = await requireGroupMember(db, q.group_id, userId);
@@ -93,8 +93,9 @@ export async function listTransactions(
   }
   const filter: ListFilter = { ...parsed, scope };
   const { limit, offset } = pageOf(q);
+  // the page's ids, then its items, beside the totals
   const [items, totals] = await Promise.all([
-    repo.listPage(db, filter, q.sort ?? 'date_desc', limit, offset),
+    repo.listPageIds(db, filter, q.sort ?? 'date_desc', limit, offset).then((ids) => repo.listItems(db, ids)),
     repo.listTotals(db, filter),
   ]);
   const sumCurrency = groupSumCurrency ?? requireCurrency(totals.baseCurrency ?? 'CNY');

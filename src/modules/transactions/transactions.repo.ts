@@ -349,48 +349,53 @@ type TotalsRow = {
   baseCurrency: string | null;
 };
 
-/**
- * One page of the filtered rows as the API answers them, each row one JSON text (transactions.page.ts):
- * the page itself (filtered, sorted, cut by LIMIT and OFFSET) is a subquery of the row and its
- * category and owner, and its tags, shares and files are read around it, for the page's rows only.
- * The rows keep the subquery's order: PostgreSQL scans a subquery's sorted output as it comes when
- * the queries around it neither join, group nor sort.
- */
-export async function listPage(
+/** The ids of one page of the filtered rows (filtered, sorted, cut by LIMIT and OFFSET), in its order. */
+export async function listPageIds(
   db: Executor,
   f: ListFilter,
   sort: ListSort,
   limit: number,
   offset: number,
-): Promise<string[]> {
+): Promise<number[]> {
   const shape = shapeOf(f);
-  const stmt = preparedFor<{ item: string }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) => {
-    const keys = Object.keys(viewColumns) as (keyof typeof viewColumns)[];
-    const page = db
-      .select(Object.fromEntries(keys.map((k) => [k, sql`${viewColumns[k]}`.as(k)])))
+  const stmt = preparedFor<{ id: number }>(db, `page:${sort}:${JSON.stringify(shape)}`, (name) =>
+    db
+      .select({ id: transactions.id })
       .from(transactions)
-      .leftJoin(categories, eq(categories.id, transactions.categoryId))
-      .innerJoin(users, eq(users.id, transactions.userId))
       .where(conditions(shape))
       .orderBy(...orderOf(sort))
       .limit(ph('limit'))
       .offset(ph('offset'))
-      .as('p');
-    const columns = Object.fromEntries(keys.map((k) => [k, sql.raw(`"p"."${k}"`)])) as Record<
-      (typeof keys)[number],
-      SQL
-    >;
-    const fields = Object.entries(listItemFields(columns));
+      .prepare(name),
+  );
+  return (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => r.id);
+}
+
+// The statement that writes the items has the same text and the same plan for any page, so it is a
+// named statement: each connection parses and plans it once. Planned again on every request (it
+// has seven subqueries), it cost PostgreSQL more than the whole page had cost the server to map.
+const LIST_ITEMS_STATEMENT = 'transactions_list_items';
+
+/**
+ * The rows of `ids` as list items, each one JSON text in the API's shape (transactions.page.ts), in
+ * the order of `ids`. The ids are a page `listPageIds` found for the caller: no scope is checked here.
+ */
+export async function listItems(db: Executor, ids: number[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const stmt = preparedFor<{ id: number; item: string }>(db, 'items', () => {
+    const fields = Object.entries(listItemFields());
     const item = db
       .select(Object.fromEntries(fields.map(([key, value]) => [key, sql`${value}`.as(key)])))
-      .from(page)
+      .from(transactions)
+      .where(sql`${transactions.id} = any(${ph('ids')}::int[])`)
       .as('i');
     return db
-      .select({ item: sql<string>`row_to_json(i)::text` })
+      .select({ id: sql<number>`i.id`, item: sql<string>`row_to_json(i)::text` })
       .from(item)
-      .prepare(name);
+      .prepare(LIST_ITEMS_STATEMENT);
   });
-  return (await stmt.execute({ ...paramsOf(f), limit, offset })).map((r) => r.item);
+  const byId = new Map((await stmt.execute({ ids })).map((r) => [r.id, r.item]));
+  return ids.map((id) => byId.get(id)).filter((item) => item !== undefined);
 }
 
 /**
