@@ -1,5 +1,6 @@
 // Generates the web client's API types (web/src/api/schema.d.ts) from the OpenAPI document the
-// server serves. `--check` writes nothing and fails when the committed file differs.
+// server serves. `--check` writes nothing and fails when the committed file differs. `--document
+// <file>` reads a document scripts/openapi-dump.ts has already written instead of building the app.
 import { spawnSync } from 'node:child_process';
 import { rmSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,18 @@ const target = path.join('web', 'src', 'api', 'schema.d.ts');
 const check = process.argv.includes('--check');
 const dir = mkdtempSync(path.join(tmpdir(), 'api-types-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-const doc = path.join(dir, 'openapi.json');
+const given = process.argv.indexOf('--document');
+const doc = given === -1 ? path.join(dir, 'openapi.json') : process.argv[given + 1];
 const out = path.join(dir, 'schema.d.ts');
+if (!doc) {
+  console.error('--document needs the file scripts/openapi-dump.ts wrote');
+  process.exit(1);
+}
 
-const dump = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/openapi-dump.ts', doc], { stdio: 'inherit' });
-if (dump.status !== 0) process.exit(dump.status ?? 1);
+if (given === -1) {
+  const dump = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/openapi-dump.ts', doc], { stdio: 'inherit' });
+  if (dump.status !== 0) process.exit(dump.status ?? 1);
+}
 const gen = spawnSync(
   process.execPath,
   [path.join('node_modules', 'openapi-typescript', 'bin', 'cli.js'), doc, '-o', out, '--root-types'],
