@@ -48,6 +48,7 @@ const DATABASE_FREE = new Set([
   'test/server.test.ts',
   'test/cli.test.ts',
   'test/cli-user-create.test.ts',
+  'test/storage-faults.test.ts',
 ]);
 const databaseFree = (f) => DATABASE_FREE.has(posix(f)) || DATABASE_FREE_DIRS.some((d) => posix(f).startsWith(d));
 
@@ -217,11 +218,13 @@ if (process.env.TEST_ISOLATE === '1') {
     // profiled, each file that needs a process of its own gets one through an entry with its marks
     if (alone.length && profile) for (const f of alone) entryJob(suite, posix(f), [f]);
     else if (alone.length) {
+      // first in the queue: these mostly wait on the processes they start (servers, locks), so they
+      // run beside the shares' work instead of being the run's last minutes with a core left idle
       jobs.push({
         suite: suite.name,
         env: suite.env,
         title: `${suite.name}: ${alone.length} files in processes of their own`,
-        weight: 0,
+        weight: Number.MAX_SAFE_INTEGER,
         args: [...base(), '--test-concurrency=1', ...alone],
       });
     }
