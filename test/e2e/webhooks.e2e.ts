@@ -49,7 +49,8 @@ describe('webhooks in the browser', () => {
         const { page } = tab;
         await signInPassword(page, username, PASSWORD);
         await page.goto('/security');
-        await page.getByTestId('webhooks-link').getByRole('link').click();
+        // the app's own link once it has taken over the page (a server-rendered page is inert until then)
+        await page.locator('#app:not([inert])').getByTestId('webhooks-link').getByRole('link').click();
         await page.waitForURL(/\/webhooks$/);
         assert.equal((await page.locator('h1').textContent())?.trim(), texts.title);
 
