@@ -285,6 +285,14 @@ export async function until(check: () => Promise<boolean>, what: string, ms = WA
   }
 }
 
+/** Waits until the focused element is the field of this name (a form focuses it as it opens). */
+export async function untilFocused(page: Page, name: string): Promise<void> {
+  await until(
+    async () => (await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)) === name,
+    `the field ${name} focused`,
+  );
+}
+
 /** A call to the API as the person signed in on `page` (with the tokens the app keeps); fails on an error answer. */
 export async function apiAs<T = unknown>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
   const out = await page.evaluate(

@@ -14,6 +14,7 @@ import {
   signInWechat,
   toastShown,
   until,
+  untilFocused,
   type Tab,
 } from './harness.ts';
 
@@ -268,11 +269,7 @@ function scenario(w: Words, port: number) {
         dialog = page().getByRole('dialog', { name: w.newTitle });
         await dialog.waitFor();
       }
-      await until(
-        async () =>
-          (await page().evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)) === 'amount',
-        'the amount focused',
-      );
+      await untilFocused(page(), 'amount');
       await page().keyboard.type('22.22');
       await dialog.locator('input[name="note"]').fill(`offline two ${w.lunch}`);
       await until(

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { PHONE, axeViolations, serverAndBrowser, until, type Tab } from './harness.ts';
+import { PHONE, axeViolations, serverAndBrowser, until, untilFocused, type Tab } from './harness.ts';
 
 /**
  * The books open on this month: yesterday's rows are in it, except on the first of a month, when
@@ -58,7 +58,7 @@ describe('quick entry in English on a desktop', () => {
     await page().locator('body').press('n');
     const dialog = page().getByRole('dialog', { name: 'New transaction' });
     await dialog.waitFor();
-    assert.equal(await page().evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), 'amount');
+    await untilFocused(page(), 'amount');
     await page().keyboard.type('27.5');
     await dialog.locator('input[name="note"]').fill('Lunch');
     // the lexicon knows lunch: Food is preselected
