@@ -103,7 +103,24 @@ function scenario(
       if (!(await category.inputValue())) await category.selectOption({ index: 1 });
       await dialog().getByRole('button', { name: w.save, exact: true }).click();
       const refusal = dialog().locator('.error[role="alert"]');
-      await until(async () => (await saved()) || (await refusal.count()) > 0, 'the entry saved');
+      await until(async () => (await saved()) || (await refusal.count()) > 0, 'the entry saved').catch(
+        async (err: Error) => {
+          // what the form held when it did not close: a field the browser refused, or a draft lost
+          const state = await dialog()
+            .evaluate((el) => {
+              const form = el.querySelector('form');
+              const fields = [...el.querySelectorAll<HTMLInputElement>('input[name], select[name]')];
+              return {
+                fields: Object.fromEntries(fields.map((f) => [f.name, f.value])),
+                invalid: fields.filter((f) => !f.validity.valid).map((f) => `${f.name}: ${f.validationMessage}`),
+                formValid: form?.checkValidity() ?? null,
+                status: el.querySelector('[data-testid="receipt-status"]')?.textContent?.trim() ?? null,
+              };
+            })
+            .catch((e: Error) => `unreadable: ${e.message}`);
+          throw new Error(`${err.message}; the form: ${JSON.stringify(state)}`);
+        },
+      );
       if (await refusal.count()) throw new Error(`refused: ${await refusal.innerText()}`);
       await toastShown(page(), w.added);
     }
