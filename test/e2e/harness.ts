@@ -275,12 +275,23 @@ export async function toastShown(page: Page, text: string): Promise<void> {
   );
 }
 
-/** Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`. */
-export async function until(check: () => Promise<boolean>, what: string, ms = WAIT_MS): Promise<void> {
+/**
+ * Polls `check` until it holds (a list being reloaded, a chart redrawn), at most `ms`; on a timeout
+ * the error says what `state` read then (what the screen showed instead).
+ */
+export async function until(
+  check: () => Promise<boolean>,
+  what: string,
+  ms = WAIT_MS,
+  state?: () => Promise<unknown>,
+): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const seen = state ? await state().catch((e: Error) => `unreadable: ${e.message}`) : undefined;
+      throw new Error(`timed out waiting for ${what}${state ? `; instead: ${JSON.stringify(seen)}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -15,6 +15,7 @@ import {
   toastShown,
   until,
   untilFocused,
+  WAIT_MS,
   type Tab,
 } from './harness.ts';
 
@@ -287,7 +288,9 @@ function scenario(w: Words, port: number) {
       await until(
         async () => JSON.stringify(await shown()) === JSON.stringify([3, foodName, 'true']),
         'three suggestions led by the category',
-      ).catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify(await shown())}`));
+        WAIT_MS,
+        shown,
+      );
       await dialog.locator('input[name="note"]').press('Enter');
       await toastShown(page(), w.added);
       await dialog.waitFor({ state: 'detached' });

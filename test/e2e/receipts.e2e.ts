@@ -10,7 +10,17 @@ import { before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import type { Truth } from '../fixtures/receipts/generate.ts';
 import { bytes, truth } from './receipt-fixtures.ts';
-import { apiAs, DESKTOP, PHONE, serverAndBrowser, signInWechat, toastShown, until, type Tab } from './harness.ts';
+import {
+  apiAs,
+  DESKTOP,
+  PHONE,
+  serverAndBrowser,
+  signInWechat,
+  toastShown,
+  until,
+  WAIT_MS,
+  type Tab,
+} from './harness.ts';
 
 const PORT = 3296;
 
@@ -103,23 +113,20 @@ function scenario(
       if (!(await category.inputValue())) await category.selectOption({ index: 1 });
       await dialog().getByRole('button', { name: w.save, exact: true }).click();
       const refusal = dialog().locator('.error[role="alert"]');
-      await until(async () => (await saved()) || (await refusal.count()) > 0, 'the entry saved').catch(
-        async (err: Error) => {
-          // what the form held when it did not close: a field the browser refused, or a draft lost
-          const state = await dialog()
-            .evaluate((el) => {
-              const form = el.querySelector('form');
-              const fields = [...el.querySelectorAll<HTMLInputElement>('input[name], select[name]')];
-              return {
-                fields: Object.fromEntries(fields.map((f) => [f.name, f.value])),
-                invalid: fields.filter((f) => !f.validity.valid).map((f) => `${f.name}: ${f.validationMessage}`),
-                formValid: form?.checkValidity() ?? null,
-                status: el.querySelector('[data-testid="receipt-status"]')?.textContent?.trim() ?? null,
-              };
-            })
-            .catch((e: Error) => `unreadable: ${e.message}`);
-          throw new Error(`${err.message}; the form: ${JSON.stringify(state)}`);
-        },
+      await until(
+        async () => (await saved()) || (await refusal.count()) > 0,
+        'the entry saved',
+        WAIT_MS,
+        // what the form held when it did not close: a field the browser refused, or a draft lost
+        () =>
+          dialog().evaluate((el) => {
+            const fields = [...el.querySelectorAll<HTMLInputElement>('input[name], select[name]')];
+            return {
+              fields: Object.fromEntries(fields.map((f) => [f.name, f.value])),
+              invalid: fields.filter((f) => !f.validity.valid).map((f) => `${f.name}: ${f.validationMessage}`),
+              status: el.querySelector('[data-testid="receipt-status"]')?.textContent?.trim() ?? null,
+            };
+          }),
       );
       if (await refusal.count()) throw new Error(`refused: ${await refusal.innerText()}`);
       await toastShown(page(), w.added);
